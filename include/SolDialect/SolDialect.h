@@ -1,0 +1,60 @@
+//===- SolDialect.h - sol dialect, attributes and ops -----------*- C++ -*-===//
+//
+// The one header clients include to use the sol dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDIALECT_SOLDIALECT_H
+#define SOLDIALECT_SOLDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "SolDialect/SolOpsDialect.h.inc"
+
+#include "SolDialect/SolEnums.h.inc"
+
+namespace mlir::sol {
+/// A double as an attribute parameter: compared and hashed bit for bit, so
+/// that a value round-trips through the uniquer exactly.
+struct Real {
+  double value = 0;
+  Real(double v = 0) : value(v) {}
+  operator double() const { return value; }
+  bool operator==(const Real &other) const {
+    return llvm::bit_cast<uint64_t>(value) ==
+           llvm::bit_cast<uint64_t>(other.value);
+  }
+};
+inline llvm::hash_code hash_value(Real r) {
+  return llvm::hash_value(llvm::bit_cast<uint64_t>(r.value));
+}
+} // namespace mlir::sol
+
+#define GET_ATTRDEF_CLASSES
+#include "SolDialect/SolAttrs.h.inc"
+
+#include "SolDialect/SolInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "SolDialect/SolOps.h.inc"
+
+namespace mlir::sol {
+
+/// The shape `lhs` and `rhs` broadcast to under numpy rules, or failure when a
+/// pair of static dims differs and neither is 1. Dynamic dims broadcast to
+/// dynamic unless the other side is a static dim other than 1.
+FailureOr<SmallVector<int64_t>> getBroadcastShape(ArrayRef<int64_t> lhs,
+                                                  ArrayRef<int64_t> rhs);
+
+} // namespace mlir::sol
+
+#endif // SOLDIALECT_SOLDIALECT_H

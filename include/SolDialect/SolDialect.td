@@ -1,0 +1,43 @@
+//===- SolDialect.td - sol dialect definition --------------*- tablegen -*-===//
+//
+// The sol dialect: fused matmul-with-epilogue and elementwise kernels for
+// transformer inference, annotated with their speed-of-light cost.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOL_DIALECT
+#define SOL_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def Sol_Dialect : Dialect {
+  let name = "sol";
+  let cppNamespace = "::mlir::sol";
+  let summary = "Fused GPU kernels for transformer inference, with their speed of light";
+  let description = [{
+    The sol dialect represents the hot path of transformer inference: a matmul
+    with its elementwise epilogue (bias, residual, activation, scaling, cast)
+    and chains of elementwise ops, on ranked tensors. Elementwise ops broadcast
+    numpy-style without materialising the broadcast. `sol.kernel` groups ops
+    into one GPU launch; it carries the cost (`#sol.cost`) and, later, the
+    tile plan. `#sol.target` describes the device as data; a module pins it
+    with the `sol.target` attribute.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the module attribute that pins the target for a whole file.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "sol.target";
+    /// Name of the module attribute holding the module-level cost summary.
+    static constexpr ::llvm::StringLiteral kCostSummaryAttrName =
+        "sol.cost_summary";
+
+    void registerAttributes();
+  }];
+}
+
+class Sol_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Sol_Dialect, mnemonic, traits>;
+
+#endif // SOL_DIALECT

@@ -1,0 +1,59 @@
+//===- SolDialect.cpp - sol dialect registration --------------------------===//
+//
+// Registers ops and attributes, materialises folded constants, and checks
+// where the discardable sol.* attributes may appear.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/SolDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+#include "SolDialect/SolOpsDialect.cpp.inc"
+#include "SolDialect/SolEnums.cpp.inc"
+#include "SolDialect/SolInterfaces.cpp.inc"
+
+void SolDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "SolDialect/SolOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+Operation *SolDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  auto floatAttr = dyn_cast<FloatAttr>(value);
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!floatAttr || !tensorType || tensorType.getRank() != 0 ||
+      tensorType.getElementType() != floatAttr.getType())
+    return nullptr;
+  return ConstantOp::create(builder, loc, floatAttr);
+}
+
+LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' may only be attached to a builtin.module";
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' must be a #sol.target attribute";
+    return success();
+  }
+  if (attr.getName() == kCostSummaryAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kCostSummaryAttrName
+                             << "' may only be attached to a builtin.module";
+    return success();
+  }
+  return op->emitError() << "unknown sol dialect attribute '"
+                         << attr.getName().getValue() << "'";
+}

@@ -1,0 +1,427 @@
+//===- SolOps.cpp - sol op verifiers, folders and builders ----------------===//
+//
+// Each verifier message names the operand and the rule it breaks, so a user
+// can fix the IR (or the importer that wrote it) from the message alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/SolDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/APFloat.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+#define GET_OP_CLASSES
+#include "SolDialect/SolOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>>
+mlir::sol::getBroadcastShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align trailing dims; a missing leading dim acts as 1.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l == r || r == 1)
+      result[i] = l;
+    else if (l == 1)
+      result[i] = r;
+    else if (ShapedType::isDynamic(l))
+      result[i] = r;
+    else if (ShapedType::isDynamic(r))
+      result[i] = l;
+    else
+      return failure();
+  }
+  return result;
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  });
+  os << "]";
+  return s;
+}
+
+/// Shared verifier of the binary elementwise ops.
+static LogicalResult verifyBroadcastBinary(Operation *op) {
+  auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto rhs = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  Type elementType = result.getElementType();
+  if (lhs.getElementType() != elementType)
+    return op->emitOpError("operand #0 (lhs) element type ")
+           << lhs.getElementType() << " differs from the result element type "
+           << elementType << "; convert it with sol.cast";
+  if (rhs.getElementType() != elementType)
+    return op->emitOpError("operand #1 (rhs) element type ")
+           << rhs.getElementType() << " differs from the result element type "
+           << elementType << "; convert it with sol.cast";
+  FailureOr<SmallVector<int64_t>> shape =
+      getBroadcastShape(lhs.getShape(), rhs.getShape());
+  if (failed(shape))
+    return op->emitOpError("operands do not broadcast: lhs ")
+           << shapeString(lhs.getShape()) << " and rhs "
+           << shapeString(rhs.getShape())
+           << " (aligned from the right, each pair of dims must be equal or "
+              "one of them 1)";
+  ArrayRef<int64_t> actual = result.getShape();
+  bool matches = actual.size() == shape->size();
+  for (size_t i = 0; matches && i < actual.size(); ++i) {
+    int64_t expected = (*shape)[i];
+    // A dynamic dim on either side is accepted; a static mismatch is not.
+    matches = ShapedType::isDynamic(expected) ||
+              ShapedType::isDynamic(actual[i]) || expected == actual[i];
+  }
+  if (!matches)
+    return op->emitOpError("result shape ")
+           << shapeString(actual) << " is not the broadcast shape "
+           << shapeString(*shape) << " of lhs " << shapeString(lhs.getShape())
+           << " and rhs " << shapeString(rhs.getShape());
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult SubOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult DivOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MaxOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MinOp::verify() { return verifyBroadcastBinary(*this); }
+
+//===----------------------------------------------------------------------===//
+// Folding helpers
+//===----------------------------------------------------------------------===//
+
+/// The value of a scalar sol.constant (or any constant folding to a
+/// FloatAttr), if `attr` is one.
+static std::optional<APFloat> getScalar(Attribute attr) {
+  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+    return f.getValue();
+  return std::nullopt;
+}
+
+/// Folds a binary op whose operands are both scalar constants by evaluating
+/// `fn` in the element type's own precision (what the kernel computes in f32
+/// and rounds would differ only for f16/bf16 double rounding; evaluating in
+/// f32 and rounding once avoids that).
+template <typename Fn>
+static OpFoldResult foldScalarBinary(Operation *op, ArrayRef<Attribute> operands,
+                                     Fn fn) {
+  std::optional<APFloat> lhs = getScalar(operands[0]);
+  std::optional<APFloat> rhs = getScalar(operands[1]);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!lhs || !rhs || resultType.getRank() != 0)
+    return {};
+  Type elementType = resultType.getElementType();
+  bool losesInfo = false;
+  APFloat l = *lhs, r = *rhs;
+  l.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+  r.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+  APFloat value = fn(l, r);
+  value.convert(cast<FloatType>(elementType).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &losesInfo);
+  return FloatAttr::get(elementType, value);
+}
+
+/// `x op c` folds to `x` when `c` is a scalar `identity` and no broadcast
+/// changes x's shape.
+static OpFoldResult foldRightIdentity(Operation *op, Attribute rhsAttr,
+                                      double identity) {
+  std::optional<APFloat> rhs = getScalar(rhsAttr);
+  Value lhs = op->getOperand(0);
+  if (!rhs || lhs.getType() != op->getResult(0).getType())
+    return {};
+  bool losesInfo = false;
+  APFloat id(identity);
+  id.convert(rhs->getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+  if (rhs->bitwiseIsEqual(id))
+    return lhs;
+  return {};
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldScalarBinary(
+          *this, adaptor.getOperands(),
+          [](APFloat a, const APFloat &b) { return a + b; }))
+    return r;
+  // Commutative: the constant operand has been moved to the right.
+  return foldRightIdentity(*this, adaptor.getRhs(), 0.0);
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldScalarBinary(
+          *this, adaptor.getOperands(),
+          [](APFloat a, const APFloat &b) { return a - b; }))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 0.0);
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldScalarBinary(
+          *this, adaptor.getOperands(),
+          [](APFloat a, const APFloat &b) { return a * b; }))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldScalarBinary(
+          *this, adaptor.getOperands(),
+          [](APFloat a, const APFloat &b) { return a / b; }))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
+}
+
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldScalarBinary(*this, adaptor.getOperands(),
+                          [](const APFloat &a, const APFloat &b) {
+                            return llvm::maximum(a, b);
+                          });
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldScalarBinary(*this, adaptor.getOperands(),
+                          [](const APFloat &a, const APFloat &b) {
+                            return llvm::minimum(a, b);
+                          });
+}
+
+//===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  // -(-x) == x exactly.
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  if (std::optional<APFloat> v = getScalar(adaptor.getInput()))
+    return FloatAttr::get(getType().getElementType(), neg(*v));
+  return {};
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getDefiningOp<AbsOp>())
+    return getInput();
+  if (std::optional<APFloat> v = getScalar(adaptor.getInput()))
+    return FloatAttr::get(getType().getElementType(), abs(*v));
+  return {};
+}
+
+namespace {
+/// |-x| -> |x|: drops an op from the chain.
+struct AbsOfNeg : OpRewritePattern<AbsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AbsOp op,
+                                PatternRewriter &rewriter) const override {
+    auto neg = op.getInput().getDefiningOp<NegOp>();
+    if (!neg)
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getInputMutable().assign(neg.getInput()); });
+    return success();
+  }
+};
+} // namespace
+
+void AbsOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AbsOfNeg>(context);
+}
+
+OpFoldResult ReluOp::fold(FoldAdaptor) {
+  // relu is idempotent.
+  if (getInput().getDefiningOp<ReluOp>())
+    return getInput();
+  return {};
+}
+
+LogicalResult CastOp::verify() {
+  auto in = getInput().getType();
+  auto out = getResult().getType();
+  if (in.getShape() != out.getShape())
+    return emitOpError("result shape ")
+           << shapeString(out.getShape()) << " differs from operand #0 (input) "
+           << "shape " << shapeString(in.getShape())
+           << "; sol.cast converts element types only";
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  Type inType = getInput().getType().getElementType();
+  Type outType = getType().getElementType();
+  if (inType == outType)
+    return getInput();
+  // Widening then narrowing back is exact: f16/bf16 -> f32 -> same type.
+  if (auto inner = getInput().getDefiningOp<CastOp>()) {
+    Type origin = inner.getInput().getType().getElementType();
+    if (origin == outType && inType.isF32())
+      return inner.getInput();
+  }
+  if (std::optional<APFloat> v = getScalar(adaptor.getInput())) {
+    bool losesInfo = false;
+    v->convert(cast<FloatType>(outType).getFloatSemantics(),
+               APFloat::rmNearestTiesToEven, &losesInfo);
+    return FloatAttr::get(outType, *v);
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// sol.constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  ConstantOp::Adaptor adaptor({}, attributes, properties);
+  auto value = dyn_cast_or_null<TypedAttr>(adaptor.getValueAttr());
+  if (!value)
+    return failure();
+  inferredReturnTypes.push_back(RankedTensorType::get({}, value.getType()));
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  if (!isa<FloatAttr>(getValue()))
+    return emitOpError("value must be a float scalar such as "
+                       "`5.000000e-01 : f16`, got ")
+           << getValue();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// sol.matmul
+//===----------------------------------------------------------------------===//
+
+/// Two dims agree unless both are static and differ.
+static bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+LogicalResult MatmulOp::verify() {
+  RankedTensorType lhs = getLhs().getType();
+  RankedTensorType rhs = getRhs().getType();
+  RankedTensorType result = getResult().getType();
+  if (lhs.getRank() < 2)
+    return emitOpError("operand #0 (lhs) must have rank >= 2 ([..., M, K]), "
+                       "got rank ")
+           << lhs.getRank();
+  if (rhs.getRank() != 2 && rhs.getRank() != lhs.getRank())
+    return emitOpError("operand #1 (rhs) must have rank 2 or the rank of "
+                       "lhs (")
+           << lhs.getRank() << ", same batch dims), got rank "
+           << rhs.getRank();
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOpError("operand #0 (lhs) and operand #1 (rhs) must have one "
+                       "element type, got ")
+           << lhs.getElementType() << " and " << rhs.getElementType();
+
+  int64_t batch = lhs.getRank() - 2;
+  ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
+  if (rhs.getRank() == lhs.getRank())
+    for (int64_t i = 0; i < batch; ++i)
+      if (!dimsCompatible(l[i], r[i]))
+        return emitOpError("batch dim #")
+               << i << " differs between lhs " << shapeString(l)
+               << " and rhs " << shapeString(r);
+
+  int64_t m = l[batch], k = l[batch + 1];
+  int64_t rk = r[r.size() - (getTransposeB() ? 1 : 2)];
+  int64_t n = r[r.size() - (getTransposeB() ? 2 : 1)];
+  if (!dimsCompatible(k, rk))
+    return emitOpError("contraction dims differ: lhs ")
+           << shapeString(l) << " has K = " << k << " but rhs "
+           << shapeString(r) << " has K = " << rk
+           << (getTransposeB() ? " (transpose_b: rhs is [N, K])"
+                               : " (rhs is [K, N])");
+
+  SmallVector<int64_t> expected(l.take_front(batch));
+  expected.push_back(m);
+  expected.push_back(n);
+  ArrayRef<int64_t> actual = result.getShape();
+  bool matches = actual.size() == expected.size();
+  for (size_t i = 0; matches && i < actual.size(); ++i)
+    matches = dimsCompatible(expected[i], actual[i]);
+  if (!matches)
+    return emitOpError("result shape ")
+           << shapeString(actual) << " must be " << shapeString(expected)
+           << " ([..., M, N])";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// sol.kernel
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     TypeRange resultTypes, ValueRange inputs) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments but the kernel has "
+           << getInputs().size() << " inputs; they must match one to one";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getInputs(), block.getArguments()))) {
+    auto [input, arg] = pair;
+    if (input.getType() != arg.getType())
+      return emitOpError("body argument #")
+             << i << " has type " << arg.getType() << " but input #" << i
+             << " has type " << input.getType();
+  }
+  if (getResults().empty())
+    return emitOpError("must yield at least one result: a kernel that "
+                       "writes nothing would be removed");
+  YieldOp yield = getYield();
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("yields ")
+           << yield.getValues().getTypes() << " but the enclosing sol.kernel "
+           << "returns " << getResultTypes();
+  for (Operation &op : block.without_terminator()) {
+    if (isa<KernelOp>(op))
+      return op.emitOpError("cannot be nested in another sol.kernel: a "
+                            "kernel is one GPU launch");
+    if (!isa<SolDialect>(op.getDialect()))
+      return op.emitOpError("is not a sol op; a sol.kernel body holds only "
+                            "sol compute ops");
+  }
+  return success();
+}
+
+YieldOp KernelOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}

@@ -1,0 +1,560 @@
+//===- SolTarget.cpp - #sol.target, its presets and JSON files ------------===//
+//
+// The device as data. One field table drives the attribute's parser and
+// printer and the JSON loader, so the IR spelling and the file format cannot
+// drift apart. Every preset figure cites its source; figures not on a
+// datasheet are marked as leads to be replaced by measurements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+#define GET_ATTRDEF_CLASSES
+#include "SolDialect/SolAttrs.cpp.inc"
+
+void SolDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "SolDialect/SolAttrs.cpp.inc"
+      >();
+}
+
+namespace {
+
+/// Plain copy of every TargetAttr parameter, so that presets, the parser and
+/// the JSON loader fill one struct and build the attribute in one place.
+struct TargetParams {
+  std::string name;
+  std::string chip;
+  int64_t smCount = 0;
+  int64_t clockMhz = 0;
+  double f16Tflops = 0, bf16Tflops = 0, tf32Tflops = 0, fp8Tflops = 0;
+  double f32SimtTflops = 0;
+  double hbmGbps = 0, l2Gbps = 0;
+  int64_t l2Bytes = 0, smemPerSmBytes = 0, regsPerSm = 0;
+  double launchUs = 0, mmaEfficiency = 0, hbmEfficiency = 0;
+
+  static TargetParams fromAttr(TargetAttr attr) {
+    TargetParams p;
+    p.name = attr.getName().str();
+    p.chip = attr.getChip().str();
+    p.smCount = attr.getSmCount();
+    p.clockMhz = attr.getClockMhz();
+    p.f16Tflops = attr.getF16Tflops();
+    p.bf16Tflops = attr.getBf16Tflops();
+    p.tf32Tflops = attr.getTf32Tflops();
+    p.fp8Tflops = attr.getFp8Tflops();
+    p.f32SimtTflops = attr.getF32SimtTflops();
+    p.hbmGbps = attr.getHbmGbps();
+    p.l2Gbps = attr.getL2Gbps();
+    p.l2Bytes = attr.getL2Bytes();
+    p.smemPerSmBytes = attr.getSmemPerSmBytes();
+    p.regsPerSm = attr.getRegsPerSm();
+    p.launchUs = attr.getLaunchUs();
+    p.mmaEfficiency = attr.getMmaEfficiency();
+    p.hbmEfficiency = attr.getHbmEfficiency();
+    return p;
+  }
+
+  TargetAttr getChecked(function_ref<InFlightDiagnostic()> emitError,
+                        MLIRContext *ctx) const {
+    return TargetAttr::getChecked(
+        emitError, ctx, name, chip, smCount, clockMhz, f16Tflops, bf16Tflops,
+        tf32Tflops, fp8Tflops, f32SimtTflops, hbmGbps, l2Gbps, l2Bytes,
+        smemPerSmBytes, regsPerSm, launchUs, mmaEfficiency, hbmEfficiency);
+  }
+};
+
+enum class FieldKind { String, Integer, Real };
+
+/// One key of the IR and JSON spellings.
+struct Field {
+  StringLiteral key;
+  FieldKind kind;
+  std::string TargetParams::*str = nullptr;
+  int64_t TargetParams::*integer = nullptr;
+  double TargetParams::*real = nullptr;
+};
+
+constexpr Field strField(StringLiteral key, std::string TargetParams::*m) {
+  return {key, FieldKind::String, m, nullptr, nullptr};
+}
+constexpr Field intField(StringLiteral key, int64_t TargetParams::*m) {
+  return {key, FieldKind::Integer, nullptr, m, nullptr};
+}
+constexpr Field realField(StringLiteral key, double TargetParams::*m) {
+  return {key, FieldKind::Real, nullptr, nullptr, m};
+}
+
+/// The order here is the printed order.
+const Field kFields[] = {
+    strField("name", &TargetParams::name),
+    strField("chip", &TargetParams::chip),
+    intField("sm_count", &TargetParams::smCount),
+    intField("clock_mhz", &TargetParams::clockMhz),
+    realField("f16_tflops", &TargetParams::f16Tflops),
+    realField("bf16_tflops", &TargetParams::bf16Tflops),
+    realField("tf32_tflops", &TargetParams::tf32Tflops),
+    realField("fp8_tflops", &TargetParams::fp8Tflops),
+    realField("f32_simt_tflops", &TargetParams::f32SimtTflops),
+    realField("hbm_gbps", &TargetParams::hbmGbps),
+    realField("l2_gbps", &TargetParams::l2Gbps),
+    intField("l2_bytes", &TargetParams::l2Bytes),
+    intField("smem_per_sm_bytes", &TargetParams::smemPerSmBytes),
+    intField("regs_per_sm", &TargetParams::regsPerSm),
+    realField("launch_us", &TargetParams::launchUs),
+    realField("mma_efficiency", &TargetParams::mmaEfficiency),
+    realField("hbm_efficiency", &TargetParams::hbmEfficiency),
+};
+
+const Field *lookupField(StringRef key) {
+  for (const Field &f : kFields)
+    if (f.key == key)
+      return &f;
+  return nullptr;
+}
+
+std::string knownFieldList() {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(kFields, os, [&](const Field &f) { os << f.key; });
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Presets
+//===----------------------------------------------------------------------===//
+
+// Calibration leads shared by the Hopper presets until each card is measured
+// with sol's own kernels (bench/NOTES.md):
+// - launch_us = 3.2: the fastest peer for the 13.1 MB decode o_proj on an
+//   H200 took 6.2 us in a CUDA graph of back-to-back calls; streaming 13.1 MB
+//   at the 4.38 TB/s the best memory-bound kernel reached takes 3.0 us, the
+//   remaining 3.2 us is fixed cost (../shared/PEERS.md, measured 2026-11-29).
+// - mma_efficiency = 0.70: cuBLAS fp16 8192^3 reached 679-709 TFLOP/s of 989
+//   on the H200 (PEERS.md, 2026-11-29); sol's path is assumed no better until
+//   measured.
+// - hbm_efficiency = 0.90: a device-to-device copy moved 4.3 TB/s and
+//   Inductor's fused SwiGLU 4.38 TB/s of 4.8 on the H200 (device KINDS.md,
+//   2026-10-28; PEERS.md, 2026-11-29).
+constexpr double kHopperLaunchUs = 3.2;
+constexpr double kHopperMmaEfficiency = 0.70;
+constexpr double kHopperHbmEfficiency = 0.90;
+
+TargetParams makeH100Sxm() {
+  // NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense figures, i.e. half of
+  // the "with sparsity" ones) and the Hopper architecture whitepaper:
+  // 132 SMs; 989.4 TFLOP/s fp16/bf16 = 132 SM x 4096 FLOP/clk x 1.83 GHz
+  // boost; 494.7 tf32; 1978.9 fp8; 66.9 fp32; 3.35 TB/s HBM3; 50 MB L2;
+  // 228 KB shared memory and 64K 32-bit registers per SM.
+  TargetParams p;
+  p.name = "h100-sxm";
+  p.chip = "sm_90a";
+  p.smCount = 132;
+  p.clockMhz = 1830;
+  p.f16Tflops = 989.4;
+  p.bf16Tflops = 989.4;
+  p.tf32Tflops = 494.7;
+  p.fp8Tflops = 1978.9;
+  p.f32SimtTflops = 66.9;
+  p.hbmGbps = 3350;
+  // Lead, not a datasheet figure: the A100 whitepaper's 5120 B/clk L2 read
+  // bandwidth at 1.83 GHz. To be replaced by a measurement.
+  p.l2Gbps = 9370;
+  p.l2Bytes = 50ll * 1024 * 1024;
+  p.smemPerSmBytes = 228 * 1024;
+  p.regsPerSm = 65536;
+  p.launchUs = kHopperLaunchUs;
+  p.mmaEfficiency = kHopperMmaEfficiency;
+  p.hbmEfficiency = kHopperHbmEfficiency;
+  return p;
+}
+
+TargetParams makeH200() {
+  // NVIDIA H200 Tensor Core GPU datasheet (SXM): the H100 SXM's compute
+  // (989 TFLOP/s dense fp16/bf16, 1979 fp8, 494.7 tf32, 67 fp32) with 4.8 TB/s
+  // HBM3e. 132 SMs and 60 MB of L2 as PyTorch reported them on the device
+  // machine (device KINDS.md, 2026-10-28).
+  TargetParams p = makeH100Sxm();
+  p.name = "h200";
+  p.hbmGbps = 4800;
+  p.l2Bytes = 60ll * 1024 * 1024;
+  return p;
+}
+
+TargetParams makeA100() {
+  // NVIDIA A100 Tensor Core GPU datasheet (80GB SXM, dense) and the Ampere
+  // GA100 whitepaper: 108 SMs at 1410 MHz boost; 312 TFLOP/s fp16/bf16, 156
+  // tf32, no fp8, 19.5 fp32; 2039 GB/s HBM2e; 40 MB L2 read at 5120 B/clk
+  // (7.2 TB/s); 164 KB shared memory and 64K registers per SM.
+  TargetParams p;
+  p.name = "a100-80gb";
+  p.chip = "sm_80";
+  p.smCount = 108;
+  p.clockMhz = 1410;
+  p.f16Tflops = 312;
+  p.bf16Tflops = 312;
+  p.tf32Tflops = 156;
+  p.fp8Tflops = 0;
+  p.f32SimtTflops = 19.5;
+  p.hbmGbps = 2039;
+  p.l2Gbps = 7219;
+  p.l2Bytes = 40ll * 1024 * 1024;
+  p.smemPerSmBytes = 164 * 1024;
+  p.regsPerSm = 65536;
+  // Leads carried over from the H200 measurements above; not measured on an
+  // A100.
+  p.launchUs = kHopperLaunchUs;
+  p.mmaEfficiency = kHopperMmaEfficiency;
+  p.hbmEfficiency = kHopperHbmEfficiency;
+  return p;
+}
+
+TargetParams makeB200() {
+  // NVIDIA HGX B200 datasheet, per GPU, dense (half the sparse figures):
+  // 2250 TFLOP/s fp16/bf16, 4500 fp8, 1125 tf32, 75 fp32; 8 TB/s HBM3e.
+  // 148 SMs, 228 KB shared memory and 64K registers per SM (Blackwell tuning
+  // guide). Leads, not on the datasheet: 1965 MHz boost, 126 MB L2, L2
+  // bandwidth; the calibration constants are the Hopper leads.
+  TargetParams p;
+  p.name = "b200";
+  p.chip = "sm_100a";
+  p.smCount = 148;
+  p.clockMhz = 1965;
+  p.f16Tflops = 2250;
+  p.bf16Tflops = 2250;
+  p.tf32Tflops = 1125;
+  p.fp8Tflops = 4500;
+  p.f32SimtTflops = 75;
+  p.hbmGbps = 8000;
+  p.l2Gbps = 20000;
+  p.l2Bytes = 126ll * 1024 * 1024;
+  p.smemPerSmBytes = 228 * 1024;
+  p.regsPerSm = 65536;
+  p.launchUs = kHopperLaunchUs;
+  p.mmaEfficiency = kHopperMmaEfficiency;
+  p.hbmEfficiency = kHopperHbmEfficiency;
+  return p;
+}
+
+struct Preset {
+  StringLiteral name;
+  TargetParams (*make)();
+};
+
+// Sorted by name.
+const Preset kPresets[] = {
+    {"a100-80gb", makeA100},
+    {"b200", makeB200},
+    {"h100-sxm", makeH100Sxm},
+    {"h200", makeH200},
+};
+
+const Preset *lookupPreset(StringRef name) {
+  for (const Preset &p : kPresets)
+    if (p.name.equals_insensitive(name))
+      return &p;
+  return nullptr;
+}
+
+std::string knownPresetList() {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(kPresets, os, [&](const Preset &p) { os << p.name; });
+  return s;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Public preset and lookup API
+//===----------------------------------------------------------------------===//
+
+ArrayRef<StringRef> mlir::sol::getTargetPresetNames() {
+  static const SmallVector<StringRef> names = [] {
+    SmallVector<StringRef> n;
+    for (const Preset &p : kPresets)
+      n.push_back(p.name);
+    return n;
+  }();
+  return names;
+}
+
+TargetAttr mlir::sol::getTargetPreset(MLIRContext *context, StringRef name) {
+  const Preset *preset = lookupPreset(name);
+  if (!preset)
+    return {};
+  return preset->make().getChecked(
+      [context] { return emitError(UnknownLoc::get(context)); }, context);
+}
+
+TargetAttr mlir::sol::lookupTarget(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto target =
+            op->getAttrOfType<TargetAttr>(SolDialect::kTargetAttrName))
+      return target;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr: verification, queries, assembly
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef name, StringRef chip, int64_t smCount,
+                   int64_t clockMhz, Real f16Tflops, Real bf16Tflops,
+                   Real tf32Tflops, Real fp8Tflops, Real f32SimtTflops,
+                   Real hbmGbps, Real l2Gbps, int64_t l2Bytes,
+                   int64_t smemPerSmBytes, int64_t regsPerSm, Real launchUs,
+                   Real mmaEfficiency, Real hbmEfficiency) {
+  if (name.empty())
+    return emitError() << "#sol.target: 'name' must not be empty";
+  if (!chip.starts_with("sm_"))
+    return emitError() << "#sol.target: 'chip' must be a PTX target such as "
+                          "sm_90a, got '"
+                       << chip << "'";
+  auto positive = [&](StringRef key, double v) -> LogicalResult {
+    if (!(v > 0))
+      return emitError() << "#sol.target: '" << key
+                         << "' must be positive, got " << v;
+    return success();
+  };
+  auto nonNegative = [&](StringRef key, double v) -> LogicalResult {
+    if (!(v >= 0))
+      return emitError() << "#sol.target: '" << key
+                         << "' must be >= 0 (0: no such path), got " << v;
+    return success();
+  };
+  auto fraction = [&](StringRef key, double v) -> LogicalResult {
+    if (!(v > 0 && v <= 1))
+      return emitError() << "#sol.target: '" << key
+                         << "' must be a fraction in (0, 1], got " << v;
+    return success();
+  };
+  if (failed(positive("sm_count", smCount)) ||
+      failed(positive("clock_mhz", clockMhz)) ||
+      failed(nonNegative("f16_tflops", f16Tflops)) ||
+      failed(nonNegative("bf16_tflops", bf16Tflops)) ||
+      failed(nonNegative("tf32_tflops", tf32Tflops)) ||
+      failed(nonNegative("fp8_tflops", fp8Tflops)) ||
+      failed(positive("f32_simt_tflops", f32SimtTflops)) ||
+      failed(positive("hbm_gbps", hbmGbps)) ||
+      failed(positive("l2_gbps", l2Gbps)) ||
+      failed(positive("l2_bytes", l2Bytes)) ||
+      failed(positive("smem_per_sm_bytes", smemPerSmBytes)) ||
+      failed(positive("regs_per_sm", regsPerSm)) ||
+      failed(nonNegative("launch_us", launchUs)) ||
+      failed(fraction("mma_efficiency", mmaEfficiency)) ||
+      failed(fraction("hbm_efficiency", hbmEfficiency)))
+    return failure();
+  return success();
+}
+
+double TargetAttr::getMatmulPeakFlops(Type elementType) const {
+  if (elementType.isF16())
+    return getF16Tflops() * 1e12;
+  if (elementType.isBF16())
+    return getBf16Tflops() * 1e12;
+  if (elementType.isF32())
+    return getF32SimtTflops() * 1e12;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
+    return getFp8Tflops() * 1e12;
+  return 0;
+}
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  auto emitErrorAtLoc = [&] { return parser.emitError(loc); };
+  if (parser.parseLess())
+    return {};
+
+  // Short form: a preset by name.
+  std::string presetName;
+  if (succeeded(parser.parseOptionalString(&presetName))) {
+    if (parser.parseGreater())
+      return {};
+    const Preset *preset = lookupPreset(presetName);
+    if (!preset) {
+      parser.emitError(loc) << "unknown #sol.target preset '" << presetName
+                            << "'; known presets: " << knownPresetList();
+      return {};
+    }
+    return preset->make().getChecked(emitErrorAtLoc, ctx);
+  }
+
+  // Long form: every field as `key = value`.
+  TargetParams params;
+  llvm::StringSet<> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    std::string key;
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return failure();
+    const Field *field = lookupField(key);
+    if (!field)
+      return parser.emitError(keyLoc)
+             << "unknown #sol.target field '" << key
+             << "'; known fields: " << knownFieldList();
+    if (!seen.insert(key).second)
+      return parser.emitError(keyLoc)
+             << "#sol.target field '" << key << "' given twice";
+    switch (field->kind) {
+    case FieldKind::String:
+      return parser.parseString(&(params.*(field->str)));
+    case FieldKind::Integer:
+      return parser.parseInteger(params.*(field->integer));
+    case FieldKind::Real:
+      return parser.parseFloat(params.*(field->real));
+    }
+    llvm_unreachable("unhandled field kind");
+  };
+  if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
+    return {};
+  for (const Field &f : kFields)
+    if (!seen.contains(f.key)) {
+      parser.emitError(loc) << "#sol.target is missing field '" << f.key
+                            << "' (or name a preset: #sol.target<\"h200\">)";
+      return {};
+    }
+  return params.getChecked(emitErrorAtLoc, ctx);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  TargetParams params = TargetParams::fromAttr(*this);
+  if (const Preset *preset = lookupPreset(getName())) {
+    if (getTargetPreset(getContext(), preset->name) == *this) {
+      printer << "<\"" << preset->name << "\">";
+      return;
+    }
+  }
+  printer << "<";
+  llvm::interleaveComma(kFields, printer, [&](const Field &f) {
+    printer << f.key << " = ";
+    switch (f.kind) {
+    case FieldKind::String:
+      printer.printString(params.*(f.str));
+      break;
+    case FieldKind::Integer:
+      printer << params.*(f.integer);
+      break;
+    case FieldKind::Real:
+      printer.printFloat(llvm::APFloat(params.*(f.real)));
+      break;
+    }
+  });
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// JSON target files
+//===----------------------------------------------------------------------===//
+
+FailureOr<TargetAttr>
+mlir::sol::parseTargetJSON(MLIRContext *context, StringRef json,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
+  if (!value) {
+    std::string message = llvm::toString(value.takeError());
+    return emitError() << "invalid JSON in target description: " << message;
+  }
+  const llvm::json::Object *object = value->getAsObject();
+  if (!object)
+    return emitError() << "target description must be a JSON object";
+
+  TargetParams params;
+  llvm::StringSet<> seen;
+  if (const llvm::json::Value *base = object->get("base")) {
+    std::optional<StringRef> baseName = base->getAsString();
+    if (!baseName)
+      return emitError() << "target description: 'base' must be a string "
+                            "naming a preset";
+    const Preset *preset = lookupPreset(*baseName);
+    if (!preset)
+      return emitError() << "target description: unknown base preset '"
+                         << *baseName << "'; known presets: "
+                         << knownPresetList();
+    params = preset->make();
+    for (const Field &f : kFields)
+      seen.insert(f.key);
+  }
+
+  // Walk keys in sorted order so that the first error reported does not
+  // depend on the hash order of the object.
+  SmallVector<StringRef> keys;
+  for (const auto &kv : *object)
+    keys.push_back(kv.first);
+  llvm::sort(keys);
+  for (StringRef key : keys) {
+    if (key == "base")
+      continue;
+    const llvm::json::Value &v = *object->get(key);
+    const Field *field = lookupField(key);
+    if (!field)
+      return emitError() << "target description: unknown field '" << key
+                         << "'; known fields: base, " << knownFieldList();
+    seen.insert(key);
+    switch (field->kind) {
+    case FieldKind::String: {
+      std::optional<StringRef> s = v.getAsString();
+      if (!s)
+        return emitError() << "target description: '" << key
+                           << "' must be a string";
+      params.*(field->str) = s->str();
+      break;
+    }
+    case FieldKind::Integer: {
+      std::optional<int64_t> i = v.getAsInteger();
+      if (!i)
+        return emitError() << "target description: '" << key
+                           << "' must be an integer";
+      params.*(field->integer) = *i;
+      break;
+    }
+    case FieldKind::Real: {
+      std::optional<double> d = v.getAsNumber();
+      if (!d)
+        return emitError() << "target description: '" << key
+                           << "' must be a number";
+      params.*(field->real) = *d;
+      break;
+    }
+    }
+  }
+  for (const Field &f : kFields)
+    if (!seen.contains(f.key))
+      return emitError() << "target description is missing field '" << f.key
+                         << "' (or give \"base\": \"<preset>\")";
+  TargetAttr attr = params.getChecked(emitError, context);
+  if (!attr)
+    return failure();
+  return attr;
+}
+
+FailureOr<TargetAttr>
+mlir::sol::loadTargetFile(MLIRContext *context, StringRef path,
+                          function_ref<InFlightDiagnostic()> emitError) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return emitError() << "cannot read target file '" << path
+                       << "': " << buffer.getError().message();
+  return parseTargetJSON(context, (*buffer)->getBuffer(), [&] {
+    InFlightDiagnostic diag = emitError();
+    diag << "in target file '" << path << "': ";
+    return diag;
+  });
+}

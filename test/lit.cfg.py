@@ -1,0 +1,25 @@
+# -*- Python -*-
+# lit configuration of the sol regression tests: FileCheck tests of sol-opt
+# (test/Dialect, test/Transforms, ...) and the gtest unit tests (test/Unit).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "SOL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sol_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%sol_src_root", config.sol_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.sol_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["sol-opt"], tool_dirs)

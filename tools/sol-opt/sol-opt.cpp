@@ -1,0 +1,28 @@
+//===- sol-opt.cpp - the sol optimizer driver -----------------------------===//
+//
+// mlir-opt with the sol dialect and passes, next to every upstream dialect,
+// extension and pass the lowering to PTX uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Passes.h"
+#include "SolDialect/SolDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::sol::registerSolPasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::sol::SolDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "sol optimizer driver\n", registry));
+}

@@ -1,0 +1,190 @@
+//===- TargetTest.cpp - presets, JSON target files, assembly round trip ---===//
+
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+class TargetTest : public ::testing::Test {
+protected:
+  TargetTest() { context.loadDialect<SolDialect>(); }
+
+  /// Parses `json`, capturing the diagnostic text in `errors`.
+  FailureOr<TargetAttr> parse(StringRef json) {
+    errors.clear();
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      errors += diag.str();
+      return success();
+    });
+    return parseTargetJSON(&context, json,
+                           [&] { return emitError(UnknownLoc::get(&context)); });
+  }
+
+  MLIRContext context;
+  std::string errors;
+};
+
+TEST_F(TargetTest, PresetNamesAreSortedAndAllLoad) {
+  ArrayRef<StringRef> names = getTargetPresetNames();
+  ASSERT_EQ(names.size(), 4u);
+  EXPECT_TRUE(llvm::is_sorted(names));
+  for (StringRef name : names) {
+    TargetAttr target = getTargetPreset(&context, name);
+    ASSERT_TRUE(target) << name.str();
+    EXPECT_EQ(target.getName(), name);
+  }
+}
+
+TEST_F(TargetTest, H200PresetHasDatasheetFigures) {
+  TargetAttr h200 = getTargetPreset(&context, "h200");
+  ASSERT_TRUE(h200);
+  EXPECT_EQ(h200.getChip(), "sm_90a");
+  EXPECT_EQ(h200.getSmCount(), 132);
+  EXPECT_DOUBLE_EQ(h200.getF16Tflops(), 989.4);
+  EXPECT_DOUBLE_EQ(h200.getHbmGbps(), 4800);
+  Builder b(&context);
+  EXPECT_DOUBLE_EQ(h200.getMatmulPeakFlops(b.getF16Type()), 989.4e12);
+  EXPECT_DOUBLE_EQ(h200.getMatmulPeakFlops(b.getF32Type()), 66.9e12);
+  // Balance ~206 FLOP/B in fp16 (device H200.md).
+  EXPECT_NEAR(h200.getBalance(b.getF16Type()), 206.1, 0.1);
+}
+
+TEST_F(TargetTest, PresetLookupIsCaseInsensitiveAndRejectsUnknown) {
+  EXPECT_EQ(getTargetPreset(&context, "H200"),
+            getTargetPreset(&context, "h200"));
+  EXPECT_FALSE(getTargetPreset(&context, "h300"));
+  EXPECT_FALSE(getTargetPreset(&context, ""));
+}
+
+TEST_F(TargetTest, A100HasNoFp8Path) {
+  TargetAttr a100 = getTargetPreset(&context, "a100-80gb");
+  ASSERT_TRUE(a100);
+  EXPECT_EQ(a100.getFp8Tflops(), 0.0);
+  EXPECT_EQ(a100.getChip(), "sm_80");
+}
+
+TEST_F(TargetTest, JsonWithBaseOverridesOnlyNamedFields) {
+  FailureOr<TargetAttr> t = parse(
+      R"({"base": "h200", "name": "h200-calibrated", "hbm_gbps": 4380.5,
+          "launch_us": 2.5})");
+  ASSERT_TRUE(succeeded(t)) << errors;
+  TargetAttr h200 = getTargetPreset(&context, "h200");
+  EXPECT_EQ(t->getName(), "h200-calibrated");
+  EXPECT_DOUBLE_EQ(t->getHbmGbps(), 4380.5);
+  EXPECT_DOUBLE_EQ(t->getLaunchUs(), 2.5);
+  EXPECT_EQ(t->getSmCount(), h200.getSmCount());
+  EXPECT_DOUBLE_EQ(t->getF16Tflops(), h200.getF16Tflops());
+}
+
+TEST_F(TargetTest, JsonWithoutBaseNeedsEveryField) {
+  FailureOr<TargetAttr> t = parse(R"({"name": "x", "chip": "sm_90a"})");
+  EXPECT_TRUE(failed(t));
+  EXPECT_NE(errors.find("missing field"), std::string::npos) << errors;
+}
+
+TEST_F(TargetTest, JsonSyntaxErrorIsReported) {
+  EXPECT_TRUE(failed(parse(R"({"base": "h200",)")));
+  EXPECT_NE(errors.find("invalid JSON"), std::string::npos) << errors;
+}
+
+TEST_F(TargetTest, JsonMustBeAnObject) {
+  EXPECT_TRUE(failed(parse("[1, 2]")));
+  EXPECT_NE(errors.find("must be a JSON object"), std::string::npos) << errors;
+}
+
+TEST_F(TargetTest, JsonUnknownFieldIsNamed) {
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "hbm_tbps": 4.8})")));
+  EXPECT_NE(errors.find("unknown field 'hbm_tbps'"), std::string::npos)
+      << errors;
+}
+
+TEST_F(TargetTest, JsonWrongValueTypeIsNamed) {
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "sm_count": "many"})")));
+  EXPECT_NE(errors.find("'sm_count' must be an integer"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "sm_count": 13.5})")));
+  EXPECT_NE(errors.find("'sm_count' must be an integer"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "chip": 90})")));
+  EXPECT_NE(errors.find("'chip' must be a string"), std::string::npos)
+      << errors;
+}
+
+TEST_F(TargetTest, JsonUnknownBaseListsPresets) {
+  EXPECT_TRUE(failed(parse(R"({"base": "h300"})")));
+  EXPECT_NE(errors.find("unknown base preset 'h300'"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("h100-sxm"), std::string::npos) << errors;
+}
+
+TEST_F(TargetTest, JsonInvalidValueIsRejectedByTheVerifier) {
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "hbm_gbps": -1})")));
+  EXPECT_NE(errors.find("'hbm_gbps' must be positive"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "mma_efficiency": 1.5})")));
+  EXPECT_NE(errors.find("'mma_efficiency' must be a fraction"),
+            std::string::npos)
+      << errors;
+}
+
+TEST_F(TargetTest, MissingFileIsReportedWithItsPath) {
+  errors.clear();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    errors += diag.str();
+    return success();
+  });
+  FailureOr<TargetAttr> t =
+      loadTargetFile(&context, "/nonexistent/sol-target.json",
+                     [&] { return emitError(UnknownLoc::get(&context)); });
+  EXPECT_TRUE(failed(t));
+  EXPECT_NE(errors.find("/nonexistent/sol-target.json"), std::string::npos)
+      << errors;
+}
+
+TEST_F(TargetTest, FileRoundTripsThroughDisk) {
+  SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sol-target", "json", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << R"({"base": "a100-80gb", "launch_us": 4.0})";
+  }
+  FailureOr<TargetAttr> t =
+      loadTargetFile(&context, path,
+                     [&] { return emitError(UnknownLoc::get(&context)); });
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(succeeded(t));
+  EXPECT_EQ(t->getName(), "a100-80gb");
+  EXPECT_DOUBLE_EQ(t->getLaunchUs(), 4.0);
+}
+
+TEST_F(TargetTest, PresetPrintsShortAndCustomPrintsEveryFieldAndRoundTrips) {
+  TargetAttr h200 = getTargetPreset(&context, "h200");
+  std::string printed;
+  llvm::raw_string_ostream(printed) << h200;
+  EXPECT_EQ(printed, "#sol.target<\"h200\">");
+
+  FailureOr<TargetAttr> custom =
+      parse(R"({"base": "h200", "hbm_gbps": 4321.125, "l2_bytes": 12345})");
+  ASSERT_TRUE(succeeded(custom));
+  std::string long_form;
+  llvm::raw_string_ostream(long_form) << *custom;
+  EXPECT_NE(long_form.find("hbm_gbps = 4321.125"), std::string::npos)
+      << long_form;
+  Attribute reparsed = parseAttribute(long_form, &context);
+  EXPECT_EQ(reparsed, *custom);
+}
+
+} // namespace
