@@ -23,6 +23,30 @@ def Sol_GeluApproximation : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::mlir::sol";
 }
 
+def Sol_Bound : I32EnumAttr<"Bound",
+    "what limits a kernel at its speed of light", [
+      I32EnumAttrCase<"compute", 0>,
+      I32EnumAttrCase<"memory", 1>,
+      I32EnumAttrCase<"latency", 2>,
+      I32EnumAttrCase<"unknown", 3>,
+    ]> {
+  let cppNamespace = "::mlir::sol";
+  let genSpecializedAttr = 0;
+}
+
+def Sol_Limiter : I32EnumAttr<"Limiter",
+    "the term that dominates a kernel's predicted time", [
+      I32EnumAttrCase<"launch", 0>,
+      I32EnumAttrCase<"tensor_core", 1>,
+      I32EnumAttrCase<"simt", 2>,
+      I32EnumAttrCase<"hbm", 3>,
+      I32EnumAttrCase<"l2", 4>,
+      I32EnumAttrCase<"unknown", 5>,
+    ]> {
+  let cppNamespace = "::mlir::sol";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // #sol.target
 //===----------------------------------------------------------------------===//
@@ -31,6 +55,8 @@ def Sol_GeluApproximation : I32EnumAttr<"GeluApproximation",
 class Sol_RealParameter<string desc>
     : AttrOrTypeParameter<"::mlir::sol::Real", desc, "double"> {
   let convertFromStorage = "$_self.value";
+  let parser = "::mlir::sol::parseReal($_parser)";
+  let printer = "::mlir::sol::printReal($_printer, $_self)";
 }
 
 class Sol_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -95,6 +121,70 @@ def Sol_TargetAttr : Sol_Attr<"Target", "target"> {
       return getMatmulPeakFlops(elementType) / getHbmBytesPerSecond();
     }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// #sol.cost
+//===----------------------------------------------------------------------===//
+
+def Sol_CostAttr : Sol_Attr<"Cost", "cost"> {
+  let summary = "How close one kernel can get to the hardware limit";
+  let description = [{
+    Written by `sol-cost-model` on each sol.kernel (and on each sol op that
+    will become a kernel of its own) under the module's #sol.target:
+
+    - `tc_flops`: matmul FLOPs, 2*M*N*K per matmul, batch included (what
+      SOL-ExecBench counts); `ew_flops`: the elementwise FLOPs, apart;
+    - `bytes`: the minimum device-memory traffic, each global input read once
+      and each output written once at its element size; values that stay
+      inside the kernel count zero;
+    - `intensity` = (tc_flops + ew_flops) / bytes and `balance`, the
+      target's peak FLOP/s for the kernel's path over its HBM bandwidth;
+    - `t_ideal_us` = max(compute floor, bytes / HBM bandwidth), datasheet
+      peaks: the speed-of-light time;
+    - `t_pred_us`: the time predicted for the kernel sol generates (launch,
+      wave quantisation, tile re-reads through L2, achievable fractions of
+      peak), `limiter` its dominant term;
+    - `sol_pred` = t_ideal_us / t_pred_us;
+    - `bound`: compute or memory by the roofline, latency when the launch
+      cost exceeds the speed-of-light time, unknown (with `reason`) when the
+      model cannot bound the kernel (dynamic dims, no peak for its dtype).
+  }];
+  let parameters = (ins
+    EnumParameter<Sol_Bound>:$bound,
+    "int64_t":$tc_flops,
+    "int64_t":$ew_flops,
+    "int64_t":$bytes,
+    Sol_RealParameter<"">:$intensity,
+    Sol_RealParameter<"">:$balance,
+    Sol_RealParameter<"">:$t_ideal_us,
+    Sol_RealParameter<"">:$t_pred_us,
+    Sol_RealParameter<"">:$sol_pred,
+    EnumParameter<Sol_Limiter>:$limiter,
+    StringRefParameter<"why the cost is unknown", "\"\"">:$reason
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Sol_CostSummaryAttr : Sol_Attr<"CostSummary", "cost_summary"> {
+  let summary = "The module-level view of sol-cost-model: totals over kernels";
+  let description = [{
+    Totals over every kernel of the module with a known cost: speed-of-light
+    and predicted time (the model-level view, like MFU, beside each kernel's
+    SOL), the minimum traffic as fused, the traffic of the same graph with
+    every sol op a kernel of its own, and the difference: the bytes fusion
+    saves. `unknown_kernels` counts kernels left out of the totals.
+  }];
+  let parameters = (ins
+    "int64_t":$kernels,
+    "int64_t":$unknown_kernels,
+    Sol_RealParameter<"">:$t_ideal_us,
+    Sol_RealParameter<"">:$t_pred_us,
+    "int64_t":$bytes,
+    "int64_t":$unfused_bytes,
+    "int64_t":$saved_bytes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 #endif // SOL_ATTRS

@@ -37,6 +37,14 @@ struct Real {
 inline llvm::hash_code hash_value(Real r) {
   return llvm::hash_value(llvm::bit_cast<uint64_t>(r.value));
 }
+
+/// Parses a floating-point attribute parameter.
+FailureOr<Real> parseReal(AsmParser &parser);
+/// Prints the shortest decimal spelling that parses back to `value` exactly
+/// (108.524, not 1.085240e+02), so annotations read at a glance.
+void printReal(AsmPrinter &printer, double value);
+/// The same spelling as printReal, for reports.
+std::string formatReal(double value);
 } // namespace mlir::sol
 
 #define GET_ATTRDEF_CLASSES

@@ -33,6 +33,9 @@ def Sol_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kCostSummaryAttrName =
         "sol.cost_summary";
 
+    /// Name of the cost annotation on a lone sol op that becomes a kernel.
+    static constexpr ::llvm::StringLiteral kCostAttrName = "sol.cost";
+
     void registerAttributes();
   }];
 }

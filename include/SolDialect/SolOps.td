@@ -193,8 +193,8 @@ def Sol_KernelOp : Sol_Op<"kernel", [
     Operands are the kernel's global inputs: each is read from device memory
     once. The body's block arguments stand for them (same order and types);
     its ops are sol compute ops; `sol.yield` names the values written back.
-    Everything else inside lives on chip. The cost model writes `cost`, the
-    tiler the tile plan.
+    Everything else inside lives on chip. The cost model writes `cost`
+    (#sol.cost), the tiler the tile plan.
 
     ```mlir
     %o = sol.kernel @oproj_residual ins(%x, %w, %r : tensor<...>, ...) -> tensor<...> {
@@ -206,7 +206,8 @@ def Sol_KernelOp : Sol_Op<"kernel", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       Variadic<Sol_FloatTensor>:$inputs);
+                       Variadic<Sol_FloatTensor>:$inputs,
+                       OptionalAttr<Sol_CostAttr>:$cost);
   let results = (outs Variadic<Sol_FloatTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

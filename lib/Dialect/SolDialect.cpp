@@ -52,6 +52,19 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
     if (!isa<ModuleOp>(op))
       return op->emitError() << "'" << kCostSummaryAttrName
                              << "' may only be attached to a builtin.module";
+    if (!isa<CostSummaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << kCostSummaryAttrName
+                             << "' must be a #sol.cost_summary attribute";
+    return success();
+  }
+  if (attr.getName() == kCostAttrName) {
+    if (!isa<ElementwiseOpInterface, MatmulOp>(op))
+      return op->emitError() << "'" << kCostAttrName
+                             << "' annotates a sol compute op outside a "
+                                "sol.kernel (a kernel carries its own 'cost')";
+    if (!isa<CostAttr>(attr.getValue()))
+      return op->emitError() << "'" << kCostAttrName
+                             << "' must be a #sol.cost attribute";
     return success();
   }
   return op->emitError() << "unknown sol dialect attribute '"

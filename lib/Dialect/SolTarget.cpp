@@ -18,6 +18,10 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::sol;
 
@@ -278,6 +282,52 @@ std::string knownPresetList() {
 
 } // namespace
 
+FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
+  // Accept integer spellings too: `sm_count`-like reals such as
+  // `hbm_gbps = 4800` read naturally.
+  int64_t integer;
+  OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
+  if (isInteger.has_value()) {
+    if (failed(*isInteger))
+      return failure();
+    return Real(static_cast<double>(integer));
+  }
+  double value;
+  if (parser.parseFloat(value))
+    return failure();
+  return Real(value);
+}
+
+std::string mlir::sol::formatReal(double value) {
+  if (!std::isfinite(value)) {
+    // Spell non-finite values the way parseFloat reads them back.
+    llvm::SmallString<16> s;
+    llvm::APFloat(value).toString(s);
+    return s.str().str();
+  }
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    snprintf(buf, sizeof(buf), "%.*g", precision, value);
+    if (strtod(buf, nullptr) == value)
+      break;
+  }
+  // MLIR's lexer reads a float only with a '.' before any exponent.
+  std::string s(buf);
+  if (s.find('.') == std::string::npos) {
+    size_t e = s.find('e');
+    s.insert(e == std::string::npos ? s.size() : e, ".0");
+  }
+  return s;
+}
+
+void mlir::sol::printReal(AsmPrinter &printer, double value) {
+  if (!std::isfinite(value)) {
+    printer.printFloat(llvm::APFloat(value));
+    return;
+  }
+  printer << formatReal(value);
+}
+
 //===----------------------------------------------------------------------===//
 // Public preset and lookup API
 //===----------------------------------------------------------------------===//
@@ -417,8 +467,13 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       return parser.parseString(&(params.*(field->str)));
     case FieldKind::Integer:
       return parser.parseInteger(params.*(field->integer));
-    case FieldKind::Real:
-      return parser.parseFloat(params.*(field->real));
+    case FieldKind::Real: {
+      FailureOr<Real> value = parseReal(parser);
+      if (failed(value))
+        return failure();
+      params.*(field->real) = *value;
+      return success();
+    }
     }
     llvm_unreachable("unhandled field kind");
   };
@@ -452,7 +507,7 @@ void TargetAttr::print(AsmPrinter &printer) const {
       printer << params.*(f.integer);
       break;
     case FieldKind::Real:
-      printer.printFloat(llvm::APFloat(params.*(f.real)));
+      printReal(printer, params.*(f.real));
       break;
     }
   });
