@@ -140,8 +140,11 @@ def Sol_CostAttr : Sol_Attr<"Cost", "cost"> {
       inside the kernel count zero;
     - `intensity` = (tc_flops + ew_flops) / bytes and `balance`, the
       target's peak FLOP/s for the kernel's path over its HBM bandwidth;
-    - `t_ideal_us` = max(compute floor, bytes / HBM bandwidth), datasheet
-      peaks: the speed-of-light time;
+    - `t_compute_us`, the compute floor (tensor-core FLOPs at the peak of the
+      operands' dtype, elementwise FLOPs at the SIMT peak, whichever takes
+      longer), and `t_memory_us`, the memory floor (bytes at the datasheet
+      HBM bandwidth);
+    - `t_ideal_us` = max(t_compute_us, t_memory_us): the speed-of-light time;
     - `t_pred_us`: the time predicted for the kernel sol generates (launch,
       wave quantisation, tile re-reads through L2, achievable fractions of
       peak), `limiter` its dominant term;
@@ -157,6 +160,8 @@ def Sol_CostAttr : Sol_Attr<"Cost", "cost"> {
     "int64_t":$bytes,
     Sol_RealParameter<"">:$intensity,
     Sol_RealParameter<"">:$balance,
+    Sol_RealParameter<"">:$t_compute_us,
+    Sol_RealParameter<"">:$t_memory_us,
     Sol_RealParameter<"">:$t_ideal_us,
     Sol_RealParameter<"">:$t_pred_us,
     Sol_RealParameter<"">:$sol_pred,

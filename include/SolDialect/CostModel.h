@@ -1,0 +1,94 @@
+//===- CostModel.h - speed-of-light and predicted kernel times --*- C++ -*-===//
+//
+// The judgement sol makes of every kernel: how much work and traffic it has,
+// what bounds it, how fast it could be (T_ideal) and how fast sol expects to
+// make it (T_pred). Fusion calls it to compare a fused kernel with the
+// unfused ops; sol-cost-model writes it into the IR as #sol.cost.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDIALECT_COSTMODEL_H
+#define SOLDIALECT_COSTMODEL_H
+
+#include "SolDialect/SolDialect.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::sol {
+
+/// Work and minimum traffic of a group of sol ops that would run as one
+/// kernel. Device-independent.
+struct KernelWork {
+  /// 2*M*N*K per matmul, batch included.
+  int64_t tcFlops = 0;
+  /// Elementwise FLOPs (per-op convention of ElementwiseOpInterface).
+  int64_t ewFlops = 0;
+  /// Each kernel input read once plus each output written once.
+  int64_t bytes = 0;
+  /// Bytes of the matmul operands (A and B), for the tile re-read model.
+  int64_t matmulLhsBytes = 0, matmulRhsBytes = 0;
+  /// Matmul problem (batch folded into M) when the group holds one.
+  int64_t m = 0, n = 0, k = 0;
+  /// Element type of the matmul operands (null without a matmul).
+  Type matmulElementType;
+  /// Non-empty when some shape is dynamic: the model cannot bound it.
+  std::string unknownReason;
+
+  bool hasMatmul() const { return static_cast<bool>(matmulElementType); }
+  int64_t totalFlops() const { return tcFlops + ewFlops; }
+};
+
+/// Counts the work of `ops` run as one kernel whose global inputs are
+/// `inputs` and whose written results are `outputs`. Values produced and
+/// consumed inside `ops` cost no traffic.
+KernelWork countKernelWork(ArrayRef<Operation *> ops, ValueRange inputs,
+                           ValueRange outputs);
+
+/// The work of a formed kernel, or of one sol op run as a kernel of its own.
+KernelWork countKernelWork(KernelOp kernel);
+KernelWork countOpWork(Operation *op);
+
+/// Traffic of the same ops with every sol op a kernel of its own: what the
+/// unfused graph moves.
+int64_t countUnfusedBytes(ArrayRef<Operation *> ops);
+
+/// Applies the roofline and the prediction model of `target` to `work`.
+/// Never fails: what it cannot bound comes back with Bound::unknown and a
+/// reason.
+CostAttr estimateCost(const KernelWork &work, TargetAttr target);
+
+/// Convenience: the cost of `ops` as one kernel (see countKernelWork).
+CostAttr estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
+                      ValueRange outputs, TargetAttr target);
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+/// One kernel's line in a report.
+struct CostRecord {
+  std::string kernel;
+  CostAttr cost;
+};
+
+/// Totals over `records` (see #sol.cost_summary); `unfusedBytes` is the
+/// traffic of the same graph unfused.
+CostSummaryAttr summarizeCosts(MLIRContext *context,
+                               ArrayRef<CostRecord> records,
+                               int64_t unfusedBytes);
+
+/// A table read at a glance, in the manner of Nsight Compute's Speed Of
+/// Light section: one line per kernel, then the module totals.
+void printCostTable(raw_ostream &os, TargetAttr target,
+                    ArrayRef<CostRecord> records, CostSummaryAttr summary);
+
+/// The same as JSON, for tools, the benchmark and the PyTorch backend:
+/// {"target": {...}, "kernels": [{"kernel": ..., "bound": ..., ...}],
+///  "summary": {...}}.
+void printCostJSON(raw_ostream &os, TargetAttr target,
+                   ArrayRef<CostRecord> records, CostSummaryAttr summary);
+
+} // namespace mlir::sol
+
+#endif // SOLDIALECT_COSTMODEL_H

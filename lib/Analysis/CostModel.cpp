@@ -1,0 +1,320 @@
+//===- CostModel.cpp - speed-of-light and predicted kernel times ----------===//
+//
+// Two numbers per kernel (METHOD.md's "two numbers first"): the FLOPs it must
+// do and the fewest bytes it must move. Over the target's datasheet peaks
+// they give the speed-of-light time T_ideal. T_pred then models the kernel
+// sol will generate: a fixed launch cost, tensor-core work padded to whole
+// tiles and quantised into waves over the SMs at the target's achievable
+// fraction of peak, operand-panel re-reads served by L2, and HBM streaming
+// at the target's achievable bandwidth. Every device number comes from the
+// #sol.target; the only constants here are structural (tile shapes) and say
+// why they are what they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/CostModel.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::sol;
+
+//===----------------------------------------------------------------------===//
+// Counting work and traffic
+//===----------------------------------------------------------------------===//
+
+static int64_t elementBytes(Type elementType) {
+  return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+}
+
+/// Bytes of a statically shaped tensor value.
+static int64_t tensorBytes(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getNumElements() * elementBytes(type.getElementType());
+}
+
+static bool isStatic(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape();
+}
+
+/// A scalar sol.constant becomes an immediate of the kernel: no traffic.
+static bool isImmediate(Value value) {
+  return value.getDefiningOp<ConstantOp>() != nullptr;
+}
+
+static std::string describeDynamic(Value value, StringRef role, unsigned i) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << role << " #" << i << " has type " << value.getType()
+     << "; the cost model needs static shapes";
+  return s;
+}
+
+KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
+                                      ValueRange inputs, ValueRange outputs) {
+  KernelWork work;
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (!isStatic(v)) {
+      work.unknownReason = describeDynamic(v, "input", i);
+      return work;
+    }
+  for (auto [i, v] : llvm::enumerate(outputs))
+    if (!isStatic(v)) {
+      work.unknownReason = describeDynamic(v, "output", i);
+      return work;
+    }
+  for (Operation *op : ops)
+    for (auto [i, v] : llvm::enumerate(op->getResults()))
+      if (!isStatic(v)) {
+        work.unknownReason = describeDynamic(
+            v, (op->getName().getStringRef() + " result").str(), i);
+        return work;
+      }
+
+  for (Value v : inputs)
+    if (!isImmediate(v))
+      work.bytes += tensorBytes(v);
+  for (Value v : outputs)
+    work.bytes += tensorBytes(v);
+
+  for (Operation *op : ops) {
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
+      ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
+      int64_t batchRows = 1;
+      for (int64_t d : lhs.drop_back(1))
+        batchRows *= d; // batch dims and M fold into one row count
+      int64_t k = lhs.back();
+      int64_t n = rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)];
+      work.tcFlops += 2 * batchRows * n * k;
+      // The re-read model follows the largest matmul of the group.
+      if (!work.hasMatmul() || batchRows * n * k > work.m * work.n * work.k) {
+        work.m = batchRows;
+        work.n = n;
+        work.k = k;
+        work.matmulElementType = matmul.getLhs().getType().getElementType();
+        work.matmulLhsBytes = tensorBytes(matmul.getLhs());
+        work.matmulRhsBytes = tensorBytes(matmul.getRhs());
+      }
+      continue;
+    }
+    if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      work.ewFlops += elementwise.getFlopsPerElement() * type.getNumElements();
+    }
+  }
+  return work;
+}
+
+KernelWork mlir::sol::countKernelWork(KernelOp kernel) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    ops.push_back(&op);
+  // Inputs are the kernel's operands (an immediate constant outside the
+  // kernel still costs nothing), outputs what it yields.
+  KernelWork work =
+      countKernelWork(ops, kernel.getInputs(), kernel.getYield().getValues());
+  return work;
+}
+
+KernelWork mlir::sol::countOpWork(Operation *op) {
+  return countKernelWork({op}, op->getOperands(), op->getResults());
+}
+
+int64_t mlir::sol::countUnfusedBytes(ArrayRef<Operation *> ops) {
+  int64_t bytes = 0;
+  for (Operation *op : ops) {
+    if (isa<ConstantOp>(op))
+      continue;
+    KernelWork work = countOpWork(op);
+    bytes += work.bytes;
+  }
+  return bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// The default launch plan
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How a matmul is cut into thread-block tiles. sol-tile will choose and
+/// record this per kernel; until it does, the model assumes the plan below.
+struct MatmulPlan {
+  int64_t tileM, tileN;
+  int64_t tiles;  // output tiles
+  int64_t splitK; // K slices per output tile
+  int64_t units() const { return tiles * splitK; }
+};
+} // namespace
+
+/// Large problems: 128x256 tiles, the Hopper wgmma tile CUTLASS and cuBLAS
+/// favour (two warpgroups of m64n256); it halves the L2 traffic per FLOP of
+/// 128x128. Small M (decode): rows padded to the 64-row (m64 wgmma) or
+/// 16-row (mma.sync m16) granule, and K split until every SM has work, so the
+/// weight streams from all SMs at once.
+static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
+  MatmulPlan plan;
+  plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
+  plan.tileN = 256;
+  plan.tiles =
+      llvm::divideCeil(work.m, plan.tileM) * llvm::divideCeil(work.n, plan.tileN);
+  plan.splitK = 1;
+  if (plan.tiles < smCount) {
+    // Never slice K below 256: a slice must amortise its partial-sum store.
+    int64_t maxSplit = std::max<int64_t>(1, work.k / 256);
+    plan.splitK = std::min<int64_t>(maxSplit, llvm::divideCeil(smCount, plan.tiles));
+  }
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// Roofline and prediction
+//===----------------------------------------------------------------------===//
+
+/// Rounds to `decimals` places. Dividing by an exact power of ten yields
+/// the double nearest the decimal, which prints back as that decimal.
+static double roundDecimals(double value, int decimals) {
+  if (!std::isfinite(value))
+    return value;
+  if (decimals >= 0) {
+    double scale = std::pow(10.0, decimals);
+    return std::round(value * scale) / scale;
+  }
+  double scale = std::pow(10.0, -decimals);
+  return std::round(value / scale) * scale;
+}
+
+/// Rounds to `digits` significant digits: annotations are read by people;
+/// the precision beyond this is below the model's own error.
+static double roundSignificant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value))
+    return value;
+  int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  return roundDecimals(value, digits - 1 - exponent);
+}
+
+static CostAttr unknownCost(MLIRContext *context, const KernelWork &work,
+                            StringRef reason) {
+  return CostAttr::get(context, Bound::unknown, work.tcFlops, work.ewFlops,
+                       work.bytes, 0, 0, 0, 0, 0, 0, 0, Limiter::unknown,
+                       reason);
+}
+
+static StringRef peakFieldName(Type elementType) {
+  if (elementType.isF16())
+    return "f16_tflops";
+  if (elementType.isBF16())
+    return "bf16_tflops";
+  if (elementType.isF32())
+    return "f32_simt_tflops";
+  return "fp8_tflops";
+}
+
+CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
+  MLIRContext *context = target.getContext();
+  if (!work.unknownReason.empty())
+    return unknownCost(context, work, work.unknownReason);
+
+  double peakSimt = target.getSimtPeakFlops();
+  double peakTc = 0;
+  if (work.hasMatmul()) {
+    peakTc = target.getMatmulPeakFlops(work.matmulElementType);
+    if (!(peakTc > 0)) {
+      std::string reason;
+      llvm::raw_string_ostream os(reason);
+      os << "target '" << target.getName() << "' has no "
+         << work.matmulElementType << " matmul path ("
+         << peakFieldName(work.matmulElementType) << " = 0)";
+      return unknownCost(context, work, reason);
+    }
+  }
+  double bandwidth = target.getHbmBytesPerSecond();
+
+  // Speed of light: datasheet peaks, minimum bytes.
+  double tTensorCore = work.hasMatmul() ? work.tcFlops / peakTc : 0;
+  double tSimt = work.ewFlops / peakSimt;
+  double tCompute = std::max(tTensorCore, tSimt);
+  double tMemory = work.bytes / bandwidth;
+  double tIdeal = std::max(tCompute, tMemory);
+  double launch = target.getLaunchUs() * 1e-6;
+
+  double balance = (work.hasMatmul() ? peakTc : peakSimt) / bandwidth;
+  double intensity =
+      work.bytes > 0 ? static_cast<double>(work.totalFlops()) / work.bytes : 0;
+  Bound bound = tCompute > tMemory ? Bound::compute : Bound::memory;
+  if (launch > tIdeal)
+    bound = Bound::latency;
+
+  // Prediction for the kernel sol generates.
+  double hbmBytes = work.bytes;
+  double tTcPred = 0, tL2Pred = 0;
+  if (work.hasMatmul()) {
+    MatmulPlan plan = chooseDefaultPlan(work, target.getSmCount());
+    int64_t waves = llvm::divideCeil(plan.units(), target.getSmCount());
+    double waveEfficiency = static_cast<double>(plan.units()) /
+                            (waves * target.getSmCount());
+    // The tensor cores compute whole tiles, padding included.
+    double paddedFlops = 2.0 * llvm::divideCeil(work.m, plan.tileM) *
+                         plan.tileM * llvm::divideCeil(work.n, plan.tileN) *
+                         plan.tileN * work.k;
+    double scale = static_cast<double>(work.tcFlops) /
+                   (2.0 * work.m * work.n * work.k); // other matmuls, if any
+    tTcPred = paddedFlops * scale /
+              (peakTc * target.getMmaEfficiency() * waveEfficiency);
+
+    // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
+    // through L2: A is re-read once per column of tiles, B once per row.
+    int64_t elem = elementBytes(work.matmulElementType);
+    double l2Bytes =
+        static_cast<double>(work.matmulLhsBytes) *
+            llvm::divideCeil(work.n, plan.tileN) +
+        static_cast<double>(work.matmulRhsBytes) *
+            llvm::divideCeil(work.m, plan.tileM);
+    tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
+
+    // Those re-reads stay in L2 when one wave's panels fit in it (tiles of a
+    // wave taken as a square group, the grouped rasterisation sol emits);
+    // otherwise every re-read goes to HBM.
+    double side = std::sqrt(std::min<double>(plan.units(), target.getSmCount()));
+    double waveWorkingSet =
+        side * (plan.tileM + plan.tileN) * static_cast<double>(work.k) * elem;
+    if (waveWorkingSet > target.getL2Bytes())
+      hbmBytes = work.bytes - work.matmulLhsBytes - work.matmulRhsBytes +
+                 l2Bytes;
+  }
+  double tHbmPred =
+      hbmBytes / (bandwidth * target.getHbmEfficiency());
+
+  struct Term {
+    Limiter limiter;
+    double seconds;
+  } terms[] = {{Limiter::tensor_core, tTcPred},
+               {Limiter::simt, tSimt},
+               {Limiter::hbm, tHbmPred},
+               {Limiter::l2, tL2Pred}};
+  Term dominant = *llvm::max_element(
+      terms, [](const Term &a, const Term &b) { return a.seconds < b.seconds; });
+  double tPred = launch + dominant.seconds;
+  Limiter limiter = launch >= dominant.seconds ? Limiter::launch
+                                               : dominant.limiter;
+
+  double tIdealUs = tIdeal * 1e6, tPredUs = tPred * 1e6;
+  return CostAttr::get(
+      context, bound, work.tcFlops, work.ewFlops, work.bytes,
+      roundSignificant(intensity, 4), roundSignificant(balance, 4),
+      roundSignificant(tCompute * 1e6, 5), roundSignificant(tMemory * 1e6, 5),
+      roundSignificant(tIdealUs, 5), roundSignificant(tPredUs, 5),
+      roundDecimals(tPredUs > 0 ? tIdealUs / tPredUs : 0, 4), limiter, "");
+}
+
+CostAttr mlir::sol::estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
+                                 ValueRange outputs, TargetAttr target) {
+  return estimateCost(countKernelWork(ops, inputs, outputs), target);
+}

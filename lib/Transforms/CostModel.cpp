@@ -1,0 +1,116 @@
+//===- CostModel.cpp - annotate kernels with their speed of light ---------===//
+//
+// The pass over the cost-model library (lib/Analysis/CostModel.cpp): every
+// kernel of the module gets its #sol.cost, the module its summary, and the
+// user, on request, a report. Keeping the judgement in the library lets
+// fusion ask the same questions of kernels that do not exist yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/CostModel.h"
+#include "SolDialect/Passes.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_SOLCOSTMODELPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+/// A sol op outside any kernel that will be launched on its own.
+bool isLoneComputeOp(Operation *op) {
+  return (isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
+         !isa<ConstantOp>(op) && !op->getParentOfType<KernelOp>();
+}
+
+struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (report != "none" && report != "table" && report != "json") {
+      module.emitError() << "sol-cost-model: unknown report kind '" << report
+                         << "'; expected none, table or json";
+      return signalPassFailure();
+    }
+    TargetAttr target = lookupTarget(module);
+    if (!target) {
+      module.emitError()
+          << "sol-cost-model needs a target: pin one with `module attributes "
+             "{sol.target = #sol.target<\"h200\">}` or run "
+             "--sol-attach-target=preset=<name>";
+      return signalPassFailure();
+    }
+
+    SmallVector<CostRecord> records;
+    int64_t unfusedBytes = 0;
+    llvm::StringMap<unsigned> loneOpCounts;
+    module.walk([&](Operation *op) {
+      if (auto kernel = dyn_cast<KernelOp>(op)) {
+        CostAttr cost = estimateCost(countKernelWork(kernel), target);
+        kernel.setCostAttr(cost);
+        SmallVector<Operation *> body;
+        for (Operation &inner : kernel.getBodyBlock().without_terminator())
+          body.push_back(&inner);
+        unfusedBytes += countUnfusedBytes(body);
+        record(op, kernel.getSymName().str(), cost, records);
+        return;
+      }
+      if (!isLoneComputeOp(op))
+        return;
+      CostAttr cost = estimateCost(countOpWork(op), target);
+      op->setAttr(SolDialect::kCostAttrName, cost);
+      unfusedBytes += cost.getBytes();
+      std::string name = loneOpName(op, loneOpCounts);
+      record(op, name, cost, records);
+    });
+
+    CostSummaryAttr summary =
+        summarizeCosts(&getContext(), records, unfusedBytes);
+    module->setAttr(SolDialect::kCostSummaryAttrName, summary);
+
+    if (report == "none")
+      return;
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(reportFile, &error);
+    if (!out) {
+      module.emitError() << "sol-cost-model: cannot write report: " << error;
+      return signalPassFailure();
+    }
+    if (report == "table")
+      printCostTable(out->os(), target, records, summary);
+    else
+      printCostJSON(out->os(), target, records, summary);
+    out->keep();
+  }
+
+  static void record(Operation *op, std::string name, CostAttr cost,
+                     SmallVectorImpl<CostRecord> &records) {
+    if (cost.getBound() == Bound::unknown)
+      op->emitWarning() << "cost of '" << name
+                        << "' is unknown: " << cost.getReason();
+    records.push_back({std::move(name), cost});
+  }
+
+  /// `func:sol.op#n`, numbered per function and op kind.
+  static std::string loneOpName(Operation *op,
+                                llvm::StringMap<unsigned> &counts) {
+    std::string prefix;
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      prefix = (func.getName() + ":").str();
+    prefix += op->getName().getStringRef().str();
+    unsigned index = counts[prefix]++;
+    return prefix + "#" + std::to_string(index);
+  }
+};
+
+} // namespace
