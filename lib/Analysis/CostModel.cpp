@@ -295,8 +295,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
   struct Term {
     Limiter limiter;
     double seconds;
-  } terms[] = {{Limiter::tensor_core, tTcPred},
-               {Limiter::simt, tSimt},
+  } terms[] = {{Limiter::matmul, tTcPred},
+               {Limiter::elementwise, tSimt},
                {Limiter::hbm, tHbmPred},
                {Limiter::l2, tL2Pred}};
   Term dominant = *llvm::max_element(
