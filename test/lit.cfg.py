@@ -21,5 +21,9 @@ config.substitutions.append(("%sol_src_root", config.sol_src_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# `not` at the start of a RUN line is not substituted (only `| not` is): find
+# it, like upstream MLIR, on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
 tool_dirs = [config.sol_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["sol-opt"], tool_dirs)

@@ -189,7 +189,9 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs())
+  // max(x, x) is x, unless the result type differs from x's (a dim made
+  // dynamic or static): then x cannot replace it.
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
   return foldScalarBinary(*this, adaptor.getOperands(),
                           [](const APFloat &a, const APFloat &b) {
@@ -198,7 +200,9 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs())
+  // min(x, x) is x, unless the result type differs from x's (a dim made
+  // dynamic or static): then x cannot replace it.
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
   return foldScalarBinary(*this, adaptor.getOperands(),
                           [](const APFloat &a, const APFloat &b) {

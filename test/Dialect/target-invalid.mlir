@@ -1,0 +1,344 @@
+// RUN: sol-opt %s -split-input-file -verify-diagnostics
+
+// Parse and verification errors of #sol.target. Verifier errors point at the
+// attribute's `<`; errors about one key point at the key.
+
+// expected-error @+1 {{unknown #sol.target preset 'h300'; known presets: a100-80gb, b200, h100-sxm, h200}}
+module @unknown_preset attributes {sol.target = #sol.target<"h300">} {
+}
+
+// -----
+
+// expected-error @+1 {{expected '>'}}
+module @preset_then_fields attributes {sol.target = #sol.target<"h200", name = "x">} {
+}
+
+// -----
+
+// expected-error @+1 {{expected valid keyword or string}}
+module @empty_target attributes {sol.target = #sol.target<>} {
+}
+
+// -----
+
+module @unknown_field attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9,
+    // expected-error @+1 {{unknown #sol.target field 'foo'; known fields: name, chip, sm_count, clock_mhz, f16_tflops, bf16_tflops, tf32_tflops, fp8_tflops, f32_simt_tflops, hbm_gbps, l2_gbps, l2_bytes, smem_per_sm_bytes, regs_per_sm, launch_us, mma_efficiency, hbm_efficiency}}
+    foo = 1>} {
+}
+
+// -----
+
+module @duplicated_field attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    // expected-error @+1 {{#sol.target field 'name' given twice}}
+    name = "y",
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target is missing field 'hbm_gbps' (or name a preset: #sol.target<"h200">)}}
+module @missing_field attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'name' must not be empty}}
+module @empty_name attributes {sol.target = #sol.target<
+    name = "",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'chip' must be a PTX target such as sm_90a, got 'gfx90a'}}
+module @chip_not_sm attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "gfx90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'sm_count' must be positive, got 0.000000e+00}}
+module @zero_sm_count attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 0,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'hbm_gbps' must be positive, got -1.000000e+00}}
+module @negative_hbm_gbps attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = -1.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'fp8_tflops' must be >= 0 (0: no such path), got -1.000000e+00}}
+module @negative_fp8_tflops attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = -1.0,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'launch_us' must be >= 0 (0: no such path), got -5.000000e-01}}
+module @negative_launch_us attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = -0.5,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.500000e+00}}
+module @mma_efficiency_above_one attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 1.5,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.target: 'hbm_efficiency' must be a fraction in (0, 1], got 0.000000e+00}}
+module @hbm_efficiency_zero attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.0>} {
+}
+
+// -----
+
+module @integer_literal_for_real_field attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+    // expected-note @+1 {{add a trailing dot to make the literal a float}}
+    hbm_gbps = 4800,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+module @integer_for_string_field attributes {sol.target = #sol.target<
+    // expected-error @+1 {{expected string}}
+    name = 1,
+    chip = "sm_90a",
+    sm_count = 132,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
+
+// -----
+
+module @real_for_integer_field attributes {sol.target = #sol.target<
+    name = "x",
+    chip = "sm_90a",
+    // expected-error @+1 {{expected integer value}}
+    sm_count = 1.5,
+    clock_mhz = 1830,
+    f16_tflops = 989.4,
+    bf16_tflops = 989.4,
+    tf32_tflops = 494.7,
+    fp8_tflops = 1978.9,
+    f32_simt_tflops = 66.9,
+    hbm_gbps = 4800.0,
+    l2_gbps = 9370.0,
+    l2_bytes = 62914560,
+    smem_per_sm_bytes = 233472,
+    regs_per_sm = 65536,
+    launch_us = 3.2,
+    mma_efficiency = 0.7,
+    hbm_efficiency = 0.9>} {
+}
