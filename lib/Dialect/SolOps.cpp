@@ -160,8 +160,9 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
           *this, adaptor.getOperands(),
           [](APFloat a, const APFloat &b) { return a + b; }))
     return r;
-  // Commutative: the constant operand has been moved to the right.
-  return foldRightIdentity(*this, adaptor.getRhs(), 0.0);
+  // Commutative: the constant operand has been moved to the right. The
+  // identity is -0.0: x + +0.0 turns -0.0 into +0.0.
+  return foldRightIdentity(*this, adaptor.getRhs(), -0.0);
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {

@@ -285,19 +285,21 @@ std::string knownPresetList() {
 } // namespace
 
 FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
-  // Accept integer spellings too: `sm_count`-like reals such as
-  // `hbm_gbps = 4800` read naturally.
-  int64_t integer;
+  // Accept integer spellings too, so that `hbm_gbps = 4800` reads naturally.
+  // The sign is taken first: parseOptionalInteger would consume a '-' and
+  // then reject the float after it.
+  double sign = succeeded(parser.parseOptionalMinus()) ? -1.0 : 1.0;
+  uint64_t integer;
   OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
   if (isInteger.has_value()) {
     if (failed(*isInteger))
       return failure();
-    return Real(static_cast<double>(integer));
+    return Real(sign * static_cast<double>(integer));
   }
   double value;
   if (parser.parseFloat(value))
     return failure();
-  return Real(value);
+  return Real(sign * value);
 }
 
 std::string mlir::sol::formatReal(double value) {
@@ -383,26 +385,34 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#sol.target: 'chip' must be a PTX target such as "
                           "sm_90a, got '"
                        << chip << "'";
+  auto positiveInt = [&](StringRef key, int64_t v) -> LogicalResult {
+    if (v <= 0)
+      return emitError() << "#sol.target: '" << key
+                         << "' must be positive, got " << v;
+    return success();
+  };
   auto positive = [&](StringRef key, double v) -> LogicalResult {
     if (!(v > 0))
       return emitError() << "#sol.target: '" << key
-                         << "' must be positive, got " << v;
+                         << "' must be positive, got " << formatReal(v);
     return success();
   };
   auto nonNegative = [&](StringRef key, double v) -> LogicalResult {
     if (!(v >= 0))
       return emitError() << "#sol.target: '" << key
-                         << "' must be >= 0 (0: no such path), got " << v;
+                         << "' must be >= 0 (0: no such path), got "
+                         << formatReal(v);
     return success();
   };
   auto fraction = [&](StringRef key, double v) -> LogicalResult {
     if (!(v > 0 && v <= 1))
       return emitError() << "#sol.target: '" << key
-                         << "' must be a fraction in (0, 1], got " << v;
+                         << "' must be a fraction in (0, 1], got "
+                         << formatReal(v);
     return success();
   };
-  if (failed(positive("sm_count", smCount)) ||
-      failed(positive("clock_mhz", clockMhz)) ||
+  if (failed(positiveInt("sm_count", smCount)) ||
+      failed(positiveInt("clock_mhz", clockMhz)) ||
       failed(nonNegative("f16_tflops", f16Tflops)) ||
       failed(nonNegative("bf16_tflops", bf16Tflops)) ||
       failed(nonNegative("tf32_tflops", tf32Tflops)) ||
@@ -410,9 +420,9 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       failed(positive("f32_simt_tflops", f32SimtTflops)) ||
       failed(positive("hbm_gbps", hbmGbps)) ||
       failed(positive("l2_gbps", l2Gbps)) ||
-      failed(positive("l2_bytes", l2Bytes)) ||
-      failed(positive("smem_per_sm_bytes", smemPerSmBytes)) ||
-      failed(positive("regs_per_sm", regsPerSm)) ||
+      failed(positiveInt("l2_bytes", l2Bytes)) ||
+      failed(positiveInt("smem_per_sm_bytes", smemPerSmBytes)) ||
+      failed(positiveInt("regs_per_sm", regsPerSm)) ||
       failed(nonNegative("launch_us", launchUs)) ||
       failed(fraction("mma_efficiency", mmaEfficiency)) ||
       failed(fraction("hbm_efficiency", hbmEfficiency)))

@@ -4,11 +4,12 @@
 // Identities: x op c -> x
 //===----------------------------------------------------------------------===//
 
-// CHECK-LABEL: func.func @add_zero_folds
+// x + -0.0 is x for every x, -0.0 included (as arith.addf folds it).
+// CHECK-LABEL: func.func @add_negative_zero_folds
 // CHECK-SAME: (%[[X:.*]]: tensor<8x16xf16>)
 // CHECK-NEXT: return %[[X]]
-func.func @add_zero_folds(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
-  %c = sol.constant 0.000000e+00 : f16
+func.func @add_negative_zero_folds(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  %c = sol.constant -0.000000e+00 : f16
   %0 = sol.add %x, %c : tensor<8x16xf16>, tensor<f16> -> tensor<8x16xf16>
   return %0 : tensor<8x16xf16>
 }
@@ -16,13 +17,26 @@ func.func @add_zero_folds(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
 // -----
 
 // add is commutative: the constant is moved to the right, then folded.
-// CHECK-LABEL: func.func @add_zero_on_lhs_folds
+// CHECK-LABEL: func.func @add_negative_zero_on_lhs_folds
 // CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>)
 // CHECK-NEXT: return %[[X]]
-func.func @add_zero_on_lhs_folds(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  %c = sol.constant 0.000000e+00 : f32
+func.func @add_negative_zero_on_lhs_folds(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %c = sol.constant -0.000000e+00 : f32
   %0 = sol.add %c, %x : tensor<f32>, tensor<8x16xf32> -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// x + +0.0 is not x when x is -0.0 (the sum is +0.0): no fold.
+// CHECK-LABEL: func.func @add_positive_zero_not_folded
+// CHECK: %[[C:.*]] = sol.constant 0.000000e+00 : f16
+// CHECK: %[[R:.*]] = sol.add %{{.*}}, %[[C]]
+// CHECK: return %[[R]]
+func.func @add_positive_zero_not_folded(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  %c = sol.constant 0.000000e+00 : f16
+  %0 = sol.add %x, %c : tensor<8x16xf16>, tensor<f16> -> tensor<8x16xf16>
+  return %0 : tensor<8x16xf16>
 }
 
 // -----
@@ -115,7 +129,7 @@ func.func @mul_one_result_type_differs_not_folded(%x: tensor<?x16xf32>) -> tenso
 // CHECK: %[[R:.*]] = sol.add %{{.*}}, %{{.*}} : tensor<16xf16>, tensor<f16> -> tensor<?xf16>
 // CHECK: return %[[R]]
 func.func @add_zero_result_type_differs_not_folded(%x: tensor<16xf16>) -> tensor<?xf16> {
-  %c = sol.constant 0.000000e+00 : f16
+  %c = sol.constant -0.000000e+00 : f16
   %0 = sol.add %x, %c : tensor<16xf16>, tensor<f16> -> tensor<?xf16>
   return %0 : tensor<?xf16>
 }

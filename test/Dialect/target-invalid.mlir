@@ -137,7 +137,7 @@ module @chip_not_sm attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'sm_count' must be positive, got 0.000000e+00}}
+// expected-error @+1 {{#sol.target: 'sm_count' must be positive, got 0}}
 module @zero_sm_count attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -160,7 +160,7 @@ module @zero_sm_count attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'hbm_gbps' must be positive, got -1.000000e+00}}
+// expected-error @+1 {{#sol.target: 'hbm_gbps' must be positive, got -1.0}}
 module @negative_hbm_gbps attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -183,7 +183,7 @@ module @negative_hbm_gbps attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'fp8_tflops' must be >= 0 (0: no such path), got -1.000000e+00}}
+// expected-error @+1 {{#sol.target: 'fp8_tflops' must be >= 0 (0: no such path), got -1.0}}
 module @negative_fp8_tflops attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -206,7 +206,7 @@ module @negative_fp8_tflops attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'launch_us' must be >= 0 (0: no such path), got -5.000000e-01}}
+// expected-error @+1 {{#sol.target: 'launch_us' must be >= 0 (0: no such path), got -0.5}}
 module @negative_launch_us attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -229,7 +229,7 @@ module @negative_launch_us attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.500000e+00}}
+// expected-error @+1 {{#sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.5}}
 module @mma_efficiency_above_one attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -252,7 +252,7 @@ module @mma_efficiency_above_one attributes {sol.target = #sol.target<
 
 // -----
 
-// expected-error @+1 {{#sol.target: 'hbm_efficiency' must be a fraction in (0, 1], got 0.000000e+00}}
+// expected-error @+1 {{#sol.target: 'hbm_efficiency' must be a fraction in (0, 1], got 0.0}}
 module @hbm_efficiency_zero attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
@@ -275,7 +275,8 @@ module @hbm_efficiency_zero attributes {sol.target = #sol.target<
 
 // -----
 
-module @integer_literal_for_real_field attributes {sol.target = #sol.target<
+// A string where a real belongs.
+module @string_for_real_field attributes {sol.target = #sol.target<
     name = "x",
     chip = "sm_90a",
     sm_count = 132,
@@ -285,9 +286,8 @@ module @integer_literal_for_real_field attributes {sol.target = #sol.target<
     tf32_tflops = 494.7,
     fp8_tflops = 1978.9,
     f32_simt_tflops = 66.9,
-    // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
-    // expected-note @+1 {{add a trailing dot to make the literal a float}}
-    hbm_gbps = 4800,
+    // expected-error @+1 {{expected floating point literal}}
+    hbm_gbps = "fast",
     l2_gbps = 9370.0,
     l2_bytes = 62914560,
     smem_per_sm_bytes = 233472,

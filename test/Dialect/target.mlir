@@ -49,7 +49,7 @@ module @preset_name_mixed_case_prints_canonical attributes {sol.target = #sol.ta
 // Every field spelled out, not equal to a preset: prints long, every field in
 // the table's order.
 // CHECK-LABEL: module @long_form_prints_long
-// CHECK-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.39999999999998, bf16_tflops = 989.39999999999998, tf32_tflops = 4.947000e+02, fp8_tflops = 1.978900e+03, f32_simt_tflops = 6.690000e+01, hbm_gbps = 4.300000e+03, l2_gbps = 9.370000e+03, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.500000e+00, mma_efficiency = 7.500000e-01, hbm_efficiency = 1.000000e+00>}
+// CHECK-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4300.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.5, mma_efficiency = 0.75, hbm_efficiency = 1.0>}
 module @long_form_prints_long attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4.3e3, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.5, mma_efficiency = 0.75, hbm_efficiency = 1.0>} {
 }
 
@@ -58,7 +58,7 @@ module @long_form_prints_long attributes {sol.target = #sol.target<name = "h200-
 // Fields may come in any order, keys may be quoted; 0 is a valid peak (no
 // such path) and launch_us.
 // CHECK-LABEL: module @long_form_any_order_quoted_keys
-// CHECK-SAME: attributes {sol.target = #sol.target<name = "a100-nofp8", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 3.120000e+02, bf16_tflops = 3.120000e+02, tf32_tflops = 1.560000e+02, fp8_tflops = 0.000000e+00, f32_simt_tflops = 1.950000e+01, hbm_gbps = 2.039000e+03, l2_gbps = 7.219000e+03, l2_bytes = 41943040, smem_per_sm_bytes = 167936, regs_per_sm = 65536, launch_us = 0.000000e+00, mma_efficiency = 5.000000e-01, hbm_efficiency = 8.000000e-01>}
+// CHECK-SAME: attributes {sol.target = #sol.target<name = "a100-nofp8", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 312.0, bf16_tflops = 312.0, tf32_tflops = 156.0, fp8_tflops = 0.0, f32_simt_tflops = 19.5, hbm_gbps = 2039.0, l2_gbps = 7219.0, l2_bytes = 41943040, smem_per_sm_bytes = 167936, regs_per_sm = 65536, launch_us = 0.0, mma_efficiency = 0.5, hbm_efficiency = 0.8>}
 module @long_form_any_order_quoted_keys attributes {sol.target = #sol.target<hbm_efficiency = 0.8, mma_efficiency = 0.5, launch_us = 0.0, regs_per_sm = 65536, smem_per_sm_bytes = 167936, l2_bytes = 41943040, l2_gbps = 7219.0, hbm_gbps = 2039.0, f32_simt_tflops = 19.5, fp8_tflops = 0.0, tf32_tflops = 156.0, bf16_tflops = 312.0, f16_tflops = 312.0, clock_mhz = 1410, sm_count = 108, "chip" = "sm_80", "name" = "a100-nofp8">} {
 }
 
@@ -67,15 +67,15 @@ module @long_form_any_order_quoted_keys attributes {sol.target = #sol.target<hbm
 // A long form equal to a preset is that preset: it prints short.
 // CHECK-LABEL: module @long_form_equal_to_preset_prints_short
 // CHECK-SAME: attributes {sol.target = #sol.target<"h200">}
-module @long_form_equal_to_preset_prints_short attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+module @long_form_equal_to_preset_prints_short attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 }
 
 // -----
 
 // One field off the preset (hbm_gbps of the h100-sxm): prints long.
 // CHECK-LABEL: module @long_form_one_field_off_preset_prints_long
-// CHECK-SAME: #sol.target<name = "h200", {{.*}}, hbm_gbps = 3.350000e+03,
-module @long_form_one_field_off_preset_prints_long attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 3350.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+// CHECK-SAME: #sol.target<name = "h200", {{.*}}, hbm_gbps = 3350.0,
+module @long_form_one_field_off_preset_prints_long attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 3350.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 }
 
 // -----

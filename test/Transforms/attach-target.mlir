@@ -22,11 +22,11 @@
 // PRESET-LABEL: module @no_target
 // PRESET-SAME: attributes {sol.target = #sol.target<"h100-sxm">} {
 // CALIBRATED-LABEL: module @no_target
-// CALIBRATED-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.39999999999998, bf16_tflops = 989.39999999999998, tf32_tflops = 4.947000e+02, fp8_tflops = 1.978900e+03, f32_simt_tflops = 6.690000e+01, hbm_gbps = 4.380000e+03, l2_gbps = 9.370000e+03, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.900000e+00, mma_efficiency = 0.69999999999999996, hbm_efficiency = 9.000000e-01>} {
+// CALIBRATED-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4380.0, l2_gbps = 9370.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.9, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 // BASE-ONLY-LABEL: module @no_target
 // BASE-ONLY-SAME: attributes {sol.target = #sol.target<"h200">} {
 // NO-BASE-LABEL: module @no_target
-// NO-BASE-SAME: attributes {sol.target = #sol.target<name = "test-gpu", chip = "sm_89", sm_count = 128, clock_mhz = 2520, f16_tflops = 1.652000e+02, bf16_tflops = 1.652000e+02, tf32_tflops = 8.260000e+01, fp8_tflops = 3.303000e+02, f32_simt_tflops = 8.260000e+01, hbm_gbps = 1.008000e+03, l2_gbps = 5.000000e+03, l2_bytes = 75497472, smem_per_sm_bytes = 102400, regs_per_sm = 65536, launch_us = 2.500000e+00, mma_efficiency = 6.000000e-01, hbm_efficiency = 8.500000e-01>} {
+// NO-BASE-SAME: attributes {sol.target = #sol.target<name = "test-gpu", chip = "sm_89", sm_count = 128, clock_mhz = 2520, f16_tflops = 165.2, bf16_tflops = 165.2, tf32_tflops = 82.6, fp8_tflops = 330.3, f32_simt_tflops = 82.6, hbm_gbps = 1008.0, l2_gbps = 5000.0, l2_bytes = 75497472, smem_per_sm_bytes = 102400, regs_per_sm = 65536, launch_us = 2.5, mma_efficiency = 0.6, hbm_efficiency = 0.85>} {
 module @no_target {
   func.func @f(%x: tensor<8xf16>) -> tensor<8xf16> {
     return %x : tensor<8xf16>
@@ -58,4 +58,4 @@ module @replaces_target attributes {sol.target = #sol.target<"a100-80gb">, test.
 // WRONG-TYPE: error: in target file '{{.*}}wrong-type.json': target description: 'sm_count' must be an integer
 // FRACTIONAL: error: in target file '{{.*}}fractional-integer.json': target description: 'sm_count' must be an integer
 // MISSING-FIELD: error: in target file '{{.*}}missing-field.json': target description is missing field 'hbm_gbps' (or give "base": "<preset>")
-// INVALID-VALUE: error: in target file '{{.*}}invalid-value.json': #sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.500000e+00
+// INVALID-VALUE: error: in target file '{{.*}}invalid-value.json': #sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.5
