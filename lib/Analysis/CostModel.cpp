@@ -271,7 +271,6 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.
-    int64_t elem = elementBytes(work.matmulElementType);
     double l2Bytes =
         static_cast<double>(work.matmulLhsBytes) *
             llvm::divideCeil(work.n, plan.tileN) +
@@ -279,15 +278,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
             llvm::divideCeil(work.m, plan.tileM);
     tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
 
-    // Those re-reads stay in L2 when one wave's panels fit in it (tiles of a
-    // wave taken as a square group, the grouped rasterisation sol emits);
-    // otherwise every re-read goes to HBM.
-    double side = std::sqrt(std::min<double>(plan.units(), target.getSmCount()));
-    double waveWorkingSet =
-        side * (plan.tileM + plan.tileN) * static_cast<double>(work.k) * elem;
-    if (waveWorkingSet > target.getL2Bytes())
-      hbmBytes = work.bytes - work.matmulLhsBytes - work.matmulRhsBytes +
-                 l2Bytes;
+    // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,
+    // so what is live is one K-slab of the wave's panels, far below the L2
+    // size, and HBM sees each operand once.
   }
   double tHbmPred =
       hbmBytes / (bandwidth * target.getHbmEfficiency());

@@ -1,0 +1,202 @@
+//===- CostModelTest.cpp - the cost model against the seed's numbers ------===//
+//
+// The seed documents' worked case (o_proj + residual) on their illustrative
+// device and on the H200 preset, plus properties every prediction must keep
+// on random shapes: T_pred never beats T_ideal, and wave quantisation shows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/CostModel.h"
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+class CostModelTest : public ::testing::Test {
+protected:
+  CostModelTest() {
+    context.loadDialect<SolDialect, func::FuncDialect>();
+    auto emit = [&] { return emitError(UnknownLoc::get(&context)); };
+    // The seed's illustrative device: 1000 TFLOP/s, 4 TB/s (balance 250),
+    // no launch cost.
+    seed = *parseTargetJSON(&context,
+                            R"({"base": "h200", "name": "seed",
+                                "f16_tflops": 1000, "bf16_tflops": 1000,
+                                "hbm_gbps": 4000, "launch_us": 0})",
+                            emit);
+    h200 = getTargetPreset(&context, "h200");
+  }
+
+  /// o_proj + residual as one kernel: x[B,S,H] @ W[H,H]^T + r, fp16.
+  OwningOpRef<ModuleOp> oprojResidual(int64_t b, int64_t s, int64_t h) {
+    std::string x = "tensor<" + std::to_string(b) + "x" + std::to_string(s) +
+                    "x" + std::to_string(h) + "xf16>";
+    std::string w = "tensor<" + std::to_string(h) + "x" + std::to_string(h) +
+                    "xf16>";
+    std::string ir = R"(
+      func.func @f(%x: X, %w: W, %r: X) -> X {
+        %0 = sol.kernel @oproj ins(%x, %w, %r : X, W, X) -> X {
+        ^bb0(%a: X, %b: W, %c: X):
+          %mm = sol.matmul %a, %b transpose_b : X, W -> X
+          %y = sol.add %mm, %c : X, X -> X
+          sol.yield %y : X
+        }
+        return %0 : X
+      })";
+    std::string text;
+    for (char ch : ir) {
+      if (ch == 'X')
+        text += x;
+      else if (ch == 'W')
+        text += w;
+      else
+        text += ch;
+    }
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+
+  /// A lone matmul a[M,K] @ b[K,N], fp16.
+  OwningOpRef<ModuleOp> matmul(int64_t m, int64_t n, int64_t k) {
+    auto t = [](int64_t r, int64_t c) {
+      return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "xf16>";
+    };
+    std::string text = "func.func @f(%a: " + t(m, k) + ", %b: " + t(k, n) +
+                       ") -> " + t(m, n) + " {\n %y = sol.matmul %a, %b : " +
+                       t(m, k) + ", " + t(k, n) + " -> " + t(m, n) +
+                       "\n return %y : " + t(m, n) + "\n}";
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+
+  static KernelOp firstKernel(ModuleOp module) {
+    KernelOp kernel;
+    module.walk([&](KernelOp k) { kernel = k; });
+    return kernel;
+  }
+
+  static MatmulOp firstMatmul(ModuleOp module) {
+    MatmulOp op;
+    module.walk([&](MatmulOp m) { op = m; });
+    return op;
+  }
+
+  static SmallVector<Operation *> bodyOps(KernelOp kernel) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : kernel.getBodyBlock().without_terminator())
+      ops.push_back(&op);
+    return ops;
+  }
+
+  MLIRContext context;
+  TargetAttr seed, h200;
+};
+
+TEST_F(CostModelTest, SeedPrefillOnTheIllustrativeDevice) {
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
+  ASSERT_TRUE(module);
+  KernelOp kernel = firstKernel(*module);
+  KernelWork work = countKernelWork(kernel);
+  EXPECT_EQ(work.tcFlops, 2ll * 8192 * 2560 * 2560);
+  EXPECT_EQ(work.ewFlops, 8192ll * 2560);
+  // x, r, out: 41.9 MB each; W 13.1 MB: ~139 MB.
+  EXPECT_EQ(work.bytes, 3ll * 8192 * 2560 * 2 + 2560ll * 2560 * 2);
+  EXPECT_NEAR(work.bytes / 1e6, 139, 0.5);
+  // Unfused: the matmul's 41.9 MB result is written, then read back: ~223 MB,
+  // 84 MB more than fused.
+  int64_t unfused = countUnfusedBytes(bodyOps(kernel));
+  EXPECT_NEAR(unfused / 1e6, 223, 0.5);
+  EXPECT_NEAR((unfused - work.bytes) / 1e6, 84, 0.5);
+
+  CostAttr cost = estimateCost(work, seed);
+  EXPECT_EQ(cost.getBound(), Bound::compute);
+  EXPECT_NEAR(cost.getIntensity(), 770, 5);  // "~770 FLOP/B"
+  EXPECT_NEAR(cost.getBalance(), 250, 1e-9); // 1000 TFLOP/s / 4 TB/s
+  EXPECT_NEAR(cost.getTComputeUs(), 107, 0.5);
+  EXPECT_NEAR(cost.getTMemoryUs(), 35, 0.5);
+  EXPECT_DOUBLE_EQ(cost.getTIdealUs(), cost.getTComputeUs());
+}
+
+TEST_F(CostModelTest, SeedDecodeIsMemoryBoundByTheWeight) {
+  OwningOpRef<ModuleOp> module = oprojResidual(1, 1, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  EXPECT_NEAR(work.totalFlops(), 1.3e7, 0.05e7);
+  int64_t weightBytes = 2560ll * 2560 * 2; // 13.1 MB
+  EXPECT_GT(static_cast<double>(weightBytes) / work.bytes, 0.998);
+  CostAttr cost = estimateCost(work, seed);
+  EXPECT_EQ(cost.getBound(), Bound::memory);
+  EXPECT_NEAR(cost.getIntensity(), 1.0, 0.01);
+}
+
+TEST_F(CostModelTest, H200PresetSpeedOfLight) {
+  OwningOpRef<ModuleOp> prefill = oprojResidual(16, 512, 2560);
+  OwningOpRef<ModuleOp> decode = oprojResidual(1, 1, 2560);
+  ASSERT_TRUE(prefill && decode);
+  CostAttr p = estimateCost(countKernelWork(firstKernel(*prefill)), h200);
+  CostAttr d = estimateCost(countKernelWork(firstKernel(*decode)), h200);
+  EXPECT_NEAR(p.getTIdealUs(), 108.6, 0.05);
+  EXPECT_EQ(p.getBound(), Bound::compute);
+  EXPECT_NEAR(d.getTIdealUs(), 2.73, 0.01);
+  // 2.73 us of traffic is less than the H200's 3.2 us launch cost.
+  EXPECT_EQ(d.getBound(), Bound::latency);
+  EXPECT_EQ(d.getLimiter(), Limiter::launch);
+}
+
+TEST_F(CostModelTest, PredictionNeverBeatsSpeedOfLightOnRandomShapes) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_int_distribution<int64_t> dim(1, 12000);
+  for (int trial = 0; trial < 40; ++trial) {
+    int64_t m = dim(rng), n = dim(rng), k = dim(rng);
+    OwningOpRef<ModuleOp> module = matmul(m, n, k);
+    ASSERT_TRUE(module);
+    CostAttr cost = estimateCost(countOpWork(firstMatmul(*module)), h200);
+    ASSERT_NE(cost.getBound(), Bound::unknown);
+    // Rounded to 5 significant digits, hence the slack.
+    EXPECT_GE(cost.getTPredUs() * (1 + 1e-4), cost.getTIdealUs())
+        << "M=" << m << " N=" << n << " K=" << k;
+    EXPECT_LE(cost.getSolPred(), 1.0);
+    EXPECT_GT(cost.getSolPred(), 0.0);
+  }
+}
+
+TEST_F(CostModelTest, WaveQuantisationShowsInThePrediction) {
+  // 12 x 11 tiles of 128x256 fill the H200's 132 SMs exactly; one more
+  // column of tiles needs a second, mostly idle wave.
+  int64_t k = 16384;
+  OwningOpRef<ModuleOp> full = matmul(128 * 12, 256 * 11, k);
+  OwningOpRef<ModuleOp> spill = matmul(128 * 12, 256 * 11 + 1, k);
+  ASSERT_TRUE(full && spill);
+  CostAttr a = estimateCost(countOpWork(firstMatmul(*full)), h200);
+  CostAttr b = estimateCost(countOpWork(firstMatmul(*spill)), h200);
+  EXPECT_EQ(a.getLimiter(), Limiter::matmul);
+  // Same speed of light (one more column), about twice the predicted time.
+  EXPECT_NEAR(b.getTIdealUs() / a.getTIdealUs(), 1.0, 0.001);
+  EXPECT_GT(b.getTPredUs() / a.getTPredUs(), 1.7);
+}
+
+TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      R"(func.func @f(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>) -> tensor<?x64xf16> {
+           %y = sol.matmul %a, %b : tensor<?x64xf16>, tensor<64x64xf16> -> tensor<?x64xf16>
+           return %y : tensor<?x64xf16>
+         })",
+      &context);
+  ASSERT_TRUE(module);
+  CostAttr cost = estimateCost(countOpWork(firstMatmul(*module)), h200);
+  EXPECT_EQ(cost.getBound(), Bound::unknown);
+  EXPECT_EQ(cost.getTIdealUs(), 0.0);
+  EXPECT_NE(cost.getReason().find("static shapes"), StringRef::npos);
+}
+
+} // namespace
