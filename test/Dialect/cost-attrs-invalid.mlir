@@ -1,0 +1,42 @@
+// RUN: sol-opt %s -split-input-file -verify-diagnostics
+
+// 'sol.cost' belongs on a sol compute op outside a kernel.
+// expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+func.func @cost_on_func() attributes {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} {
+  return
+}
+
+// -----
+
+func.func @cost_not_a_cost(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{'sol.cost' must be a #sol.cost attribute}}
+  %0 = sol.relu %x {sol.cost = 1 : i32} : tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{'sol.cost_summary' must be a #sol.cost_summary attribute}}
+module attributes {sol.cost_summary = "fast"} {
+}
+
+// -----
+
+// The kernel's own 'cost' must be a #sol.cost.
+func.func @kernel_cost_wrong_kind(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{'sol.kernel' op attribute 'cost' failed to satisfy constraint}}
+  %0 = sol.kernel @k ins(%x : tensor<8xf16>) -> tensor<8xf16> attributes {cost = 3 : i64} {
+  ^bb0(%a: tensor<8xf16>):
+    sol.yield %a : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @unknown_bound() attributes {
+    // expected-error @+2 {{expected ::mlir::sol::Bound to be one of: compute, memory, latency, unknown}}
+    // expected-error @+1 {{failed to parse Sol_CostAttr parameter 'bound'}}
+    a = #sol.cost<bound = fast, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} {
+  return
+}
