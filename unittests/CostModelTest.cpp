@@ -43,8 +43,8 @@ protected:
   OwningOpRef<ModuleOp> oprojResidual(int64_t b, int64_t s, int64_t h) {
     std::string x = "tensor<" + std::to_string(b) + "x" + std::to_string(s) +
                     "x" + std::to_string(h) + "xf16>";
-    std::string w = "tensor<" + std::to_string(h) + "x" + std::to_string(h) +
-                    "xf16>";
+    std::string w =
+        "tensor<" + std::to_string(h) + "x" + std::to_string(h) + "xf16>";
     std::string ir = R"(
       func.func @f(%x: X, %w: W, %r: X) -> X {
         %0 = sol.kernel @oproj ins(%x, %w, %r : X, W, X) -> X {
@@ -72,10 +72,10 @@ protected:
     auto t = [](int64_t r, int64_t c) {
       return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "xf16>";
     };
-    std::string text = "func.func @f(%a: " + t(m, k) + ", %b: " + t(k, n) +
-                       ") -> " + t(m, n) + " {\n %y = sol.matmul %a, %b : " +
-                       t(m, k) + ", " + t(k, n) + " -> " + t(m, n) +
-                       "\n return %y : " + t(m, n) + "\n}";
+    std::string text =
+        "func.func @f(%a: " + t(m, k) + ", %b: " + t(k, n) + ") -> " + t(m, n) +
+        " {\n %y = sol.matmul %a, %b : " + t(m, k) + ", " + t(k, n) + " -> " +
+        t(m, n) + "\n return %y : " + t(m, n) + "\n}";
     return parseSourceString<ModuleOp>(text, &context);
   }
 

@@ -1,7 +1,7 @@
 //===- TargetTest.cpp - presets, JSON target files, assembly round trip ---===//
 
-#include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/SolDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,8 +27,8 @@ protected:
       errors += diag.str();
       return success();
     });
-    return parseTargetJSON(&context, json,
-                           [&] { return emitError(UnknownLoc::get(&context)); });
+    return parseTargetJSON(
+        &context, json, [&] { return emitError(UnknownLoc::get(&context)); });
   }
 
   MLIRContext context;
@@ -161,9 +161,8 @@ TEST_F(TargetTest, FileRoundTripsThroughDisk) {
     ASSERT_FALSE(ec);
     os << R"({"base": "a100-80gb", "launch_us": 4.0})";
   }
-  FailureOr<TargetAttr> t =
-      loadTargetFile(&context, path,
-                     [&] { return emitError(UnknownLoc::get(&context)); });
+  FailureOr<TargetAttr> t = loadTargetFile(
+      &context, path, [&] { return emitError(UnknownLoc::get(&context)); });
   llvm::sys::fs::remove(path);
   ASSERT_TRUE(succeeded(t));
   EXPECT_EQ(t->getName(), "a100-80gb");

@@ -163,13 +163,14 @@ static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
   MatmulPlan plan;
   plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
   plan.tileN = 256;
-  plan.tiles =
-      llvm::divideCeil(work.m, plan.tileM) * llvm::divideCeil(work.n, plan.tileN);
+  plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
+               llvm::divideCeil(work.n, plan.tileN);
   plan.splitK = 1;
   if (plan.tiles < smCount) {
     // Never slice K below 256: a slice must amortise its partial-sum store.
     int64_t maxSplit = std::max<int64_t>(1, work.k / 256);
-    plan.splitK = std::min<int64_t>(maxSplit, llvm::divideCeil(smCount, plan.tiles));
+    plan.splitK =
+        std::min<int64_t>(maxSplit, llvm::divideCeil(smCount, plan.tiles));
   }
   return plan;
 }
@@ -258,8 +259,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
   if (work.hasMatmul()) {
     MatmulPlan plan = chooseDefaultPlan(work, target.getSmCount());
     int64_t waves = llvm::divideCeil(plan.units(), target.getSmCount());
-    double waveEfficiency = static_cast<double>(plan.units()) /
-                            (waves * target.getSmCount());
+    double waveEfficiency =
+        static_cast<double>(plan.units()) / (waves * target.getSmCount());
     // The tensor cores compute whole tiles, padding included.
     double paddedFlops = 2.0 * llvm::divideCeil(work.m, plan.tileM) *
                          plan.tileM * llvm::divideCeil(work.n, plan.tileN) *
@@ -271,19 +272,17 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.
-    double l2Bytes =
-        static_cast<double>(work.matmulLhsBytes) *
-            llvm::divideCeil(work.n, plan.tileN) +
-        static_cast<double>(work.matmulRhsBytes) *
-            llvm::divideCeil(work.m, plan.tileM);
+    double l2Bytes = static_cast<double>(work.matmulLhsBytes) *
+                         llvm::divideCeil(work.n, plan.tileN) +
+                     static_cast<double>(work.matmulRhsBytes) *
+                         llvm::divideCeil(work.m, plan.tileM);
     tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,
     // so what is live is one K-slab of the wave's panels, far below the L2
     // size, and HBM sees each operand once.
   }
-  double tHbmPred =
-      hbmBytes / (bandwidth * target.getHbmEfficiency());
+  double tHbmPred = hbmBytes / (bandwidth * target.getHbmEfficiency());
 
   struct Term {
     Limiter limiter;
@@ -292,11 +291,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
                {Limiter::elementwise, tSimt},
                {Limiter::hbm, tHbmPred},
                {Limiter::l2, tL2Pred}};
-  Term dominant = *llvm::max_element(
-      terms, [](const Term &a, const Term &b) { return a.seconds < b.seconds; });
+  Term dominant = *llvm::max_element(terms, [](const Term &a, const Term &b) {
+    return a.seconds < b.seconds;
+  });
   double tPred = launch + dominant.seconds;
-  Limiter limiter = launch >= dominant.seconds ? Limiter::launch
-                                               : dominant.limiter;
+  Limiter limiter =
+      launch >= dominant.seconds ? Limiter::launch : dominant.limiter;
 
   double tIdealUs = tIdeal * 1e6, tPredUs = tPred * 1e6;
   return CostAttr::get(

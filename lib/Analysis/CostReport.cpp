@@ -52,8 +52,8 @@ void mlir::sol::printCostTable(raw_ostream &os, TargetAttr target,
   for (const CostRecord &r : records) {
     CostAttr c = r.cost;
     os << llvm::left_justify(r.kernel, nameWidth) << " "
-       << llvm::right_justify(sci(c.getTcFlops() + c.getEwFlops()), 9)
-       << " " << llvm::right_justify(sci(c.getBytes()), 9);
+       << llvm::right_justify(sci(c.getTcFlops() + c.getEwFlops()), 9) << " "
+       << llvm::right_justify(sci(c.getBytes()), 9);
     if (c.getBound() == Bound::unknown) {
       os << "  unknown: " << c.getReason() << "\n";
       continue;
@@ -69,12 +69,10 @@ void mlir::sol::printCostTable(raw_ostream &os, TargetAttr target,
   if (summary.getUnknownKernels())
     os << " (+" << summary.getUnknownKernels() << " unknown)";
   os << ", T_ideal " << llvm::format("%.3f", summary.getTIdealUs())
-     << " us, T_pred " << llvm::format("%.3f", summary.getTPredUs())
-     << " us";
+     << " us, T_pred " << llvm::format("%.3f", summary.getTPredUs()) << " us";
   if (summary.getTPredUs() > 0)
     os << ", SOL_pred "
-       << llvm::format("%.3f",
-                       summary.getTIdealUs() / summary.getTPredUs());
+       << llvm::format("%.3f", summary.getTIdealUs() / summary.getTPredUs());
   os << "\ntraffic: " << llvm::format("%.1f", summary.getBytes() / 1e6)
      << " MB fused, " << llvm::format("%.1f", summary.getUnfusedBytes() / 1e6)
      << " MB unfused, " << llvm::format("%.1f", summary.getSavedBytes() / 1e6)
@@ -88,10 +86,8 @@ void mlir::sol::printCostJSON(raw_ostream &os, TargetAttr target,
   for (const CostRecord &r : records) {
     CostAttr c = r.cost;
     llvm::json::Object k{
-        {"kernel", r.kernel},
-        {"bound", stringifyBound(c.getBound())},
-        {"tc_flops", c.getTcFlops()},
-        {"ew_flops", c.getEwFlops()},
+        {"kernel", r.kernel},         {"bound", stringifyBound(c.getBound())},
+        {"tc_flops", c.getTcFlops()}, {"ew_flops", c.getEwFlops()},
         {"bytes", c.getBytes()},
     };
     if (c.getBound() == Bound::unknown) {
@@ -109,12 +105,11 @@ void mlir::sol::printCostJSON(raw_ostream &os, TargetAttr target,
     kernels.push_back(std::move(k));
   }
   llvm::json::Object root{
-      {"target",
-       llvm::json::Object{{"name", target.getName()},
-                          {"chip", target.getChip()},
-                          {"f16_tflops", target.getF16Tflops()},
-                          {"bf16_tflops", target.getBf16Tflops()},
-                          {"hbm_gbps", target.getHbmGbps()}}},
+      {"target", llvm::json::Object{{"name", target.getName()},
+                                    {"chip", target.getChip()},
+                                    {"f16_tflops", target.getF16Tflops()},
+                                    {"bf16_tflops", target.getBf16Tflops()},
+                                    {"hbm_gbps", target.getHbmGbps()}}},
       {"kernels", std::move(kernels)},
       {"summary",
        llvm::json::Object{{"kernels", summary.getKernels()},

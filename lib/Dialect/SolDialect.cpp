@@ -15,9 +15,9 @@
 using namespace mlir;
 using namespace mlir::sol;
 
-#include "SolDialect/SolOpsDialect.cpp.inc"
 #include "SolDialect/SolEnums.cpp.inc"
 #include "SolDialect/SolInterfaces.cpp.inc"
+#include "SolDialect/SolOpsDialect.cpp.inc"
 
 void SolDialect::initialize() {
   addOperations<
@@ -44,8 +44,8 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << kTargetAttrName
                              << "' may only be attached to a builtin.module";
     if (!isa<TargetAttr>(attr.getValue()))
-      return op->emitError() << "'" << kTargetAttrName
-                             << "' must be a #sol.target attribute";
+      return op->emitError()
+             << "'" << kTargetAttrName << "' must be a #sol.target attribute";
     return success();
   }
   if (attr.getName() == kCostSummaryAttrName) {
@@ -63,8 +63,8 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
                              << "' annotates a sol compute op outside a "
                                 "sol.kernel (a kernel carries its own 'cost')";
     if (!isa<CostAttr>(attr.getValue()))
-      return op->emitError() << "'" << kCostAttrName
-                             << "' must be a #sol.cost attribute";
+      return op->emitError()
+             << "'" << kCostAttrName << "' must be a #sol.cost attribute";
     return success();
   }
   return op->emitError() << "unknown sol dialect attribute '"

@@ -121,8 +121,8 @@ static std::optional<APFloat> getScalar(Attribute attr) {
 /// and rounds would differ only for f16/bf16 double rounding; evaluating in
 /// f32 and rounding once avoids that).
 template <typename Fn>
-static OpFoldResult foldScalarBinary(Operation *op, ArrayRef<Attribute> operands,
-                                     Fn fn) {
+static OpFoldResult foldScalarBinary(Operation *op,
+                                     ArrayRef<Attribute> operands, Fn fn) {
   std::optional<APFloat> lhs = getScalar(operands[0]);
   std::optional<APFloat> rhs = getScalar(operands[1]);
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -156,9 +156,9 @@ static OpFoldResult foldRightIdentity(Operation *op, Attribute rhsAttr,
 }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldScalarBinary(
-          *this, adaptor.getOperands(),
-          [](APFloat a, const APFloat &b) { return a + b; }))
+  if (OpFoldResult r =
+          foldScalarBinary(*this, adaptor.getOperands(),
+                           [](APFloat a, const APFloat &b) { return a + b; }))
     return r;
   // Commutative: the constant operand has been moved to the right. The
   // identity is -0.0: x + +0.0 turns -0.0 into +0.0.
@@ -166,25 +166,25 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldScalarBinary(
-          *this, adaptor.getOperands(),
-          [](APFloat a, const APFloat &b) { return a - b; }))
+  if (OpFoldResult r =
+          foldScalarBinary(*this, adaptor.getOperands(),
+                           [](APFloat a, const APFloat &b) { return a - b; }))
     return r;
   return foldRightIdentity(*this, adaptor.getRhs(), 0.0);
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldScalarBinary(
-          *this, adaptor.getOperands(),
-          [](APFloat a, const APFloat &b) { return a * b; }))
+  if (OpFoldResult r =
+          foldScalarBinary(*this, adaptor.getOperands(),
+                           [](APFloat a, const APFloat &b) { return a * b; }))
     return r;
   return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldScalarBinary(
-          *this, adaptor.getOperands(),
-          [](APFloat a, const APFloat &b) { return a / b; }))
+  if (OpFoldResult r =
+          foldScalarBinary(*this, adaptor.getOperands(),
+                           [](APFloat a, const APFloat &b) { return a / b; }))
     return r;
   return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
 }
@@ -194,10 +194,9 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
   // dynamic or static): then x cannot replace it.
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldScalarBinary(*this, adaptor.getOperands(),
-                          [](const APFloat &a, const APFloat &b) {
-                            return llvm::maximum(a, b);
-                          });
+  return foldScalarBinary(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); });
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
@@ -205,10 +204,9 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
   // dynamic or static): then x cannot replace it.
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldScalarBinary(*this, adaptor.getOperands(),
-                          [](const APFloat &a, const APFloat &b) {
-                            return llvm::minimum(a, b);
-                          });
+  return foldScalarBinary(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -295,10 +293,11 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 // sol.constant
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange,
-    DictionaryAttr attributes, OpaqueProperties properties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location>, ValueRange,
+                             DictionaryAttr attributes,
+                             OpaqueProperties properties, RegionRange,
+                             SmallVectorImpl<Type> &inferredReturnTypes) {
   ConstantOp::Adaptor adaptor({}, attributes, properties);
   auto value = dyn_cast_or_null<TypedAttr>(adaptor.getValueAttr());
   if (!value)
@@ -337,8 +336,7 @@ LogicalResult MatmulOp::verify() {
   if (rhs.getRank() != 2 && rhs.getRank() != lhs.getRank())
     return emitOpError("operand #1 (rhs) must have rank 2 or the rank of "
                        "lhs (")
-           << lhs.getRank() << ", same batch dims), got rank "
-           << rhs.getRank();
+           << lhs.getRank() << ", same batch dims), got rank " << rhs.getRank();
   if (lhs.getElementType() != rhs.getElementType())
     return emitOpError("operand #0 (lhs) and operand #1 (rhs) must have one "
                        "element type, got ")
@@ -350,8 +348,8 @@ LogicalResult MatmulOp::verify() {
     for (int64_t i = 0; i < batch; ++i)
       if (!dimsCompatible(l[i], r[i]))
         return emitOpError("batch dim #")
-               << i << " differs between lhs " << shapeString(l)
-               << " and rhs " << shapeString(r);
+               << i << " differs between lhs " << shapeString(l) << " and rhs "
+               << shapeString(r);
 
   int64_t m = l[batch], k = l[batch + 1];
   int64_t rk = r[r.size() - (getTransposeB() ? 1 : 2)];

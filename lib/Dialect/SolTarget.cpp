@@ -371,14 +371,12 @@ TargetAttr mlir::sol::lookupTarget(Operation *op) {
 // TargetAttr: verification, queries, assembly
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   StringRef name, StringRef chip, int64_t smCount,
-                   int64_t clockMhz, Real f16Tflops, Real bf16Tflops,
-                   Real tf32Tflops, Real fp8Tflops, Real f32SimtTflops,
-                   Real hbmGbps, Real l2Gbps, int64_t l2Bytes,
-                   int64_t smemPerSmBytes, int64_t regsPerSm, Real launchUs,
-                   Real mmaEfficiency, Real hbmEfficiency) {
+LogicalResult TargetAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef name,
+    StringRef chip, int64_t smCount, int64_t clockMhz, Real f16Tflops,
+    Real bf16Tflops, Real tf32Tflops, Real fp8Tflops, Real f32SimtTflops,
+    Real hbmGbps, Real l2Gbps, int64_t l2Bytes, int64_t smemPerSmBytes,
+    int64_t regsPerSm, Real launchUs, Real mmaEfficiency, Real hbmEfficiency) {
   if (name.empty())
     return emitError() << "#sol.target: 'name' must not be empty";
   if (!chip.starts_with("sm_"))
@@ -557,8 +555,8 @@ mlir::sol::parseTargetJSON(MLIRContext *context, StringRef json,
     const Preset *preset = lookupPreset(*baseName);
     if (!preset)
       return emitError() << "target description: unknown base preset '"
-                         << *baseName << "'; known presets: "
-                         << knownPresetList();
+                         << *baseName
+                         << "'; known presets: " << knownPresetList();
     params = preset->make();
     for (const Field &f : kFields)
       seen.insert(f.key);

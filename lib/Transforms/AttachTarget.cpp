@@ -20,8 +20,7 @@ using namespace mlir;
 using namespace mlir::sol;
 
 namespace {
-struct AttachTargetPass
-    : sol::impl::SolAttachTargetPassBase<AttachTargetPass> {
+struct AttachTargetPass : sol::impl::SolAttachTargetPassBase<AttachTargetPass> {
   using Base::Base;
 
   void runOnOperation() override {
