@@ -289,7 +289,7 @@ FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
   // The sign is taken first: parseOptionalInteger would consume a '-' and
   // then reject the float after it.
   double sign = succeeded(parser.parseOptionalMinus()) ? -1.0 : 1.0;
-  uint64_t integer;
+  uint64_t integer = 0;
   OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
   if (isInteger.has_value()) {
     if (failed(*isInteger))
