@@ -462,7 +462,8 @@ private:
     for (Operation *op : group) {
       for (Operation *user : op->getUsers()) {
         Operation *owner = ancestorIn(&block, user);
-        if (owner && !considered.contains(owner) &&
+        // A kernel formed earlier is settled; a terminator is no candidate.
+        if (owner && !considered.contains(owner) && !isa<KernelOp>(owner) &&
             !owner->hasTrait<OpTrait::IsTerminator>())
           candidates.insert(owner);
       }
