@@ -170,8 +170,8 @@ struct FusionOptions {
 /// Fuses the sol ops of `block` (not inside a sol.kernel): epilogues first,
 /// matmul by matmul in program order, then elementwise groups. Kernels are
 /// named `<prefix>_<anchor op kind>_<n>` with `counter` supplying n.
-void fuseBlock(Block &block, StringRef namePrefix,
-               const FusionOptions &options, unsigned &counter);
+void fuseBlock(Block &block, StringRef namePrefix, const FusionOptions &options,
+               unsigned &counter);
 
 } // namespace mlir::sol
 

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SolDialect/Fusion.h"
 #include "SolDialect/CostModel.h"
+#include "SolDialect/Fusion.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -173,9 +173,8 @@ FusionDecision mlir::sol::checkMatmulFeedsMatmul(ArrayRef<Operation *> group,
   for (Operation *op : group) {
     if (!isa<MatmulOp>(op))
       continue;
-    bool feeds = llvm::any_of(candidate->getOperands(), [&](Value v) {
-      return v.getDefiningOp() == op;
-    });
+    bool feeds = llvm::any_of(candidate->getOperands(),
+                              [&](Value v) { return v.getDefiningOp() == op; });
     if (feeds)
       return FusionDecision::forbid(
           "sol.matmul consumes the result of the kernel's sol.matmul; two "
@@ -263,8 +262,9 @@ FusionDecision mlir::sol::checkEpilogueBudget(unsigned numEpilogueOps,
       numEpilogueOps, maxEpilogueOps));
 }
 
-FusionDecision mlir::sol::producerHasUsersOutsideGroup(
-    ArrayRef<Operation *> group, Operation *candidate) {
+FusionDecision
+mlir::sol::producerHasUsersOutsideGroup(ArrayRef<Operation *> group,
+                                        Operation *candidate) {
   SmallVector<Operation *> members(group);
   members.push_back(candidate);
   SmallVector<Operation *> sorted = sortedByPosition(members);
@@ -291,8 +291,7 @@ FusionDecision mlir::sol::describeDtypeChange(Operation *candidate) {
     return FusionDecision::allow();
   std::string note;
   llvm::raw_string_ostream os(note);
-  os << "changes dtype "
-     << cast.getInput().getType().getElementType() << " -> "
+  os << "changes dtype " << cast.getInput().getType().getElementType() << " -> "
      << cast.getResult().getType().getElementType() << " via sol.cast";
   return FusionDecision::allow(note);
 }
@@ -383,8 +382,8 @@ KernelOp mlir::sol::formKernel(RewriterBase &rewriter,
         mapping.map(operand, rewriter.clone(*constant)->getResult(0));
     rewriter.clone(*op, mapping);
   }
-  SmallVector<Value> yielded = llvm::map_to_vector(
-      outputs, [&](Value v) { return mapping.lookup(v); });
+  SmallVector<Value> yielded =
+      llvm::map_to_vector(outputs, [&](Value v) { return mapping.lookup(v); });
   YieldOp::create(rewriter, loc, yielded);
 
   llvm::DenseSet<Operation *> members(ops.begin(), ops.end());
