@@ -53,4 +53,52 @@ def SolCostModelPass : Pass<"sol-cost-model", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
+  let summary = "Group sol ops into sol.kernels: matmul epilogues, elementwise chains";
+  let description = [{
+    Outlines groups of sol ops into `sol.kernel`s, one GPU launch each, so
+    that intermediates stay on chip. Runs after sol-attach-target (the
+    profitability check reads the module's #sol.target) and before
+    sol-cost-model (which annotates the kernels formed here).
+
+    Ordering rule: epilogues first, then elementwise groups. Each sol.matmul,
+    in program order, grows a kernel with its elementwise consumers (bias,
+    residual, activation, scaling, cast), earliest first, up to
+    `max-epilogue-ops`; two matmuls never share a kernel. The elementwise ops
+    left then form groups from each remaining op, in program order, through
+    consumers and producers of the same shape: chains, fan-ins, fan-outs and
+    diamonds. Each group is outlined as soon as it stops growing, so later
+    decisions see earlier kernels.
+
+    Every candidate gets a decision with its reason: the legality predicates
+    (elementwise, no matmul feeding a matmul, the iteration space is kept, no
+    cycle through an outside op, the epilogue budget), then the profitability
+    check: fuse when the cost model's predicted time of the fused kernel is
+    not above the two kernels' sum. A group value also used outside is
+    materialised as an extra kernel output (never recomputed) and that
+    output's bytes count in the comparison. Scalar sol.constants are cloned
+    into kernels. An op that fuses with nothing stays a plain op (the cost
+    model already treats it as a kernel of its own). `remarks` emits each
+    decision as a remark at the candidate op.
+
+    `force=always` fuses whenever legal without consulting the cost model;
+    `force=never` puts every sol compute op in a kernel of its own. Both work
+    without a target; otherwise a missing #sol.target is an error.
+  }];
+  let options = [
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Fuse elementwise consumers into each sol.matmul's kernel">,
+    Option<"fuseElementwise", "fuse-elementwise", "bool", /*default=*/"true",
+           "Group the remaining elementwise ops into kernels">,
+    Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned", /*default=*/"16",
+           "Most elementwise ops one matmul epilogue may hold">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit every fusion decision, with its reason, as a remark">,
+    Option<"force", "force", "std::string", /*default=*/"\"\"",
+           "'' (cost model decides), 'always' (fuse whenever legal) or "
+           "'never' (one kernel per op)">,
+  ];
+  let dependentDialects = ["::mlir::sol::SolDialect"];
+}
+
 #endif // SOL_PASSES

@@ -1,0 +1,76 @@
+//===- Fuse.cpp - group sol ops into sol.kernels --------------------------===//
+//
+// The pass over the fusion library (lib/Transforms/FusionPatterns.cpp): it
+// reads the options and the module's target, picks the profitability
+// callback (the cost model, or none under force=...) and runs the driver on
+// every block that holds sol ops. The decisions themselves live in the
+// library, so that other drivers can reuse them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Fusion.h"
+#include "SolDialect/Passes.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_SOLFUSEPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+struct FusePass : sol::impl::SolFusePassBase<FusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FusionOptions fusionOptions;
+    fusionOptions.fuseEpilogues = fuseEpilogues;
+    fusionOptions.fuseElementwise = fuseElementwise;
+    fusionOptions.maxEpilogueOps = maxEpilogueOps;
+    fusionOptions.emitRemarks = remarks;
+    if (force == "always") {
+      fusionOptions.force = FusionForce::always;
+    } else if (force == "never") {
+      fusionOptions.force = FusionForce::never;
+    } else if (!force.empty()) {
+      module.emitError() << "sol-fuse: unknown force '" << force
+                         << "'; expected always, never or nothing";
+      return signalPassFailure();
+    }
+
+    // Only profitability needs the device; forced fusion is a pure legality
+    // question.
+    if (fusionOptions.force == FusionForce::none) {
+      TargetAttr target = lookupTarget(module);
+      if (!target) {
+        module.emitError()
+            << "sol-fuse needs a target to judge profitability: pin one with "
+               "`module attributes {sol.target = #sol.target<\"h200\">}` or "
+               "run --sol-attach-target=preset=<name> (or pass "
+               "force=always|never)";
+        return signalPassFailure();
+      }
+      fusionOptions.profitability = getCostModelProfitability(target);
+    }
+
+    module.walk([&](FunctionOpInterface func) {
+      // Blocks holding sol compute ops outside kernels, in walk order.
+      llvm::SetVector<Block *> blocks;
+      func.walk([&](Operation *op) {
+        if ((isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
+            !isa<ConstantOp>(op) && !op->getParentOfType<KernelOp>())
+          blocks.insert(op->getBlock());
+      });
+      unsigned counter = 0;
+      for (Block *block : blocks)
+        fuseBlock(*block, func.getName(), fusionOptions, counter);
+    });
+  }
+};
+} // namespace
