@@ -15,6 +15,14 @@ namespace mlir::sol {
 #define GEN_PASS_REGISTRATION
 #include "SolDialect/Passes.h.inc"
 
+/// Canonicalize, sol-fuse, sol-cost-model: a sol module to fused kernels
+/// annotated with their cost.
+void buildSolAnnotatePipeline(OpPassManager &pm, StringRef report = "none",
+                              StringRef reportFile = "-", bool remarks = false);
+
+/// Registers the named pipelines (sol-annotate) with the pass registry.
+void registerSolPipelines();
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_PASSES_H

@@ -17,6 +17,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::sol::registerSolPasses();
+  mlir::sol::registerSolPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::sol::SolDialect>();
