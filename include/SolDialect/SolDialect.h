@@ -63,6 +63,14 @@ namespace mlir::sol {
 FailureOr<SmallVector<int64_t>> getBroadcastShape(ArrayRef<int64_t> lhs,
                                                   ArrayRef<int64_t> rhs);
 
+/// A sol op that computes (a matmul or an elementwise op other than a scalar
+/// constant, which becomes an immediate).
+bool isSolComputeOp(Operation *op);
+
+/// A sol compute op outside any sol.kernel: it runs as a kernel of its own
+/// unless fusion groups it.
+bool isLoneComputeOp(Operation *op);
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_SOLDIALECT_H

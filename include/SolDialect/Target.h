@@ -39,6 +39,12 @@ loadTargetFile(MLIRContext *context, StringRef path,
 /// (normally the module), or null.
 TargetAttr lookupTarget(Operation *op);
 
+/// The error every pass that needs a target gives when there is none:
+/// "<passName> needs a target<purpose>: pin one with ... or run
+/// --sol-attach-target=preset=<name>". Callers may append advice.
+InFlightDiagnostic emitMissingTargetError(Operation *op, StringRef passName,
+                                          StringRef purpose = "");
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_TARGET_H

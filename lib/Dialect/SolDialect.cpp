@@ -58,7 +58,7 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kCostAttrName) {
-    if (!isa<ElementwiseOpInterface, MatmulOp>(op))
+    if (!isLoneComputeOp(op))
       return op->emitError() << "'" << kCostAttrName
                              << "' annotates a sol compute op outside a "
                                 "sol.kernel (a kernel carries its own 'cost')";

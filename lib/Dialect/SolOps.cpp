@@ -19,6 +19,15 @@ using namespace mlir::sol;
 #define GET_OP_CLASSES
 #include "SolDialect/SolOps.cpp.inc"
 
+bool mlir::sol::isSolComputeOp(Operation *op) {
+  return (isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
+         !isa<ConstantOp>(op);
+}
+
+bool mlir::sol::isLoneComputeOp(Operation *op) {
+  return isSolComputeOp(op) && !op->getParentOfType<KernelOp>();
+}
+
 //===----------------------------------------------------------------------===//
 // Broadcasting
 //===----------------------------------------------------------------------===//

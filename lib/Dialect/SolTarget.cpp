@@ -367,6 +367,16 @@ TargetAttr mlir::sol::lookupTarget(Operation *op) {
   return {};
 }
 
+InFlightDiagnostic mlir::sol::emitMissingTargetError(Operation *op,
+                                                     StringRef passName,
+                                                     StringRef purpose) {
+  InFlightDiagnostic diag = op->emitError();
+  diag << passName << " needs a target" << purpose
+       << ": pin one with `module attributes {sol.target = "
+          "#sol.target<\"h200\">}` or run --sol-attach-target=preset=<name>";
+  return diag;
+}
+
 //===----------------------------------------------------------------------===//
 // TargetAttr: verification, queries, assembly
 //===----------------------------------------------------------------------===//

@@ -25,12 +25,6 @@ using namespace mlir::sol;
 
 namespace {
 
-/// A sol op outside any kernel that will be launched on its own.
-bool isLoneComputeOp(Operation *op) {
-  return (isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
-         !isa<ConstantOp>(op) && !op->getParentOfType<KernelOp>();
-}
-
 struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
   using Base::Base;
 
@@ -43,10 +37,7 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     }
     TargetAttr target = lookupTarget(module);
     if (!target) {
-      module.emitError()
-          << "sol-cost-model needs a target: pin one with `module attributes "
-             "{sol.target = #sol.target<\"h200\">}` or run "
-             "--sol-attach-target=preset=<name>";
+      emitMissingTargetError(module, "sol-cost-model");
       return signalPassFailure();
     }
 

@@ -49,11 +49,8 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
     if (fusionOptions.force == FusionForce::none) {
       TargetAttr target = lookupTarget(module);
       if (!target) {
-        module.emitError()
-            << "sol-fuse needs a target to judge profitability: pin one with "
-               "`module attributes {sol.target = #sol.target<\"h200\">}` or "
-               "run --sol-attach-target=preset=<name> (or pass "
-               "force=always|never)";
+        emitMissingTargetError(module, "sol-fuse", " to judge profitability")
+            << " (or pass force=always|never)";
         return signalPassFailure();
       }
       fusionOptions.profitability = getCostModelProfitability(target);
@@ -63,8 +60,7 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
       // Blocks holding sol compute ops outside kernels, in walk order.
       llvm::SetVector<Block *> blocks;
       func.walk([&](Operation *op) {
-        if ((isa<MatmulOp>(op) || isa<ElementwiseOpInterface>(op)) &&
-            !isa<ConstantOp>(op) && !op->getParentOfType<KernelOp>())
+        if (isLoneComputeOp(op))
           blocks.insert(op->getBlock());
       });
       unsigned counter = 0;

@@ -40,3 +40,26 @@ func.func @unknown_bound() attributes {
     a = #sol.cost<bound = fast, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} {
   return
 }
+
+// -----
+
+// Inside a kernel the kernel carries the cost; a per-op 'sol.cost' there
+// would be counted twice.
+func.func @cost_on_op_inside_kernel(%x: tensor<8xf16>) -> tensor<8xf16> {
+  %0 = sol.kernel @k ins(%x : tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+    %n = sol.neg %a {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} : tensor<8xf16>
+    sol.yield %n : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+// A scalar constant is an immediate, not a kernel: it carries no cost.
+func.func @cost_on_constant() -> tensor<f16> {
+  // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+  %c = "sol.constant"() <{value = 1.0 : f16}> {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} : () -> tensor<f16>
+  return %c : tensor<f16>
+}

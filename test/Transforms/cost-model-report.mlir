@@ -2,6 +2,7 @@
 // RUN: sol-opt %s -sol-cost-model=report=json -o /dev/null | FileCheck %s --check-prefix=JSON
 // RUN: sol-opt %s -sol-cost-model="report=json report-file=%t.json" -o /dev/null && FileCheck %s --check-prefix=JSON < %t.json
 // RUN: not sol-opt %s -sol-cost-model=report=html -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADKIND
+// RUN: not sol-opt %s -sol-cost-model="report=table report-file=%t.missing-dir/x.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFILE
 
 // One line per kernel in program order, then the module totals.
 // TABLE: sol cost report: target h200 (sm_90a, 132 SMs, 989.0 TFLOP/s f16, 4800.0 GB/s HBM)
@@ -25,6 +26,7 @@
 // JSON: "name": "h200"
 
 // BADKIND: error: sol-cost-model: unknown report kind 'html'; expected none, table or json
+// BADFILE: error: sol-cost-model: cannot write report: {{.*}}x.txt
 
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @report(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
