@@ -53,10 +53,24 @@ KernelWork countOpWork(Operation *op);
 /// unfused graph moves.
 int64_t countUnfusedBytes(ArrayRef<Operation *> ops);
 
+/// How a matmul kernel is cut, as far as the prediction model cares: the
+/// block tile and K split, and whether the tensor cores or the SIMT units
+/// compute it. sol-tile picks one per kernel (TilePlan.h); without one the
+/// model assumes the default below (128x256 tiles on the tensor cores).
+struct MatmulTiling {
+  int64_t tileM = 128, tileN = 256, splitK = 1;
+  bool tensorCores = true;
+};
+
+/// The tiling a #sol.plan records.
+MatmulTiling getMatmulTiling(PlanAttr plan);
+
 /// Applies the roofline and the prediction model of `target` to `work`.
 /// Never fails: what it cannot bound comes back with Bound::unknown and a
-/// reason.
-CostAttr estimateCost(const KernelWork &work, TargetAttr target);
+/// reason. `tiling` is the plan the kernel will run with; null means the
+/// model's default plan.
+CostAttr estimateCost(const KernelWork &work, TargetAttr target,
+                      const MatmulTiling *tiling = nullptr);
 
 /// Convenience: the cost of `ops` as one kernel (see countKernelWork).
 CostAttr estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,

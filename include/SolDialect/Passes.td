@@ -53,6 +53,27 @@ def SolCostModelPass : Pass<"sol-cost-model", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
+  let summary = "Choose each kernel's launch and tile plan (#sol.plan)";
+  let description = [{
+    For every sol.kernel, chooses the code-generation path and its tiling
+    from the kernel's shapes and the module's #sol.target, and records it as
+    `plan = #sol.plan<...>`; the GPU code generator implements exactly that
+    plan. Matmuls with f16/bf16 operands whose rows the 16-byte loads can
+    reach take the mma.sync path, with the tile the cost model predicts
+    fastest (so prefill and decode shapes get different tiles); other
+    matmuls take the SIMT path; kernels without a matmul the elementwise
+    path. The kernel's `cost` is rewritten for the chosen plan. Run after
+    sol-form-kernels (lone ops are not tiled). `remarks` says, per kernel,
+    what was chosen and why.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per kernel with the chosen plan and its reason">,
+  ];
+  let dependentDialects = ["::mlir::sol::SolDialect"];
+}
+
 def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let summary = "Group sol ops into sol.kernels: matmul epilogues, elementwise chains";
   let description = [{

@@ -59,9 +59,25 @@ class Sol_RealParameter<string desc>
   let printer = "::mlir::sol::printReal($_printer, $_self)";
 }
 
+/// A bracketed list of integers, `[128, 128, 32]`.
+def Sol_I64ListParameter : ArrayRefParameter<"int64_t", ""> {
+  let parser = "::mlir::sol::parseI64List($_parser)";
+  let printer = "::mlir::sol::printI64List($_printer, $_self)";
+}
+
 class Sol_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Sol_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
+}
+
+def Sol_KernelPath : I32EnumAttr<"KernelPath",
+    "the code-generation path of a kernel", [
+      I32EnumAttrCase<"mma_sync", 0>,
+      I32EnumAttrCase<"simt", 1>,
+      I32EnumAttrCase<"elementwise", 2>,
+    ]> {
+  let cppNamespace = "::mlir::sol";
+  let genSpecializedAttr = 0;
 }
 
 def Sol_TargetAttr : Sol_Attr<"Target", "target"> {
@@ -190,6 +206,41 @@ def Sol_CostSummaryAttr : Sol_Attr<"CostSummary", "cost_summary"> {
     "int64_t":$saved_bytes
   );
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
+  let summary = "The launch and tile plan sol-tile chose for one kernel";
+  let description = [{
+    The contract between `sol-tile` and the GPU code generator: which path
+    generates the kernel and how it is cut.
+
+    - `path`: `mma_sync` (f16/bf16 tensor cores: m16n8k16 mma.sync fed by a
+      multi-stage cp.async pipeline), `simt` (a matmul on the FP32 SIMT
+      units: f32 operands, or operands the 16-byte loads cannot reach),
+      `elementwise` (no matmul);
+    - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths;
+      `[elements per block]` for the elementwise path;
+    - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps;
+    - `stages`: shared-memory pipeline depth (mma_sync), `split_k`: K slices;
+    - `grid`, `block`: the launch geometry; `smem`: dynamic shared memory in
+      bytes.
+  }];
+  let parameters = (ins
+    EnumParameter<Sol_KernelPath>:$path,
+    Sol_I64ListParameter:$tile,
+    Sol_I64ListParameter:$warps,
+    "int64_t":$stages,
+    "int64_t":$split_k,
+    Sol_I64ListParameter:$grid,
+    Sol_I64ListParameter:$block,
+    "int64_t":$smem
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    int64_t getThreads() const {
+      return getBlock()[0] * getBlock()[1] * getBlock()[2];
+    }
+  }];
 }
 
 #endif // SOL_ATTRS

@@ -40,6 +40,9 @@ inline llvm::hash_code hash_value(Real r) {
 
 /// Parses a floating-point attribute parameter.
 FailureOr<Real> parseReal(AsmParser &parser);
+/// `[1, 2, 3]`: the spelling of integer-list attribute parameters.
+FailureOr<SmallVector<int64_t>> parseI64List(AsmParser &parser);
+void printI64List(AsmPrinter &printer, ArrayRef<int64_t> values);
 /// Prints the shortest decimal spelling that parses back to `value` exactly
 /// (108.524, not 1.085240e+02), so annotations read at a glance.
 void printReal(AsmPrinter &printer, double value);

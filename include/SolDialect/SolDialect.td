@@ -35,6 +35,9 @@ def Sol_Dialect : Dialect {
 
     /// Name of the cost annotation on a lone sol op that becomes a kernel.
     static constexpr ::llvm::StringLiteral kCostAttrName = "sol.cost";
+    /// The #sol.plan a kernel carries (on sol.kernel, then on its lowered
+    /// function) once sol-tile has chosen it.
+    static constexpr ::llvm::StringLiteral kPlanAttrName = "sol.plan";
 
     void registerAttributes();
   }];

@@ -207,7 +207,8 @@ def Sol_KernelOp : Sol_Op<"kernel", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        Variadic<Sol_FloatTensor>:$inputs,
-                       OptionalAttr<Sol_CostAttr>:$cost);
+                       OptionalAttr<Sol_CostAttr>:$cost,
+                       OptionalAttr<Sol_PlanAttr>:$plan);
   let results = (outs Variadic<Sol_FloatTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -218,15 +218,45 @@ static StringRef peakFieldName(Type elementType) {
   return "fp8_tflops";
 }
 
-CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
+/// The plan sol-tile recorded, priced as it stands.
+static MatmulPlan planFromTiling(const KernelWork &work,
+                                 const MatmulTiling &tiling) {
+  MatmulPlan plan;
+  plan.tileM = tiling.tileM;
+  plan.tileN = tiling.tileN;
+  plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
+               llvm::divideCeil(work.n, plan.tileN);
+  plan.splitK = tiling.splitK;
+  return plan;
+}
+
+MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
+  MatmulTiling tiling;
+  ArrayRef<int64_t> tile = plan.getTile();
+  if (tile.size() >= 2) {
+    tiling.tileM = tile[0];
+    tiling.tileN = tile[1];
+  }
+  tiling.splitK = plan.getSplitK();
+  tiling.tensorCores = plan.getPath() == KernelPath::mma_sync;
+  return tiling;
+}
+
+CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
+                                 const MatmulTiling *tiling) {
   MLIRContext *context = target.getContext();
   if (!work.unknownReason.empty())
     return unknownCost(context, work, work.unknownReason);
 
   double peakSimt = target.getSimtPeakFlops();
-  double peakTc = 0;
+  double peakTc = 0, peakTcPath = 0;
   if (work.hasMatmul()) {
     peakTc = target.getMatmulPeakFlops(work.matmulElementType);
+    // A matmul the tiler sent to the SIMT units runs at their peak, whatever
+    // its dtype (T_ideal keeps the datasheet tensor-core peak: that is the
+    // hardware limit the kernel is judged against).
+    if (tiling && !tiling->tensorCores && peakTc > 0)
+      peakTcPath = peakSimt;
     if (!(peakTc > 0)) {
       std::string reason;
       llvm::raw_string_ostream os(reason);
@@ -257,7 +287,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
   double hbmBytes = work.bytes;
   double tTcPred = 0, tL2Pred = 0;
   if (work.hasMatmul()) {
-    MatmulPlan plan = chooseDefaultPlan(work, target.getSmCount());
+    MatmulPlan plan = tiling ? planFromTiling(work, *tiling)
+                             : chooseDefaultPlan(work, target.getSmCount());
+    double pathPeak = peakTcPath > 0 ? peakTcPath : peakTc;
     int64_t waves = llvm::divideCeil(plan.units(), target.getSmCount());
     double waveEfficiency =
         static_cast<double>(plan.units()) / (waves * target.getSmCount());
@@ -268,7 +300,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target) {
     double scale = static_cast<double>(work.tcFlops) /
                    (2.0 * work.m * work.n * work.k); // other matmuls, if any
     tTcPred = paddedFlops * scale /
-              (peakTc * target.getMmaEfficiency() * waveEfficiency);
+              (pathPeak * target.getMmaEfficiency() * waveEfficiency);
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.

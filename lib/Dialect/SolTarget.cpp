@@ -302,6 +302,21 @@ FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
   return Real(sign * value);
 }
 
+FailureOr<SmallVector<int64_t>> mlir::sol::parseI64List(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(values.emplace_back());
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::sol::printI64List(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
 std::string mlir::sol::formatReal(double value) {
   if (!std::isfinite(value)) {
     // Spell non-finite values the way parseFloat reads them back.

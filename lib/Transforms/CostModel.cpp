@@ -46,7 +46,12 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     llvm::StringMap<unsigned> loneOpCounts;
     module.walk([&](Operation *op) {
       if (auto kernel = dyn_cast<KernelOp>(op)) {
-        CostAttr cost = estimateCost(countKernelWork(kernel), target);
+        // Price the plan sol-tile chose, when it has run.
+        std::optional<MatmulTiling> tiling;
+        if (PlanAttr plan = kernel.getPlanAttr())
+          tiling = getMatmulTiling(plan);
+        CostAttr cost = estimateCost(countKernelWork(kernel), target,
+                                     tiling ? &*tiling : nullptr);
         kernel.setCostAttr(cost);
         SmallVector<Operation *> body;
         for (Operation &inner : kernel.getBodyBlock().without_terminator())

@@ -1,0 +1,81 @@
+//===- TilePlan.h - launch and tile plans of sol kernels -------*- C++ -*-===//
+//
+// What sol-tile decides for each kernel and the GPU code generator obeys:
+// the path (mma.sync tensor cores, SIMT matmul, elementwise), the block and
+// warp tiles, the pipeline depth and the launch geometry. The shapes the
+// generator implements are listed here, next to the legality rules of each
+// path, so the tiler can never choose a plan the generator cannot build.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDIALECT_TILEPLAN_H
+#define SOLDIALECT_TILEPLAN_H
+
+#include "SolDialect/CostModel.h"
+#include "SolDialect/SolDialect.h"
+
+#include <string>
+
+namespace mlir::sol {
+
+/// One block tile of the mma.sync path (m16n8k16 instructions): each warp
+/// owns a (tileM / warpsM) x (tileN / warpsN) accumulator tile.
+struct MmaSyncTile {
+  int64_t tileM, tileN, tileK, warpsM, warpsN, stages;
+};
+
+/// The tiles the mma.sync generator implements, largest first.
+ArrayRef<MmaSyncTile> getMmaSyncTiles();
+
+/// A matmul as the generators see it. With a rank-2 B the batch dims fold
+/// into the rows of A (a [B, M, K] row-major tensor is a [B*M, K] matrix);
+/// with a batched B each batch is one grid z slice.
+struct MatmulProblem {
+  int64_t batch = 1; // grid z slices (1 when folded)
+  int64_t rows = 0;  // rows of A per slice
+  int64_t n = 0, k = 0;
+  bool transposeB = false;
+  Type elementType;
+};
+
+/// Reads the problem off a sol.matmul with static shapes.
+FailureOr<MatmulProblem> getMatmulProblem(MatmulOp matmul);
+
+/// Empty when the mma.sync path can compute `problem`, else the rule it
+/// breaks (stated for the user: the dtype, or the 16-byte load alignment).
+std::string whyNotMmaSync(const MatmulProblem &problem);
+
+/// Dynamic shared memory of an mma.sync kernel: `stages` copies of the A and
+/// B tiles, each row padded by 16 bytes so ldmatrix reads are conflict-free.
+int64_t getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB);
+/// Row pitch (in elements) of the shared-memory A tile and B tile.
+int64_t getMmaSyncAPitch(const MmaSyncTile &tile);
+int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
+
+PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
+                        const MmaSyncTile &tile);
+/// The SIMT matmul: a 16x16 block of threads, one output element each.
+PlanAttr getSimtMatmulPlan(MLIRContext *context, const MatmulProblem &problem);
+/// Elementwise kernels: `kElementwiseBlock` threads, one element each.
+PlanAttr getElementwisePlan(MLIRContext *context, int64_t numElements);
+constexpr int64_t kElementwiseBlock = 256;
+constexpr int64_t kSimtBlockEdge = 16;
+
+/// The decision sol-tile records for one kernel, with its reason.
+struct PlanChoice {
+  PlanAttr plan;
+  CostAttr cost;      // the prediction under that plan
+  std::string reason; // why this plan, for remarks
+};
+
+/// Chooses the plan of `kernel` on `target`: among the mma.sync tiles the
+/// one the cost model predicts fastest (ties go to the larger tile, which
+/// re-reads less through L2); the SIMT path when mma.sync cannot take the
+/// matmul; the elementwise plan without a matmul. Fails with a reason when
+/// a shape is dynamic or the kernel holds more than one matmul.
+FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
+                                       std::string &failureReason);
+
+} // namespace mlir::sol
+
+#endif // SOLDIALECT_TILEPLAN_H

@@ -1,0 +1,228 @@
+//===- TilePlan.cpp - launch and tile plans of sol kernels ----------------===//
+//
+// The tile catalogue of the mma.sync generator and the choice among it. The
+// choice is the cost model's: each legal tile is priced with the same
+// prediction the annotations show, so what sol-tile picks is what sol-cost-
+// model then reports, and a calibration of the model moves both.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/TilePlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+ArrayRef<MmaSyncTile> mlir::sol::getMmaSyncTiles() {
+  // Warp tiles stay multiples of 16x16 (one ldmatrix.x4 of A, one of B).
+  // Large tiles amortise L2 re-reads over prefill shapes; the 16- and
+  // 32-row tiles stop decode shapes (M = 1..16) from computing 127 rows of
+  // padding, and their narrow N spreads the weight over more SMs.
+  static const MmaSyncTile tiles[] = {
+      {128, 128, 32, 2, 2, 3}, {128, 64, 32, 2, 2, 3}, {64, 128, 32, 2, 2, 3},
+      {64, 64, 32, 2, 2, 4},   {32, 64, 64, 1, 4, 4},  {16, 64, 64, 1, 4, 4},
+      {16, 32, 64, 1, 2, 4},
+  };
+  return tiles;
+}
+
+FailureOr<MatmulProblem> mlir::sol::getMatmulProblem(MatmulOp matmul) {
+  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
+  auto rhsType = cast<RankedTensorType>(matmul.getRhs().getType());
+  if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
+    return failure();
+  MatmulProblem problem;
+  int64_t rank = lhsType.getRank();
+  int64_t batch = 1;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    batch *= lhsType.getDimSize(d);
+  int64_t m = lhsType.getDimSize(rank - 2);
+  problem.k = lhsType.getDimSize(rank - 1);
+  problem.transposeB = matmul.getTransposeB();
+  int64_t rhsRank = rhsType.getRank();
+  problem.n = rhsType.getDimSize(problem.transposeB ? rhsRank - 2 : rhsRank - 1);
+  if (rhsRank == 2) {
+    problem.rows = batch * m;
+  } else {
+    problem.batch = batch;
+    problem.rows = m;
+  }
+  problem.elementType = lhsType.getElementType();
+  return problem;
+}
+
+std::string mlir::sol::whyNotMmaSync(const MatmulProblem &problem) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  Type type = problem.elementType;
+  if (!type.isF16() && !type.isBF16()) {
+    os << type << " operands have no mma.sync path (f16 and bf16 do)";
+    return reason;
+  }
+  // cp.async copies 16 bytes (8 elements) per thread: each row of A (and of
+  // B in the [N, K] layout) must start 16-byte aligned, so K % 8 == 0; a
+  // [K, N] B needs N % 8 == 0 likewise.
+  if (problem.k % 8 != 0) {
+    os << "K = " << problem.k
+       << " is not a multiple of 8: the 16-byte cp.async loads need each row "
+          "of A to start 16-byte aligned";
+    return reason;
+  }
+  if (!problem.transposeB && problem.n % 8 != 0) {
+    os << "N = " << problem.n
+       << " is not a multiple of 8: the 16-byte cp.async loads of a [K, N] "
+          "B need each row to start 16-byte aligned";
+    return reason;
+  }
+  return reason;
+}
+
+int64_t mlir::sol::getMmaSyncAPitch(const MmaSyncTile &tile) {
+  return tile.tileK + 8;
+}
+
+int64_t mlir::sol::getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB) {
+  return (transposeB ? tile.tileK : tile.tileN) + 8;
+}
+
+int64_t mlir::sol::getMmaSyncSmemBytes(const MmaSyncTile &tile,
+                                       bool transposeB) {
+  int64_t aElems = tile.tileM * getMmaSyncAPitch(tile);
+  int64_t bElems = (transposeB ? tile.tileN : tile.tileK) *
+                   getMmaSyncBPitch(tile, transposeB);
+  return tile.stages * (aElems + bElems) * 2;
+}
+
+PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
+                                   const MatmulProblem &problem,
+                                   const MmaSyncTile &tile) {
+  int64_t grid[] = {llvm::divideCeilSigned(problem.n, tile.tileN),
+                    llvm::divideCeilSigned(problem.rows, tile.tileM), problem.batch};
+  int64_t block[] = {tile.warpsM * tile.warpsN * 32, 1, 1};
+  return PlanAttr::get(context, KernelPath::mma_sync,
+                       {tile.tileM, tile.tileN, tile.tileK},
+                       {tile.warpsM, tile.warpsN}, tile.stages, 1, grid, block,
+                       getMmaSyncSmemBytes(tile, problem.transposeB));
+}
+
+PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
+                                      const MatmulProblem &problem) {
+  int64_t grid[] = {llvm::divideCeilSigned(problem.n, kSimtBlockEdge),
+                    llvm::divideCeilSigned(problem.rows, kSimtBlockEdge),
+                    problem.batch};
+  int64_t block[] = {kSimtBlockEdge, kSimtBlockEdge, 1};
+  return PlanAttr::get(context, KernelPath::simt,
+                       {kSimtBlockEdge, kSimtBlockEdge, 1}, {1, 1}, 1, 1, grid,
+                       block, 0);
+}
+
+PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
+                                       int64_t numElements) {
+  int64_t grid[] = {std::max<int64_t>(
+                        1, llvm::divideCeilSigned(numElements, kElementwiseBlock)),
+                    1, 1};
+  int64_t block[] = {kElementwiseBlock, 1, 1};
+  return PlanAttr::get(context, KernelPath::elementwise, {kElementwiseBlock},
+                       {1, 1}, 1, 1, grid, block, 0);
+}
+
+static std::string describeTile(const MmaSyncTile &tile) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << tile.tileM << "x" << tile.tileN << "x" << tile.tileK << " tile, "
+     << tile.warpsM << "x" << tile.warpsN << " warps, " << tile.stages
+     << " stages";
+  return s;
+}
+
+FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
+                                                  TargetAttr target,
+                                                  std::string &failureReason) {
+  MLIRContext *context = kernel.getContext();
+  SmallVector<MatmulOp> matmuls(kernel.getBodyBlock().getOps<MatmulOp>());
+  KernelWork work = countKernelWork(kernel);
+  if (!work.unknownReason.empty()) {
+    failureReason = work.unknownReason;
+    return failure();
+  }
+  for (Type type : kernel.getResultTypes()) {
+    if (!cast<RankedTensorType>(type).hasStaticShape()) {
+      failureReason = "a kernel result has a dynamic shape";
+      return failure();
+    }
+  }
+  if (matmuls.size() > 1) {
+    failureReason = "the kernel holds " + std::to_string(matmuls.size()) +
+                    " matmuls; the generators take at most one";
+    return failure();
+  }
+
+  PlanChoice choice;
+  llvm::raw_string_ostream reason(choice.reason);
+  if (matmuls.empty()) {
+    int64_t elements =
+        cast<RankedTensorType>(kernel.getResultTypes().front()).getNumElements();
+    choice.plan = getElementwisePlan(context, elements);
+    choice.cost = estimateCost(work, target);
+    reason << "elementwise: " << elements << " elements, "
+           << kElementwiseBlock << " threads per block";
+    return choice;
+  }
+
+  FailureOr<MatmulProblem> problem = getMatmulProblem(matmuls.front());
+  if (failed(problem)) {
+    failureReason = "the matmul has a dynamic shape";
+    return failure();
+  }
+  std::string notMma = whyNotMmaSync(*problem);
+  if (!notMma.empty()) {
+    choice.plan = getSimtMatmulPlan(context, *problem);
+    MatmulTiling tiling = getMatmulTiling(choice.plan);
+    choice.cost = estimateCost(work, target, &tiling);
+    reason << "simt: " << notMma;
+    return choice;
+  }
+
+  int64_t smemLimit = target.getSmemPerSmBytes();
+  const MmaSyncTile *best = nullptr;
+  double bestTime = 0;
+  int64_t bestPadded = 0;
+  // Tiles the model prices within 0.1% of each other are a tie (decode
+  // shapes, where launch latency hides the tile): the one computing the
+  // fewest padded rows and columns wins, then the larger.
+  auto paddedOutputs = [&](const MmaSyncTile &tile) {
+    return llvm::divideCeilSigned(problem->rows, tile.tileM) * tile.tileM *
+           llvm::divideCeilSigned(problem->n, tile.tileN) * tile.tileN;
+  };
+  unsigned candidates = 0;
+  for (const MmaSyncTile &tile : getMmaSyncTiles()) {
+    if (getMmaSyncSmemBytes(tile, problem->transposeB) > smemLimit)
+      continue;
+    ++candidates;
+    PlanAttr plan = getMmaSyncPlan(context, *problem, tile);
+    MatmulTiling tiling = getMatmulTiling(plan);
+    CostAttr cost = estimateCost(work, target, &tiling);
+    double time = cost.getTPredUs();
+    int64_t padded = paddedOutputs(tile);
+    bool faster = time < bestTime * (1 - 1e-3);
+    bool tie = !faster && time <= bestTime * (1 + 1e-3);
+    if (!best || faster || (tie && padded < bestPadded)) {
+      best = &tile;
+      bestTime = time;
+      bestPadded = padded;
+      choice.plan = plan;
+      choice.cost = cost;
+    }
+  }
+  if (!best) {
+    failureReason = "no mma.sync tile fits the target's shared memory";
+    return failure();
+  }
+  reason << "mma_sync: " << describeTile(*best) << ", predicted "
+         << formatReal(bestTime) << " us, fastest of " << candidates
+         << " tiles";
+  return choice;
+}
