@@ -74,6 +74,29 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def ConvertSolKernelsToGPUPass
+    : Pass<"convert-sol-kernels-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Generate one gpu.func per sol kernel function, as its #sol.plan says";
+  let description = [{
+    Takes the linalg-on-tensors kernel functions of convert-sol-to-linalg
+    (functions marked `sol.kernel`, carrying `sol.plan`) and replaces each by
+    a `gpu.module` holding one `gpu.func` kernel of the same name whose
+    arguments are the function's (inputs then outputs) as flat memrefs. The
+    plan's path decides the code: `mma_sync` (cp.async multi-stage pipeline,
+    ldmatrix, m16n8k16 mma.sync, epilogue on the accumulator registers),
+    `simt` (one thread per output element) or `elementwise`. Edges of any
+    static shape are handled by zero-filled loads and predicated stores.
+    Host functions are removed: launching is the runtime's job.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let summary = "Group sol ops into sol.kernels: matmul epilogues, elementwise chains";
   let description = [{

@@ -38,6 +38,8 @@ def Sol_Dialect : Dialect {
     /// The #sol.plan a kernel carries (on sol.kernel, then on its lowered
     /// function) once sol-tile has chosen it.
     static constexpr ::llvm::StringLiteral kPlanAttrName = "sol.plan";
+    /// Marks the function convert-sol-to-linalg made of a sol.kernel.
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "sol.kernel";
 
     void registerAttributes();
   }];

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "SolDialect/SolDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -57,11 +58,30 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #sol.cost_summary attribute";
     return success();
   }
+  // Lowered kernels (kernel functions, gpu.funcs) keep their annotations.
+  bool isFunction = isa<FunctionOpInterface>(op);
+  if (attr.getName() == kKernelAttrName) {
+    if (!isFunction || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kKernelAttrName
+                             << "' is a unit attribute of a function";
+    return success();
+  }
+  if (attr.getName() == kPlanAttrName) {
+    if (!isFunction)
+      return op->emitError() << "'" << kPlanAttrName
+                             << "' annotates a kernel function (a sol.kernel "
+                                "carries its own 'plan')";
+    if (!isa<PlanAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << kPlanAttrName << "' must be a #sol.plan attribute";
+    return success();
+  }
   if (attr.getName() == kCostAttrName) {
-    if (!isLoneComputeOp(op))
+    if (!isLoneComputeOp(op) && !isFunction)
       return op->emitError() << "'" << kCostAttrName
                              << "' annotates a sol compute op outside a "
-                                "sol.kernel (a kernel carries its own 'cost')";
+                                "sol.kernel or a kernel function (a kernel "
+                                "carries its own 'cost')";
     if (!isa<CostAttr>(attr.getValue()))
       return op->emitError()
              << "'" << kCostAttrName << "' must be a #sol.cost attribute";

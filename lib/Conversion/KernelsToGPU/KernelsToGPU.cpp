@@ -1,0 +1,897 @@
+//===- KernelsToGPU.cpp - sol kernel functions to GPU kernels -------------===//
+//
+// Generates one `gpu.func` per sol kernel function (the linalg-on-tensors
+// form convert-sol-to-linalg emits) following the kernel's #sol.plan:
+//
+//  - mma_sync: a block tile of the output walks K through a multi-stage
+//    cp.async pipeline into padded shared memory; warps read their fragments
+//    with ldmatrix and accumulate with m16n8k16 mma.sync in f32 registers;
+//    the epilogue (the linalg.generic body) runs on each accumulator element
+//    in registers and stores once. Loads beyond M, N or K are zero-filled by
+//    cp.async's source size, stores beyond M or N are predicated off, so any
+//    shape the plan admits is exact.
+//  - simt: one thread per output element, f32 multiply-add over K, then the
+//    same epilogue. The path for f32 operands and for rows the 16-byte loads
+//    cannot reach.
+//  - elementwise: one thread per element of the output space.
+//
+// Why not upstream's linalg -> vector -> nvgpu route: it can neither keep an
+// epilogue on the accumulator registers nor mask partial tiles of a static
+// shape (recipes/mlir22/REPORT.md, sections 6 and 8), and its transform
+// schedules would have to be regenerated per tile. Like Triton and IREE's
+// LLVMGPU backend, sol owns this last step; the linalg form stays the
+// contract that says what to compute, and the plan how.
+//
+// Every global argument becomes a flat memref (a bare pointer after
+// lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
+// buffers; the host module keeps only gpu.modules: launching them is the
+// runtime's job, described by the manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Passes.h"
+#include "SolDialect/TilePlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_CONVERTSOLKERNELSTOGPUPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reading the linalg form
+//===----------------------------------------------------------------------===//
+
+/// What a kernel function computes, read off its linalg ops.
+struct KernelSpec {
+  func::FuncOp func;
+  PlanAttr plan;
+  unsigned numInputs = 0;
+  /// The contraction, when the kernel has one, and where its operands come
+  /// from (function argument numbers).
+  linalg::LinalgOp contraction;
+  unsigned lhsArg = 0, rhsArg = 0;
+  bool transposeB = false;
+  bool batchedB = false;
+  /// The all-parallel generic that produces the outputs.
+  linalg::GenericOp epilogue;
+  /// For each epilogue input: the function argument it reads, or -1 for the
+  /// contraction's accumulator.
+  SmallVector<int> epilogueSources;
+  /// Output iteration space (the shape of every output).
+  SmallVector<int64_t> outShape;
+};
+
+static BlockArgument asFuncArg(Value value, func::FuncOp func) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return nullptr;
+  return arg;
+}
+
+/// Matches `(d_b..., m, k)`-style maps: the results are exactly `dims`.
+static bool mapIsDims(AffineMap map, ArrayRef<unsigned> dims) {
+  if (map.getNumResults() != dims.size())
+    return false;
+  for (auto [expr, dim] : llvm::zip(map.getResults(), dims)) {
+    auto d = dyn_cast<AffineDimExpr>(expr);
+    if (!d || d.getPosition() != dim)
+      return false;
+  }
+  return true;
+}
+
+static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op))
+    return op->emitError("sol kernel: the reduction is not a multiply-add "
+                         "contraction");
+  // The structure is read off the maps rather than inferContractionDims,
+  // which counts batch dims that B broadcasts over as extra M dims.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (op.getNumReductionLoops() != 1 || maps.size() != 3 ||
+      !maps[2].isProjectedPermutation() || maps[2].getNumResults() < 2)
+    return op->emitError("sol kernel: expected a contraction with one K "
+                         "dimension and an output of rank >= 2");
+  SmallVector<unsigned> outDims;
+  for (AffineExpr expr : maps[2].getResults())
+    outDims.push_back(cast<AffineDimExpr>(expr).getPosition());
+  unsigned k = 0;
+  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction)
+      k = i;
+  unsigned m = outDims[outDims.size() - 2], n = outDims.back();
+  SmallVector<unsigned> batchDims(outDims.begin(), outDims.end() - 2);
+  BlockArgument lhs = asFuncArg(op.getDpsInputOperand(0)->get(), spec.func);
+  BlockArgument rhs = asFuncArg(op.getDpsInputOperand(1)->get(), spec.func);
+  if (!lhs || !rhs)
+    return op->emitError("sol kernel: contraction operands must be kernel "
+                         "arguments");
+  spec.contraction = op;
+  spec.lhsArg = lhs.getArgNumber();
+  spec.rhsArg = rhs.getArgNumber();
+  SmallVector<unsigned> lhsDims(batchDims);
+  lhsDims.append({m, k});
+  if (!mapIsDims(maps[0], lhsDims))
+    return op->emitError("sol kernel: A must be indexed (batch..., m, k)");
+  SmallVector<unsigned> batched(batchDims);
+  auto rhsMatches = [&](bool batchedB, bool transposeB) {
+    SmallVector<unsigned> rhsDims = batchedB ? batched : SmallVector<unsigned>();
+    if (transposeB)
+      rhsDims.append({n, k});
+    else
+      rhsDims.append({k, n});
+    return mapIsDims(maps[1], rhsDims);
+  };
+  bool found = false;
+  for (bool batchedB : {false, true}) {
+    for (bool transposeB : {false, true}) {
+      if (!found && rhsMatches(batchedB, transposeB)) {
+        spec.batchedB = batchedB && !batchDims.empty();
+        spec.transposeB = transposeB;
+        found = true;
+      }
+    }
+  }
+  if (!found)
+    return op->emitError("sol kernel: B must be indexed (k, n) or (n, k), "
+                         "optionally after the batch dims");
+  return success();
+}
+
+static FailureOr<KernelSpec> readKernel(func::FuncOp func) {
+  KernelSpec spec;
+  spec.func = func;
+  spec.plan = func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
+  if (!spec.plan)
+    return func.emitError("sol kernel @")
+           << func.getSymName() << " has no #sol.plan: run sol-tile first";
+  spec.numInputs = func.getNumArguments() - func.getNumResults();
+
+  for (Operation &op : func.getBody().front()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp)
+      continue;
+    if (isa<linalg::FillOp>(op))
+      continue;
+    if (linalgOp.getNumReductionLoops() > 0) {
+      if (spec.contraction)
+        return op.emitError("sol kernel: more than one contraction");
+      if (failed(readContraction(spec, linalgOp)))
+        return failure();
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || spec.epilogue)
+      return op.emitError("sol kernel: expected one elementwise "
+                          "linalg.generic after the contraction");
+    spec.epilogue = generic;
+  }
+  if (!spec.epilogue)
+    return func.emitError("sol kernel: no elementwise linalg.generic");
+
+  linalg::GenericOp epilogue = spec.epilogue;
+  auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (returnOp.getOperands() != ValueRange(epilogue.getResults()))
+    return epilogue.emitError("sol kernel: the function must return the "
+                              "epilogue's results, in order");
+  for (OpOperand &out : epilogue.getDpsInitsMutable()) {
+    if (!epilogue.getMatchingIndexingMap(&out).isIdentity())
+      return epilogue.emitError("sol kernel: outputs must be indexed by the "
+                                "identity map");
+    if (epilogue.payloadUsesValueFromOperand(&out))
+      return epilogue.emitError("sol kernel: the epilogue may not read its "
+                                "outputs");
+  }
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    Value value = in->get();
+    if (spec.contraction && value == spec.contraction->getResult(0)) {
+      spec.epilogueSources.push_back(-1);
+    } else if (BlockArgument arg = asFuncArg(value, func)) {
+      spec.epilogueSources.push_back(arg.getArgNumber());
+    } else {
+      return epilogue.emitError("sol kernel: epilogue inputs must be kernel "
+                                "arguments or the contraction's result");
+    }
+    for (AffineExpr expr : epilogue.getMatchingIndexingMap(in).getResults()) {
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (!isa<AffineDimExpr>(expr) && !(constant && constant.getValue() == 0))
+        return epilogue.emitError("sol kernel: epilogue maps may only use "
+                                  "dims and 0 (broadcast)");
+    }
+  }
+  auto outType = cast<RankedTensorType>(epilogue.getResult(0).getType());
+  spec.outShape.assign(outType.getShape().begin(), outType.getShape().end());
+  if (!outType.hasStaticShape())
+    return epilogue.emitError("sol kernel: dynamic output shape");
+  if (spec.contraction &&
+      cast<RankedTensorType>(spec.contraction->getResult(0).getType())
+              .getShape() != outType.getShape())
+    return epilogue.emitError("sol kernel: the epilogue must run over the "
+                              "contraction's output space");
+
+  KernelPath path = spec.plan.getPath();
+  if (spec.contraction && path == KernelPath::elementwise)
+    return func.emitError("sol kernel: an elementwise plan for a kernel with "
+                          "a matmul");
+  if (!spec.contraction && path != KernelPath::elementwise)
+    return func.emitError("sol kernel: a matmul plan for a kernel without a "
+                          "matmul");
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
+// Code generation helpers
+//===----------------------------------------------------------------------===//
+
+/// Index arithmetic with constants folded at build time where both sides
+/// are constant, so the emitted IR stays readable before canonicalization.
+class IndexBuilder {
+public:
+  IndexBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value lt(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
+  }
+  Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// Row-major strides of `shape`.
+static SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Splits a linear index over `shape` into one index per dim.
+static SmallVector<Value> delinearize(IndexBuilder &ib, Value linear,
+                                      ArrayRef<int64_t> shape) {
+  SmallVector<Value> ivs(shape.size());
+  SmallVector<int64_t> strides = getStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    Value q = ib.div(linear, strides[d]);
+    ivs[d] = d == 0 ? q : ib.rem(q, shape[d]);
+  }
+  return ivs;
+}
+
+/// Flat offset of element `ivs` of a row-major `shape`.
+static Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
+                       ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = getStrides(shape);
+  Value offset = ib.c(0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    offset = ib.add(offset, ib.mul(ivs[d], strides[d]));
+  return offset;
+}
+
+/// The generated kernel's view of one sol kernel.
+struct GpuKernel {
+  KernelSpec spec;
+  /// Flat global buffers, one per function argument.
+  SmallVector<Value> args;
+  SmallVector<SmallVector<int64_t>> argShapes;
+};
+
+/// Runs the epilogue's scalar body at output element `ivs` (one index per
+/// output dim) with `acc` standing for the contraction's value there, and
+/// stores each result. The caller guards `ivs` to be in bounds.
+static void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                           ArrayRef<Value> ivs, Value acc) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  Block &body = epilogue.getRegion().front();
+  IRMapping mapping;
+  for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
+    int source = kernel.spec.epilogueSources[i];
+    if (source < 0) {
+      mapping.map(body.getArgument(i), acc);
+      continue;
+    }
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    SmallVector<Value> index;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        index.push_back(ivs[dim.getPosition()]);
+      else
+        index.push_back(ib.c(0));
+    }
+    Value offset = linearize(ib, index, kernel.argShapes[source]);
+    Value loaded =
+        memref::LoadOp::create(b, loc, kernel.args[source], ValueRange{offset});
+    mapping.map(body.getArgument(i), loaded);
+  }
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    Value out = kernel.args[kernel.spec.numInputs + i];
+    memref::StoreOp::create(b, loc, mapping.lookupOrDefault(value), out,
+                            ValueRange{outOffset});
+  }
+}
+
+/// The output-space index of element (row, col) of the matmul: rows run over
+/// the folded batch dims and M (rank-2 B), or over M within grid slice z.
+static SmallVector<Value> matmulOutputIndex(IndexBuilder &ib,
+                                            const KernelSpec &spec,
+                                            Value batchSlice, Value row,
+                                            Value col) {
+  ArrayRef<int64_t> shape = spec.outShape;
+  size_t rank = shape.size();
+  SmallVector<int64_t> leading(shape.begin(), shape.end() - 1);
+  SmallVector<Value> ivs;
+  if (spec.batchedB) {
+    SmallVector<int64_t> batchShape(shape.begin(), shape.end() - 2);
+    ivs = delinearize(ib, batchSlice, batchShape);
+    ivs.push_back(row);
+  } else {
+    ivs = delinearize(ib, row, leading);
+  }
+  ivs.push_back(col);
+  assert(ivs.size() == rank && "one index per output dim");
+  (void)rank;
+  return ivs;
+}
+
+/// Guards `body` by `cond` when it may be false.
+static void emitIf(OpBuilder &b, Location loc, Value cond,
+                   function_ref<void(OpBuilder &)> body) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise path
+//===----------------------------------------------------------------------===//
+
+static LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
+                                           GpuKernel &kernel) {
+  IndexBuilder ib(b, loc);
+  int64_t total = 1;
+  for (int64_t d : kernel.spec.outShape)
+    total *= d;
+  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
+  if (grid.size() != 3 || block.size() != 3 || block[1] != 1 ||
+      block[2] != 1 || grid[1] != 1 || grid[2] != 1 ||
+      grid[0] * block[0] < total)
+    return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
+                                      "grid x block does not cover the ")
+           << total << " output elements";
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value linear =
+      ib.add(ib.mul(bid, kernel.spec.plan.getBlock()[0]), tid);
+  emitIf(b, loc, ib.lt(linear, total), [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    SmallVector<Value> ivs = delinearize(ib, linear, kernel.spec.outShape);
+    emitEpilogueAt(b, loc, kernel, ivs, Value());
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT matmul path
+//===----------------------------------------------------------------------===//
+
+static Value extendToF32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+/// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
+struct MatmulGeometry {
+  int64_t rows, n, k;
+  int64_t aSliceStride, bSliceStride; // elements between grid z slices
+};
+
+static MatmulGeometry getGeometry(const GpuKernel &kernel) {
+  const KernelSpec &spec = kernel.spec;
+  ArrayRef<int64_t> a = kernel.argShapes[spec.lhsArg];
+  ArrayRef<int64_t> bShape = kernel.argShapes[spec.rhsArg];
+  MatmulGeometry g;
+  g.k = a.back();
+  g.n = spec.transposeB ? bShape[bShape.size() - 2] : bShape.back();
+  int64_t m = a[a.size() - 2];
+  int64_t batch = 1;
+  for (size_t d = 0; d + 2 < a.size(); ++d)
+    batch *= a[d];
+  g.rows = spec.batchedB ? m : batch * m;
+  g.aSliceStride = spec.batchedB ? m * g.k : 0;
+  g.bSliceStride = spec.batchedB ? g.k * g.n : 0;
+  return g;
+}
+
+/// A grid that does not cover the output would leave it partly unwritten:
+/// the plan must match the shapes it is applied to.
+static LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
+                               int64_t tileM, int64_t tileN) {
+  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  int64_t slices = 1;
+  if (kernel.spec.batchedB)
+    for (size_t d = 0; d + 2 < kernel.spec.outShape.size(); ++d)
+      slices *= kernel.spec.outShape[d];
+  if (grid.size() != 3 || grid[0] != llvm::divideCeilSigned(g.n, tileN) ||
+      grid[1] != llvm::divideCeilSigned(g.rows, tileM) || grid[2] != slices)
+    return kernel.spec.func.emitError("sol kernel: the plan's grid does not "
+                                      "cover the output with its tiles");
+  return success();
+}
+
+static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
+                                          GpuKernel &kernel) {
+  IndexBuilder ib(b, loc);
+  MatmulGeometry g = getGeometry(kernel);
+  ArrayRef<int64_t> tile = kernel.spec.plan.getTile();
+  ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
+  if (tile.size() != 3 || block.size() != 3 || block[0] != tile[1] ||
+      block[1] != tile[0] || block[2] != 1)
+    return kernel.spec.func.emitError("sol kernel: a simt plan has block = "
+                                      "[tile_n, tile_m, 1]");
+  if (failed(checkGrid(kernel, g, tile[0], tile[1])))
+    return failure();
+  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value col = ib.add(ib.mul(bx, tile[1]), tx);
+  Value row = ib.add(ib.mul(by, tile[0]), ty);
+  Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+  emitIf(b, loc, inBounds, [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    Value aRow = ib.add(ib.mul(bz, g.aSliceStride), ib.mul(row, g.k));
+    Value bBase = ib.mul(bz, g.bSliceStride);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(g.k), ib.c(1),
+                                   ValueRange{zero});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      IndexBuilder lb(b, loc);
+      Value k = loop.getInductionVar();
+      Value aOff = lb.add(aRow, k);
+      Value bOff = kernel.spec.transposeB
+                       ? lb.add(bBase, lb.add(lb.mul(col, g.k), k))
+                       : lb.add(bBase, lb.add(lb.mul(k, g.n), col));
+      Value a = memref::LoadOp::create(b, loc, kernel.args[kernel.spec.lhsArg],
+                                       ValueRange{aOff});
+      Value bv = memref::LoadOp::create(
+          b, loc, kernel.args[kernel.spec.rhsArg], ValueRange{bOff});
+      Value prod = arith::MulFOp::create(b, loc, extendToF32(b, loc, a),
+                                         extendToF32(b, loc, bv));
+      Value sum =
+          arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], prod);
+      scf::YieldOp::create(b, loc, sum);
+    }
+    SmallVector<Value> ivs =
+        matmulOutputIndex(ib, kernel.spec, bz, row, col);
+    emitEpilogueAt(b, loc, kernel, ivs, loop.getResult(0));
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync path
+//===----------------------------------------------------------------------===//
+
+/// Everything the mma.sync generator derives from the plan.
+struct MmaLayout {
+  MmaSyncTile tile;
+  int64_t threads, warpTileM, warpTileN, fragsM, fragsN;
+  int64_t aPitch, bPitch;
+  int64_t aStageElems, bStageElems;
+  bool transposeB;
+};
+
+static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
+  PlanAttr plan = spec.plan;
+  ArrayRef<int64_t> tile = plan.getTile();
+  ArrayRef<int64_t> warps = plan.getWarps();
+  if (tile.size() != 3 || warps.size() != 2)
+    return spec.func.emitError("sol kernel: an mma_sync plan needs tile = "
+                               "[m, n, k] and warps = [m, n]");
+  MmaLayout l;
+  l.tile = {tile[0], tile[1], tile[2], warps[0], warps[1], plan.getStages()};
+  l.transposeB = spec.transposeB;
+  l.threads = warps[0] * warps[1] * 32;
+  l.warpTileM = tile[0] / warps[0];
+  l.warpTileN = tile[1] / warps[1];
+  if (tile[0] % warps[0] || tile[1] % warps[1] || l.warpTileM % 16 ||
+      l.warpTileN % 16 || tile[2] % 16 || l.tile.stages < 2 ||
+      plan.getThreads() != l.threads || plan.getSplitK() != 1)
+    return spec.func.emitError("sol kernel: the mma_sync plan is not one the "
+                               "generator implements (warp tiles must be "
+                               "multiples of 16x16, tile_k of 16, at least 2 "
+                               "stages, block = 32 x warps, split_k = 1)");
+  if (plan.getSmem() != getMmaSyncSmemBytes(l.tile, l.transposeB))
+    return spec.func.emitError("sol kernel: the plan's smem does not match "
+                               "its tiles");
+  l.fragsM = l.warpTileM / 16;
+  l.fragsN = l.warpTileN / 8;
+  l.aPitch = getMmaSyncAPitch(l.tile);
+  l.bPitch = getMmaSyncBPitch(l.tile, l.transposeB);
+  l.aStageElems = l.tile.tileM * l.aPitch;
+  l.bStageElems = (l.transposeB ? l.tile.tileN : l.tile.tileK) * l.bPitch;
+  return l;
+}
+
+/// The accumulators of one warp: fragsM x fragsN m16n8 fragments of four
+/// f32 each, flattened in (mi, ni, e) order.
+static int64_t accIndex(const MmaLayout &l, int64_t mi, int64_t ni, int64_t e) {
+  return (mi * l.fragsN + ni) * 4 + e;
+}
+
+static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
+                                       GpuKernel &kernel) {
+  FailureOr<MmaLayout> maybeLayout = getMmaLayout(kernel.spec);
+  if (failed(maybeLayout))
+    return failure();
+  const MmaLayout &l = *maybeLayout;
+  const MmaSyncTile &t = l.tile;
+  MatmulGeometry g = getGeometry(kernel);
+  if (failed(checkGrid(kernel, g, t.tileM, t.tileN)))
+    return failure();
+  IndexBuilder ib(b, loc);
+  Type elemType =
+      cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+          .getElementType();
+  bool isBF16 = elemType.isBF16();
+  MLIRContext *ctx = b.getContext();
+  auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value warp = ib.div(tid, 32);
+  Value lane = ib.rem(tid, 32);
+  Value warpM = ib.div(warp, t.warpsN);
+  Value warpN = ib.rem(warp, t.warpsN);
+  Value rowBase = ib.mul(by, t.tileM);
+  Value colBase = ib.mul(bx, t.tileN);
+  Value aBase = ib.mul(bz, g.aSliceStride);
+  Value bBase = ib.mul(bz, g.bSliceStride);
+
+  // Shared memory: `stages` A tiles then `stages` B tiles, rows padded.
+  auto dynType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), wgSpace);
+  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, dynType);
+  auto aType = MemRefType::get({t.stages, t.tileM, l.aPitch}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  int64_t bRows = l.transposeB ? t.tileN : t.tileK;
+  auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  Value sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
+  Value sB = memref::ViewOp::create(b, loc, bType, dyn,
+                                    ib.c(t.stages * l.aStageElems * 2),
+                                    ValueRange{});
+  Value globalA = kernel.args[kernel.spec.lhsArg];
+  Value globalB = kernel.args[kernel.spec.rhsArg];
+  int64_t numKTiles = llvm::divideCeilSigned(g.k, t.tileK);
+
+  // Issues the cp.async copies of K tile `kTile` into `stage`: 16 bytes per
+  // copy, zero-filled (source size 0) outside the matrix, so edge tiles and
+  // tiles past the last need no other masking.
+  auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
+    IndexBuilder ib(b, loc);
+    Value kBase = ib.mul(kTile, t.tileK);
+    auto copyRows = [&](Value global, Value dst, int64_t tileRows,
+                        int64_t tileCols,
+                        function_ref<std::pair<Value, Value>(Value, Value)>
+                            globalOffsetAndValid) {
+      int64_t chunksPerRow = tileCols / 8;
+      int64_t chunks = tileRows * chunksPerRow;
+      for (int64_t first = 0; first < chunks; first += l.threads) {
+        auto body = [&](OpBuilder &b) {
+          IndexBuilder ib(b, loc);
+          Value chunk = ib.add(tid, first);
+          Value r = ib.div(chunk, chunksPerRow);
+          Value c = ib.mul(ib.rem(chunk, chunksPerRow), 8);
+          auto [offset, valid] = globalOffsetAndValid(r, c);
+          Value safe = ib.select(valid, offset, ib.c(0));
+          Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
+          nvgpu::DeviceAsyncCopyOp::create(
+              b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
+              ValueRange{stage, r, c}, global, ValueRange{safe},
+              b.getIndexAttr(8), srcElems, b.getUnitAttr());
+        };
+        if (first + l.threads <= chunks)
+          body(b);
+        else
+          emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
+      }
+    };
+    // A tile: tileM rows of A, tileK columns.
+    copyRows(globalA, sA, t.tileM, t.tileK, [&](Value r, Value c) {
+      Value gRow = ib.add(rowBase, r), gK = ib.add(kBase, c);
+      Value valid = ib.land(ib.lt(gRow, g.rows), ib.lt(gK, g.k));
+      return std::make_pair(ib.add(aBase, ib.add(ib.mul(gRow, g.k), gK)),
+                            valid);
+    });
+    if (l.transposeB) {
+      // B is [N, K]: tileN rows of B, tileK columns.
+      copyRows(globalB, sB, t.tileN, t.tileK, [&](Value r, Value c) {
+        Value gN = ib.add(colBase, r), gK = ib.add(kBase, c);
+        Value valid = ib.land(ib.lt(gN, g.n), ib.lt(gK, g.k));
+        return std::make_pair(ib.add(bBase, ib.add(ib.mul(gN, g.k), gK)),
+                              valid);
+      });
+    } else {
+      // B is [K, N]: tileK rows of B, tileN columns.
+      copyRows(globalB, sB, t.tileK, t.tileN, [&](Value r, Value c) {
+        Value gK = ib.add(kBase, r), gN = ib.add(colBase, c);
+        Value valid = ib.land(ib.lt(gK, g.k), ib.lt(gN, g.n));
+        return std::make_pair(ib.add(bBase, ib.add(ib.mul(gK, g.n), gN)),
+                              valid);
+      });
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
+
+  // Prologue: the first stages-1 K tiles in flight.
+  for (int64_t s = 0; s + 1 < t.stages; ++s)
+    issueTileLoads(b, ib.c(s), ib.c(s));
+
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  SmallVector<Value> accInit(l.fragsM * l.fragsN * 4, zero);
+  auto kLoop = scf::ForOp::create(b, loc, ib.c(0), ib.c(numKTiles), ib.c(1),
+                                  accInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    IndexBuilder lb(b, loc);
+    Value kt = kLoop.getInductionVar();
+    // Tile kt has landed once at most stages-2 younger groups are pending;
+    // the barrier also tells every warp that stage (kt-1) % stages, which
+    // the loads below overwrite, has been consumed.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, t.stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value nextTile = lb.add(kt, t.stages - 1);
+    issueTileLoads(b, lb.rem(nextTile, t.stages), nextTile);
+    Value stage = lb.rem(kt, t.stages);
+
+    SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
+                           kLoop.getRegionIterArgs().end());
+    auto fragType = VectorType::get({2}, elemType);
+    auto i32 = b.getI32Type();
+    auto asOperand = [&](Value v) -> Value {
+      // bf16 fragments go to mma.sync as packed b32 registers.
+      return isBF16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
+    };
+    auto extractRow = [&](Value matrix, int64_t i) -> Value {
+      return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
+    };
+    auto f32 = b.getF32Type();
+    auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
+    Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
+    for (int64_t kk = 0; kk < t.tileK; kk += 16) {
+      // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
+      SmallVector<SmallVector<Value, 4>> aFrags;
+      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+        Value r = lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
+        Value c = lb.add(lb.mul(laneHalf, 8), kk);
+        Value m = nvgpu::LdMatrixOp::create(
+            b, loc, VectorType::get({4, 2}, elemType), sA,
+            ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
+        aFrags.push_back({asOperand(extractRow(m, 0)),
+                          asOperand(extractRow(m, 1)),
+                          asOperand(extractRow(m, 2)),
+                          asOperand(extractRow(m, 3))});
+      }
+      // B fragments, two n8 fragments per ldmatrix.x4.
+      SmallVector<std::pair<Value, Value>> bFrags;
+      for (int64_t nj = 0; nj < l.fragsN / 2; ++nj) {
+        Value nBase = lb.add(lb.mul(warpN, l.warpTileN), nj * 16);
+        Value m;
+        if (l.transposeB) {
+          // sB[n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) ...
+          Value n = lb.add(lb.add(nBase, lane8), lb.mul(laneHalf, 8));
+          Value k = lb.add(lb.mul(laneOct, 8), kk);
+          m = nvgpu::LdMatrixOp::create(b, loc,
+                                        VectorType::get({4, 2}, elemType), sB,
+                                        ValueRange{stage, n, k}, false, 4);
+        } else {
+          // sB[k][n], transposed on load: thread gets (k pair, n = lane/4).
+          Value k = lb.add(lb.add(lane8, lb.mul(laneOct, 8)), kk);
+          Value n = lb.add(nBase, lb.mul(laneHalf, 8));
+          m = nvgpu::LdMatrixOp::create(b, loc,
+                                        VectorType::get({4, 2}, elemType), sB,
+                                        ValueRange{stage, k, n}, true, 4);
+        }
+        bFrags.push_back({asOperand(extractRow(m, 0)),
+                          asOperand(extractRow(m, 1))});
+        bFrags.push_back({asOperand(extractRow(m, 2)),
+                          asOperand(extractRow(m, 3))});
+      }
+      (void)fragType;
+      NVVM::MMATypes ptxType =
+          isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+        for (int64_t ni = 0; ni < l.fragsN; ++ni) {
+          SmallVector<Value> c;
+          for (int64_t e = 0; e < 4; ++e)
+            c.push_back(acc[accIndex(l, mi, ni, e)]);
+          Value d = NVVM::MmaOp::create(
+              b, loc, resultType, aFrags[mi],
+              ValueRange{bFrags[ni].first, bFrags[ni].second}, c,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            acc[accIndex(l, mi, ni, e)] = LLVM::ExtractValueOp::create(
+                b, loc, d, ArrayRef<int64_t>{e});
+        }
+      }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // Nothing may stay in flight past the kernel (the tail groups are empty
+  // or zero-fills, but an exiting thread must not leave copies pending).
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+
+  // Epilogue on the accumulators: element e of fragment (mi, ni) sits at
+  // row lane/4 (+8 for e >= 2), column 2*(lane%4) (+1 for odd e).
+  Value laneRow = ib.div(lane, 4);
+  Value laneCol = ib.mul(ib.rem(lane, 4), 2);
+  Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
+  Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
+  for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+    for (int64_t ni = 0; ni < l.fragsN; ++ni) {
+      for (int64_t e = 0; e < 4; ++e) {
+        Value row = ib.add(ib.add(warpRow, laneRow), mi * 16 + (e / 2) * 8);
+        Value col = ib.add(ib.add(warpCol, laneCol), ni * 8 + (e % 2));
+        Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+        Value value = kLoop.getResult(accIndex(l, mi, ni, e));
+        emitIf(b, loc, inBounds, [&](OpBuilder &b) {
+          IndexBuilder ib(b, loc);
+          SmallVector<Value> ivs =
+              matmulOutputIndex(ib, kernel.spec, bz, row, col);
+          emitEpilogueAt(b, loc, kernel, ivs, value);
+        });
+      }
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) {
+  FailureOr<KernelSpec> spec = readKernel(func);
+  if (failed(spec))
+    return failure();
+  Location loc = func.getLoc();
+  MLIRContext *ctx = func.getContext();
+
+  GpuKernel kernel;
+  kernel.spec = *spec;
+  SmallVector<Type> argTypes;
+  for (Type type : func.getArgumentTypes()) {
+    auto tensor = cast<RankedTensorType>(type);
+    if (!tensor.hasStaticShape())
+      return func.emitError("sol kernel: dynamic argument shape");
+    kernel.argShapes.emplace_back(tensor.getShape().begin(),
+                                  tensor.getShape().end());
+    argTypes.push_back(MemRefType::get({std::max<int64_t>(
+                                           1, tensor.getNumElements())},
+                                       tensor.getElementType()));
+  }
+
+  auto gpuModule =
+      gpu::GPUModuleOp::create(moduleBuilder, loc, func.getSymName());
+  OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
+  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, func.getSymName(),
+                                        FunctionType::get(ctx, argTypes, {}));
+  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  PlanAttr plan = spec->plan;
+  gpuFunc.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(plan.getBlock()[0]),
+       static_cast<int32_t>(plan.getBlock()[1]),
+       static_cast<int32_t>(plan.getBlock()[2])}));
+  gpuFunc->setAttr(SolDialect::kPlanAttrName, plan);
+  if (Attribute cost = func->getAttr(SolDialect::kCostAttrName))
+    gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
+  for (BlockArgument arg : gpuFunc.getArguments())
+    kernel.args.push_back(arg);
+
+  b.setInsertionPointToStart(&gpuFunc.getBody().front());
+  LogicalResult result = success();
+  switch (plan.getPath()) {
+  case KernelPath::elementwise:
+    result = emitElementwiseKernel(b, loc, kernel);
+    break;
+  case KernelPath::simt:
+    result = emitSimtMatmulKernel(b, loc, kernel);
+    break;
+  case KernelPath::mma_sync:
+    result = emitMmaSyncKernel(b, loc, kernel);
+    break;
+  }
+  if (failed(result)) {
+    gpuModule.erase();
+    return failure();
+  }
+  gpu::ReturnOp::create(b, loc);
+  return success();
+}
+
+struct ConvertKernelsToGPUPass
+    : sol::impl::ConvertSolKernelsToGPUPassBase<ConvertKernelsToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> kernels, hosts;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func->hasAttr(SolDialect::kKernelAttrName))
+        kernels.push_back(func);
+      else
+        hosts.push_back(func);
+    }
+    OpBuilder builder(module.getBodyRegion());
+    builder.setInsertionPointToEnd(module.getBody());
+    bool failedAny = false;
+    for (func::FuncOp func : kernels) {
+      builder.setInsertionPoint(func);
+      if (failed(convertKernel(func, builder)))
+        failedAny = true;
+    }
+    if (failedAny)
+      return signalPassFailure();
+    // The host program is the runtime's: what remains is kernels alone.
+    for (func::FuncOp func : kernels)
+      func.erase();
+    for (func::FuncOp func : hosts)
+      func.erase();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+  }
+};
+
+} // namespace
