@@ -408,7 +408,12 @@ static void writeNumber(std::string &out, double value) {
   if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
     std::snprintf(buffer, sizeof(buffer), "%.0f", value);
   else
-    std::snprintf(buffer, sizeof(buffer), "%.17g", value);
+    // The shortest precision that reads back as the same double.
+    for (int precision = 15; precision <= 17; ++precision) {
+      std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+      if (std::strtod(buffer, nullptr) == value)
+        break;
+    }
   out += buffer;
 }
 
