@@ -49,13 +49,13 @@ CompareStats Comparator::finish() const {
     result.cosine = dot / (std::sqrt(outNormSq) * std::sqrt(refNormSq));
   else
     result.cosine = outNormSq == refNormSq ? 1.0 : 0.0; // both zero: equal
-  result.relL2Error = refNormSq > 0 ? std::sqrt(diffNormSq / refNormSq)
-                                    : std::sqrt(diffNormSq);
-  result.share = result.count
-                     ? static_cast<double>(result.withinTolerance) / result.count
-                     : 1.0;
-  result.pass = result.nonFinite == 0 &&
-                meetsShare(result.withinTolerance, result.count);
+  result.relL2Error =
+      refNormSq > 0 ? std::sqrt(diffNormSq / refNormSq) : std::sqrt(diffNormSq);
+  result.share =
+      result.count ? static_cast<double>(result.withinTolerance) / result.count
+                   : 1.0;
+  result.pass =
+      result.nonFinite == 0 && meetsShare(result.withinTolerance, result.count);
   return result;
 }
 

@@ -42,8 +42,7 @@ bool CudaDriver::load(std::string &error, const char *libraryName) {
       resolve(library, cuDeviceGetCount, {"cuDeviceGetCount"}, error) &&
       resolve(library, cuDeviceGet, {"cuDeviceGet"}, error) &&
       resolve(library, cuDeviceGetName, {"cuDeviceGetName"}, error) &&
-      resolve(library, cuDeviceGetAttribute, {"cuDeviceGetAttribute"},
-              error) &&
+      resolve(library, cuDeviceGetAttribute, {"cuDeviceGetAttribute"}, error) &&
       resolve(library, cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"},
               error) &&
       resolve(library, cuCtxSetCurrent, {"cuCtxSetCurrent"}, error) &&
@@ -62,8 +61,7 @@ bool CudaDriver::load(std::string &error, const char *libraryName) {
       resolve(library, cuMemcpyDtoH, {"cuMemcpyDtoH_v2", "cuMemcpyDtoH"},
               error) &&
       resolve(library, cuMemsetD8, {"cuMemsetD8_v2", "cuMemsetD8"}, error) &&
-      resolve(library, cuMemsetD16, {"cuMemsetD16_v2", "cuMemsetD16"},
-              error) &&
+      resolve(library, cuMemsetD16, {"cuMemsetD16_v2", "cuMemsetD16"}, error) &&
       resolve(library, cuLaunchKernel, {"cuLaunchKernel"}, error) &&
       resolve(library, cuEventCreate, {"cuEventCreate"}, error) &&
       resolve(library, cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"},

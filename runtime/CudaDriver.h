@@ -67,9 +67,9 @@ struct CudaDriver {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*cuMemsetD16)(CUdeviceptr, unsigned short, size_t) = nullptr;
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;

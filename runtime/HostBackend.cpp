@@ -2,8 +2,8 @@
 
 #include "runtime/HostBackend.h"
 
-#include <dlfcn.h>
 #include <array>
+#include <dlfcn.h>
 #include <utility>
 
 using namespace sol::runtime;
@@ -55,8 +55,8 @@ bool HostKernel::load(const std::string &libraryPath, const std::string &name,
   dlerror();
   entry = dlsym(library, name.c_str());
   if (!entry) {
-    error = "host kernel library '" + libraryPath + "' has no entry '" +
-            name + "'";
+    error =
+        "host kernel library '" + libraryPath + "' has no entry '" + name + "'";
     return false;
   }
   return true;

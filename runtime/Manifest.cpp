@@ -37,15 +37,15 @@ struct OpNameEntry {
 } // namespace
 
 static const OpNameEntry opNames[] = {
-    {"arg", OpKind::Arg},         {"constant", OpKind::Constant},
-    {"matmul", OpKind::Matmul},   {"add", OpKind::Add},
-    {"sub", OpKind::Sub},         {"mul", OpKind::Mul},
-    {"div", OpKind::Div},         {"max", OpKind::Max},
-    {"min", OpKind::Min},         {"neg", OpKind::Neg},
-    {"abs", OpKind::Abs},         {"exp", OpKind::Exp},
-    {"tanh", OpKind::Tanh},       {"sigmoid", OpKind::Sigmoid},
-    {"relu", OpKind::Relu},       {"silu", OpKind::Silu},
-    {"gelu", OpKind::Gelu},       {"cast", OpKind::Cast},
+    {"arg", OpKind::Arg},       {"constant", OpKind::Constant},
+    {"matmul", OpKind::Matmul}, {"add", OpKind::Add},
+    {"sub", OpKind::Sub},       {"mul", OpKind::Mul},
+    {"div", OpKind::Div},       {"max", OpKind::Max},
+    {"min", OpKind::Min},       {"neg", OpKind::Neg},
+    {"abs", OpKind::Abs},       {"exp", OpKind::Exp},
+    {"tanh", OpKind::Tanh},     {"sigmoid", OpKind::Sigmoid},
+    {"relu", OpKind::Relu},     {"silu", OpKind::Silu},
+    {"gelu", OpKind::Gelu},     {"cast", OpKind::Cast},
 };
 
 const char *sol::runtime::getOpName(OpKind kind) {
@@ -324,8 +324,9 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
         !reader.readString(entry, "approximate", where, approximate))
       return false;
     if (approximate != "erf" && approximate != "tanh" && approximate != "none")
-      return reader.fail(where + ": \"approximate\" must be \"erf\" or "
-                                 "\"tanh\", got \"" +
+      return reader.fail(where +
+                         ": \"approximate\" must be \"erf\" or "
+                         "\"tanh\", got \"" +
                          approximate + "\"");
     op.geluTanh = approximate == "tanh";
   }
@@ -358,8 +359,7 @@ static bool verifyOpShape(FieldReader &reader, const Manifest &manifest,
       return reader.fail(where + ": b must be rank 2 or have a's batch dims");
     Shape expected(a.begin(), a.end() - 1);
     expected.push_back(n);
-    if (b.size() == a.size() &&
-        !std::equal(a.begin(), a.end() - 2, b.begin()))
+    if (b.size() == a.size() && !std::equal(a.begin(), a.end() - 2, b.begin()))
       return reader.fail(where + ": batch dims of a " + formatShape(a) +
                          " and b " + formatShape(b) + " differ");
     if (op.shape != expected)
@@ -396,8 +396,8 @@ static bool parseCost(FieldReader &reader, const JsonValue &root,
   struct {
     const char *key;
     double *field;
-  } numbers[] = {{"tc_flops", &cost.tcFlops}, {"ew_flops", &cost.ewFlops},
-                 {"bytes", &cost.bytes},      {"t_ideal_us", &cost.tIdealUs},
+  } numbers[] = {{"tc_flops", &cost.tcFlops},  {"ew_flops", &cost.ewFlops},
+                 {"bytes", &cost.bytes},       {"t_ideal_us", &cost.tIdealUs},
                  {"t_pred_us", &cost.tPredUs}, {"sol_pred", &cost.solPred}};
   for (auto &number : numbers)
     if (const JsonValue *field = value->get(number.key)) {
@@ -494,9 +494,8 @@ bool sol::runtime::parseManifest(const std::string &text,
       return false;
     if (op.kind == OpKind::Arg) {
       if (op.argIndex >= static_cast<int>(manifest.args.size()))
-        return reader.fail("program[" + std::to_string(id) +
-                           "] (arg): index " + std::to_string(op.argIndex) +
-                           " out of range (" +
+        return reader.fail("program[" + std::to_string(id) + "] (arg): index " +
+                           std::to_string(op.argIndex) + " out of range (" +
                            std::to_string(manifest.args.size()) + " args)");
       const ArgSpec &arg = manifest.args[op.argIndex];
       if (arg.isOutput)
@@ -515,13 +514,13 @@ bool sol::runtime::parseManifest(const std::string &text,
     return false;
   size_t numOutputs = manifest.args.size() - manifest.getNumInputs();
   if (outputs.size() != numOutputs)
-    return reader.fail("manifest: \"outputs\" lists " +
-                       std::to_string(outputs.size()) + " values but \"args\" has " +
-                       std::to_string(numOutputs) + " outputs");
+    return reader.fail(
+        "manifest: \"outputs\" lists " + std::to_string(outputs.size()) +
+        " values but \"args\" has " + std::to_string(numOutputs) + " outputs");
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i] >= static_cast<int64_t>(manifest.program.size()))
-      return reader.fail("manifest: outputs[" + std::to_string(i) + "] = " +
-                         std::to_string(outputs[i]) +
+      return reader.fail("manifest: outputs[" + std::to_string(i) +
+                         "] = " + std::to_string(outputs[i]) +
                          " out of range (program has " +
                          std::to_string(manifest.program.size()) + " values)");
     const ProgramOp &value = manifest.program[outputs[i]];
@@ -547,7 +546,8 @@ bool sol::runtime::loadManifest(const std::string &path, Manifest &manifest,
   if (!readFile(path, text, error))
     return false;
   size_t slash = path.find_last_of('/');
-  std::string directory = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string directory =
+      slash == std::string::npos ? "." : path.substr(0, slash);
   if (directory.empty())
     directory = "/";
   if (!parseManifest(text, directory, manifest, error)) {

@@ -17,8 +17,7 @@ uint64_t sol::runtime::deriveSeed(uint64_t seed, uint64_t index) {
 /// Scaling by a power of two is exact in double, so rounding the scaled value
 /// to an integer with nearbyint (ties to even in the default rounding mode)
 /// rounds the significand exactly once.
-static uint32_t encodeBinary(double value, int mantissaBits,
-                             int exponentBits) {
+static uint32_t encodeBinary(double value, int mantissaBits, int exponentBits) {
   const int bias = (1 << (exponentBits - 1)) - 1;
   const uint32_t exponentAllOnes = (1u << exponentBits) - 1;
   const uint32_t sign =
@@ -65,9 +64,9 @@ static double decodeBinary(uint32_t bits, int mantissaBits, int exponentBits) {
   else if (biasedExponent == 0)
     magnitude = std::ldexp(fraction, 1 - bias - mantissaBits);
   else
-    magnitude = std::ldexp(fraction | (1u << mantissaBits),
-                           static_cast<int>(biasedExponent) - bias -
-                               mantissaBits);
+    magnitude =
+        std::ldexp(fraction | (1u << mantissaBits),
+                   static_cast<int>(biasedExponent) - bias - mantissaBits);
   return negative ? -magnitude : magnitude;
 }
 

@@ -9,9 +9,10 @@
 
 using namespace sol::runtime;
 
-int64_t sol::runtime::getBroadcastOffset(const Shape &resultShape,
-                                         const std::vector<int64_t> &resultIndex,
-                                         const Shape &operandShape) {
+int64_t
+sol::runtime::getBroadcastOffset(const Shape &resultShape,
+                                 const std::vector<int64_t> &resultIndex,
+                                 const Shape &operandShape) {
   size_t offsetDims = resultShape.size() - operandShape.size();
   int64_t offset = 0;
   for (size_t i = 0; i < operandShape.size(); ++i) {
@@ -43,7 +44,8 @@ double sol::runtime::getReferenceWorkPerElement(const Manifest &manifest,
       continue;
     const ProgramOp &op = manifest.program[id];
     if (op.kind == OpKind::Matmul)
-      work += static_cast<double>(manifest.program[op.operands[0]].shape.back());
+      work +=
+          static_cast<double>(manifest.program[op.operands[0]].shape.back());
     worklist.insert(worklist.end(), op.operands.begin(), op.operands.end());
   }
   return work;
@@ -123,7 +125,8 @@ double ReferenceEvaluator::applyUnary(const ProgramOp &op, double x) const {
   case OpKind::Gelu:
     if (op.geluTanh) {
       const double sqrtTwoOverPi = std::sqrt(2.0 / M_PI);
-      return 0.5 * x * (1 + std::tanh(sqrtTwoOverPi * (x + 0.044715 * x * x * x)));
+      return 0.5 * x *
+             (1 + std::tanh(sqrtTwoOverPi * (x + 0.044715 * x * x * x)));
     }
     return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
   case OpKind::Cast:
@@ -225,8 +228,10 @@ void ReferenceEvaluator::computeRow(int valueId, int64_t row,
     computeRow(op.operands[i], offset / operandLength, operandRows[i]);
   }
   for (int64_t j = 0; j < length; ++j) {
-    double lhs = operandRows[0].size() == 1 ? operandRows[0][0] : operandRows[0][j];
-    double rhs = operandRows[1].size() == 1 ? operandRows[1][0] : operandRows[1][j];
+    double lhs =
+        operandRows[0].size() == 1 ? operandRows[0][0] : operandRows[0][j];
+    double rhs =
+        operandRows[1].size() == 1 ? operandRows[1][0] : operandRows[1][j];
     result[j] = applyBinary(op.kind, lhs, rhs);
   }
 }

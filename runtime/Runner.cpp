@@ -113,8 +113,8 @@ sol::runtime::checkOutputs(const Manifest &manifest,
     int64_t rowsToCheck = getRowsWithinBudget(
         check.numRows, rowLength, getReferenceWorkPerElement(manifest, valueId),
         budgetPerOutput);
-    std::vector<int64_t> rows =
-        sampleRows(check.numRows, rowsToCheck, deriveSeed(options.seed, 1000 + i));
+    std::vector<int64_t> rows = sampleRows(check.numRows, rowsToCheck,
+                                           deriveSeed(options.seed, 1000 + i));
     check.rowsChecked = static_cast<int64_t>(rows.size());
     Comparator comparator(check.tolerance);
     for (int64_t row : rows) {
@@ -136,7 +136,8 @@ int sol::runtime::countPtxEntryParams(const std::string &ptx,
   size_t position = 0;
   while ((position = ptx.find(marker, position)) != std::string::npos) {
     size_t after = position + marker.size();
-    while (after < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[after])))
+    while (after < ptx.size() &&
+           std::isspace(static_cast<unsigned char>(ptx[after])))
       ++after;
     position = after;
     if (after >= ptx.size() || ptx[after] != '(')
@@ -241,23 +242,23 @@ bool Runner::initCuda(std::string &error) {
   if (!driver.check(driver.cuDeviceGet(&device, 0), "cuDeviceGet", error) ||
       !driver.check(driver.cuDeviceGetName(name, sizeof(name) - 1, device),
                     "cuDeviceGetName", error) ||
-      !driver.check(driver.cuDeviceGetAttribute(
-                        &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                        device),
-                    "cuDeviceGetAttribute", error) ||
-      !driver.check(driver.cuDeviceGetAttribute(
-                        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                        device),
-                    "cuDeviceGetAttribute", error) ||
-      !driver.check(driver.cuDeviceGetAttribute(
-                        &l2CacheBytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
-                        device),
-                    "cuDeviceGetAttribute", error) ||
       !driver.check(
           driver.cuDeviceGetAttribute(
-              &maxDynamicSharedBytes,
-              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
+              &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
           "cuDeviceGetAttribute", error) ||
+      !driver.check(
+          driver.cuDeviceGetAttribute(
+              &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+          "cuDeviceGetAttribute", error) ||
+      !driver.check(
+          driver.cuDeviceGetAttribute(
+              &l2CacheBytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
+          "cuDeviceGetAttribute", error) ||
+      !driver.check(driver.cuDeviceGetAttribute(
+                        &maxDynamicSharedBytes,
+                        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                        device),
+                    "cuDeviceGetAttribute", error) ||
       !driver.check(driver.cuDevicePrimaryCtxRetain(&context, device),
                     "cuDevicePrimaryCtxRetain", error) ||
       !driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent", error))
@@ -312,7 +313,8 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
     int params = countPtxEntryParams(image, manifest.kernel);
     if (params >= 0 && params != static_cast<int>(manifest.args.size())) {
       error = "argument count mismatch: PTX entry '" + manifest.kernel +
-              "' takes " + std::to_string(params) + " parameters, manifest has " +
+              "' takes " + std::to_string(params) +
+              " parameters, manifest has " +
               std::to_string(manifest.args.size()) + " args";
       return;
     }
@@ -324,8 +326,8 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   if (!manifest.target.chip.empty()) {
     std::string deviceChip = "sm_" + std::to_string(computeCapability);
     if (manifest.target.chip.compare(0, deviceChip.size(), deviceChip) != 0)
-      result.note = "compiled for " + manifest.target.chip + ", running on " +
-                    deviceChip;
+      result.note =
+          "compiled for " + manifest.target.chip + ", running on " + deviceChip;
   }
 
   DeviceResources resources(driver);
@@ -359,18 +361,18 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   const LaunchConfig &launch = manifest.launch;
   if (launch.dynamicSharedBytes > 48 * 1024) {
     if (maxDynamicSharedBytes > 0 &&
-        launch.dynamicSharedBytes > static_cast<unsigned>(maxDynamicSharedBytes)) {
+        launch.dynamicSharedBytes >
+            static_cast<unsigned>(maxDynamicSharedBytes)) {
       error = "kernel asks for " + std::to_string(launch.dynamicSharedBytes) +
               " B of dynamic shared memory; the device allows " +
               std::to_string(maxDynamicSharedBytes);
       return;
     }
-    if (!driver.check(driver.cuFuncSetAttribute(
-                          function,
-                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                          static_cast<int>(launch.dynamicSharedBytes)),
-                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                      error))
+    if (!driver.check(
+            driver.cuFuncSetAttribute(
+                function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                static_cast<int>(launch.dynamicSharedBytes)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
       return;
   }
 
@@ -380,13 +382,14 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   if (!driver.check(driver.cuMemGetInfo(&freeBytes, &totalBytes),
                     "cuMemGetInfo", error))
     return;
-  double l2Bytes = manifest.target.l2Bytes > 0 ? manifest.target.l2Bytes
-                                               : static_cast<double>(l2CacheBytes);
-  int numSets = options.checkOnly
-                    ? 1
-                    : getInputSetCount(l2Bytes, bytesPerSet,
-                                       options.maxInputSets,
-                                       static_cast<double>(freeBytes));
+  double l2Bytes = manifest.target.l2Bytes > 0
+                       ? manifest.target.l2Bytes
+                       : static_cast<double>(l2CacheBytes);
+  int numSets =
+      options.checkOnly
+          ? 1
+          : getInputSetCount(l2Bytes, bytesPerSet, options.maxInputSets,
+                             static_cast<double>(freeBytes));
   if (bytesPerSet > 0.9 * static_cast<double>(freeBytes)) {
     error = "arguments need " + std::to_string(manifest.getTotalArgBytes()) +
             " B; the device has " + std::to_string(freeBytes) + " B free";
@@ -550,13 +553,12 @@ std::string sol::runtime::formatResultBlock(const Manifest &manifest,
   if (!result.binaryPath.empty())
     text += "  binary:   " + result.binaryPath + "\n";
   const LaunchConfig &launch = manifest.launch;
-  text += "  launch:   grid [" + std::to_string(launch.grid[0]) + ", " +
-          std::to_string(launch.grid[1]) + ", " +
-          std::to_string(launch.grid[2]) + "] block [" +
-          std::to_string(launch.block[0]) + ", " +
-          std::to_string(launch.block[1]) + ", " +
-          std::to_string(launch.block[2]) + "] smem " +
-          std::to_string(launch.dynamicSharedBytes) + " B\n";
+  text +=
+      "  launch:   grid [" + std::to_string(launch.grid[0]) + ", " +
+      std::to_string(launch.grid[1]) + ", " + std::to_string(launch.grid[2]) +
+      "] block [" + std::to_string(launch.block[0]) + ", " +
+      std::to_string(launch.block[1]) + ", " + std::to_string(launch.block[2]) +
+      "] smem " + std::to_string(launch.dynamicSharedBytes) + " B\n";
   if (!manifest.plan.isNull())
     text += "  plan:     " + writeJson(manifest.plan) + "\n";
   if (!result.note.empty())
@@ -591,9 +593,8 @@ std::string sol::runtime::formatResultBlock(const Manifest &manifest,
     if (manifest.cost.present)
       text += "  SOL:      measured " + format("%.3f", result.solMeasured) +
               " (T_ideal " + format("%.2f us", result.tIdealUs) +
-              "), predicted " + format("%.3f", result.solPred) +
-              " (T_pred " + format("%.2f us", result.tPredUs) +
-              ", T_pred/T_measured " +
+              "), predicted " + format("%.3f", result.solPred) + " (T_pred " +
+              format("%.2f us", result.tPredUs) + ", T_pred/T_measured " +
               format("%.3f", result.us > 0 ? result.tPredUs / result.us : 0) +
               ", bound " + manifest.cost.bound + ")\n";
   } else if (result.hostWallUs >= 0) {

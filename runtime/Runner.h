@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sol {
@@ -105,9 +106,8 @@ std::vector<bool> findDivisorArgs(const Manifest &manifest);
 /// Host buffers for every arg of input set `setIndex`: inputs seeded random
 /// values of their dtype (never zero), outputs poisoned with all-ones bytes
 /// (NaN in f16, bf16 and f32) so unwritten elements fail.
-std::vector<std::vector<uint8_t>> makeArgBuffers(const Manifest &manifest,
-                                                 uint64_t seed,
-                                                 int setIndex = 0);
+std::vector<std::vector<uint8_t>>
+makeArgBuffers(const Manifest &manifest, uint64_t seed, int setIndex = 0);
 
 /// Compares the outputs in `buffers` (laid out as makeArgBuffers) with the
 /// reference computed from its inputs.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/Runner.h"
 #include "runtime/Compare.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/HostBackend.h"
@@ -13,12 +14,12 @@
 #include "runtime/Manifest.h"
 #include "runtime/Random.h"
 #include "runtime/Reference.h"
-#include "runtime/Runner.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -167,12 +168,12 @@ TEST(RunnerManifestTest, MissingFields) {
             "manifest: missing field \"launch\"");
   EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"outputs\"", "\"o\"")),
             "manifest: missing field \"outputs\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"role\": \"input\", ",
-                                      "")),
-            "args[0]: missing field \"role\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest,
-                                      "\"operands\": [0, 1], ", "")),
-            "program[3] (matmul): missing field \"operands\"");
+  EXPECT_EQ(
+      manifestError(replaceOnce(validManifest, "\"role\": \"input\", ", "")),
+      "args[0]: missing field \"role\"");
+  EXPECT_EQ(
+      manifestError(replaceOnce(validManifest, "\"operands\": [0, 1], ", "")),
+      "program[3] (matmul): missing field \"operands\"");
 }
 
 TEST(RunnerManifestTest, BadDTypeAndRole) {
@@ -195,9 +196,9 @@ TEST(RunnerManifestTest, ArgAndShapeMismatches) {
       "manifest: output \"out\" has shape [2, 4, 6] but value 5 has shape "
       "[2, 4, 5]");
   // ... or its dtype.
-  EXPECT_EQ(manifestError(replaceOnce(validManifest,
-                                      "\"role\": \"output\", \"dtype\": \"f16\"",
-                                      "\"role\": \"output\", \"dtype\": \"f32\"")),
+  EXPECT_EQ(manifestError(replaceOnce(
+                validManifest, "\"role\": \"output\", \"dtype\": \"f16\"",
+                "\"role\": \"output\", \"dtype\": \"f32\"")),
             "manifest: output \"out\" is f32 but value 5 is f16");
   // Contraction dims differ.
   EXPECT_NE(manifestError(replaceOnce(validManifest, "\"shape\": [5, 3]",
@@ -231,12 +232,12 @@ TEST(RunnerManifestTest, ProgramReferencesOutOfRange) {
                                       "\"operands\": [9]")),
             "program[5] (cast): operand 9 out of range (must name an earlier "
             "value, < 5)");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"index\": 2",
-                                      "\"index\": 7")),
-            "program[2] (arg): index 7 out of range (4 args)");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"index\": 2",
-                                      "\"index\": 3")),
-            "program[2] (arg): reads output \"out\"");
+  EXPECT_EQ(
+      manifestError(replaceOnce(validManifest, "\"index\": 2", "\"index\": 7")),
+      "program[2] (arg): index 7 out of range (4 args)");
+  EXPECT_EQ(
+      manifestError(replaceOnce(validManifest, "\"index\": 2", "\"index\": 3")),
+      "program[2] (arg): reads output \"out\"");
   EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"outputs\": [5]",
                                       "\"outputs\": [6]")),
             "manifest: outputs[0] = 6 out of range (program has 6 values)");
@@ -370,8 +371,8 @@ public:
       : inputs(inputs) {
     std::string text = R"({"kernel": "k", "launch": {"grid": [1], "block": [1]},
       "args": )" + argsJson +
-                       R"(, "program": )" + programJson +
-                       R"(, "outputs": [)" + std::to_string(output) + "]}";
+                       R"(, "program": )" + programJson + R"(, "outputs": [)" +
+                       std::to_string(output) + "]}";
     std::string error;
     loaded = parseManifest(text, "", manifest, error);
     EXPECT_TRUE(loaded) << error;
@@ -496,8 +497,7 @@ TEST(RunnerReferenceTest, UnaryOps) {
       R"([{"name": "x", "role": "input", "dtype": "f32", "shape": [2]},
           {"name": "o", "role": "output", "dtype": "f32", "shape": [2]}])";
   auto run = [&](const char *op) {
-    ReferenceFixture fixture(args,
-                             std::string(R"([{"op": "arg", "index": 0},
+    ReferenceFixture fixture(args, std::string(R"([{"op": "arg", "index": 0},
         {"op": ")") + op + R"(", "operands": [0], "dtype": "f32",
          "shape": [2]}])",
                              1, {{-2, 0.5f}});
@@ -735,6 +735,97 @@ TEST(RunnerCudaTest, RealDriverAbsentOrUsable) {
   }
 }
 
+/// Writes `contents` to a file under the test temp dir; returns its path.
+std::string writeTempFile(const std::string &name,
+                          const std::string &contents) {
+  std::string path = ::testing::TempDir() + "/sol-runner-test-" + name;
+  std::ofstream(path) << contents;
+  return path;
+}
+
+/// Runs the 3x5 f32 add manifest through the CUDA backend on the fake driver
+/// (FakeCudaDriver.c), with `ptxText` as the module.
+RunResult runFakeCuda(const std::string &kernel, const std::string &ptxText,
+                      bool checkOnly = false) {
+  std::string ptx = writeTempFile(kernel + ".ptx", ptxText);
+  std::string text = R"({"kernel": ")" + kernel + R"(", "ptx": ")" + ptx + R"(",
+    "target": {"chip": "sm_90a", "l2_bytes": 1048576},
+    "launch": {"grid": [1, 1, 1], "block": [32, 1, 1], "smem": 65536},
+    "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
+             {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
+             {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
+    "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+                {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
+    "outputs": [2],
+    "cost": {"tc_flops": 0, "ew_flops": 15, "bytes": 180, "t_ideal_us": 0.5,
+             "t_pred_us": 2, "sol_pred": 0.25, "bound": "latency"}})";
+  Manifest manifest;
+  std::string error;
+  EXPECT_TRUE(parseManifest(text, "", manifest, error)) << error;
+  RunOptions options;
+  options.cudaLibrary = SOL_FAKE_CUDA_DRIVER;
+  options.checkOnly = checkOnly;
+  options.iters = 10;
+  options.reps = 3;
+  return Runner(options).run(manifest);
+}
+
+TEST(RunnerCudaTest, FakeDriverChecksAndTimes) {
+  RunResult result = runFakeCuda("add_f32", "// fake module\n");
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_TRUE(result.pass);
+  EXPECT_EQ(result.deviceName, "Fake GPU");
+  ASSERT_TRUE(result.timed);
+  // 0.5 ms per rep over 10 launches.
+  EXPECT_DOUBLE_EQ(result.us, 50);
+  EXPECT_DOUBLE_EQ(result.solMeasured, 0.5 / 50);
+  EXPECT_DOUBLE_EQ(result.gbps, 180 / (50 * 1e3));
+  // 180 B per set against a 1 MiB L2: capped at 32 sets.
+  EXPECT_EQ(result.inputSets, 32);
+  EXPECT_EQ(result.iters, 10);
+  EXPECT_EQ(result.reps, 3);
+  JsonValue row = toJson(result);
+  EXPECT_EQ(row.get("us")->getNumber(), 50);
+  EXPECT_EQ(row.get("device")->getString(), "Fake GPU");
+}
+
+TEST(RunnerCudaTest, FakeDriverWrongKernelFailsAndCheckOnlyDoesNotTime) {
+  RunResult result =
+      runFakeCuda("add_f32_wrong", "// fake module\n", /*checkOnly=*/true);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_FALSE(result.pass);
+  EXPECT_FALSE(result.timed);
+  EXPECT_LT(result.share, 0.99);
+}
+
+TEST(RunnerCudaTest, FakeDriverErrorsAreClear) {
+  RunResult badModule = runFakeCuda("add_f32", "FAIL this is not PTX");
+  EXPECT_NE(badModule.error.find("cannot load module"), std::string::npos)
+      << badModule.error;
+  EXPECT_NE(badModule.error.find("CUDA_ERROR_INVALID_PTX"), std::string::npos);
+  EXPECT_NE(badModule.error.find("ptxas fatal: fake syntax error"),
+            std::string::npos);
+
+  RunResult noEntry = runFakeCuda("absent_kernel", "// fake module\n");
+  EXPECT_NE(noEntry.error.find("kernel entry 'absent_kernel' not found"),
+            std::string::npos)
+      << noEntry.error;
+  EXPECT_NE(noEntry.error.find("CUDA_ERROR_NOT_FOUND"), std::string::npos);
+
+  RunResult argCount = runFakeCuda(
+      "add_f32", ".visible .entry add_f32(.param .u64 a, .param .u64 b)\n{}");
+  EXPECT_NE(argCount.error.find("argument count mismatch: PTX entry "
+                                "'add_f32' takes 2 parameters, manifest has 3"),
+            std::string::npos)
+      << argCount.error;
+
+  RunResult launch = runFakeCuda("add_f32_launch_fails", "// fake module\n");
+  EXPECT_NE(launch.error.find("kernel launch failed: CUDA_ERROR_LAUNCH_FAILED"),
+            std::string::npos)
+      << launch.error;
+  EXPECT_FALSE(launch.pass);
+}
+
 const char *const hostManifestTemplate = R"({
   "kernel": "KERNEL",
   "launch": {"grid": [1, 1, 1], "block": [1, 1, 1]},
@@ -793,8 +884,8 @@ TEST(RunnerHostTest, WrongValuesFail) {
 
 TEST(RunnerHostTest, SampledCheckSaysSo) {
   // A budget below one row's work checks only the first and last rows.
-  RunResult result = runHostKernel("add_f32_skips_last_row",
-                                   SOL_HOST_KERNEL_FIXTURE, 1);
+  RunResult result =
+      runHostKernel("add_f32_skips_last_row", SOL_HOST_KERNEL_FIXTURE, 1);
   ASSERT_EQ(result.outputs.size(), 1u);
   EXPECT_TRUE(result.outputs[0].isSampled());
   EXPECT_EQ(result.outputs[0].rowsChecked, 2);
