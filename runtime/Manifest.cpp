@@ -1,0 +1,559 @@
+//===- Manifest.cpp - parse and validate kernel manifests -----------------===//
+
+#include "runtime/Manifest.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace sol::runtime;
+
+int64_t sol::runtime::getNumElements(const Shape &shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  return count;
+}
+
+std::string sol::runtime::formatShape(const Shape &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+bool sol::runtime::isBinaryOp(OpKind kind) {
+  return kind >= OpKind::Add && kind <= OpKind::Min;
+}
+
+bool sol::runtime::isUnaryOp(OpKind kind) {
+  return kind >= OpKind::Neg && kind <= OpKind::Cast;
+}
+
+namespace {
+struct OpNameEntry {
+  const char *name;
+  OpKind kind;
+};
+} // namespace
+
+static const OpNameEntry opNames[] = {
+    {"arg", OpKind::Arg},       {"constant", OpKind::Constant},
+    {"matmul", OpKind::Matmul}, {"add", OpKind::Add},
+    {"sub", OpKind::Sub},       {"mul", OpKind::Mul},
+    {"div", OpKind::Div},       {"max", OpKind::Max},
+    {"min", OpKind::Min},       {"neg", OpKind::Neg},
+    {"abs", OpKind::Abs},       {"exp", OpKind::Exp},
+    {"tanh", OpKind::Tanh},     {"sigmoid", OpKind::Sigmoid},
+    {"relu", OpKind::Relu},     {"silu", OpKind::Silu},
+    {"gelu", OpKind::Gelu},     {"cast", OpKind::Cast},
+};
+
+const char *sol::runtime::getOpName(OpKind kind) {
+  for (const OpNameEntry &entry : opNames)
+    if (entry.kind == kind)
+      return entry.name;
+  return "?";
+}
+
+size_t Manifest::getNumInputs() const {
+  size_t count = 0;
+  for (const ArgSpec &arg : args)
+    count += !arg.isOutput;
+  return count;
+}
+
+size_t Manifest::getTotalArgBytes() const {
+  size_t bytes = 0;
+  for (const ArgSpec &arg : args)
+    bytes += arg.getNumBytes();
+  return bytes;
+}
+
+bool sol::runtime::broadcastShapes(const Shape &lhs, const Shape &rhs,
+                                   Shape &result) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  result.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align trailing dims; a missing leading dim acts as 1.
+    int64_t lhsDim = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
+    int64_t rhsDim = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
+    if (lhsDim != rhsDim && lhsDim != 1 && rhsDim != 1)
+      return false;
+    result[rank - 1 - i] = lhsDim == 1 ? rhsDim : lhsDim;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Field readers: each names the field it failed on.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class FieldReader {
+public:
+  explicit FieldReader(std::string &error) : error(error) {}
+
+  bool fail(const std::string &message) {
+    error = message;
+    return false;
+  }
+
+  const JsonValue *require(const JsonValue &object, const std::string &key,
+                           const std::string &where) {
+    const JsonValue *value = object.get(key);
+    if (!value)
+      fail(where + ": missing field \"" + key + "\"");
+    return value;
+  }
+
+  bool readString(const JsonValue &object, const std::string &key,
+                  const std::string &where, std::string &result) {
+    const JsonValue *value = require(object, key, where);
+    if (!value)
+      return false;
+    if (!value->isString())
+      return fail(where + ": \"" + key + "\" must be a string");
+    result = value->getString();
+    return true;
+  }
+
+  bool readNumber(const JsonValue &object, const std::string &key,
+                  const std::string &where, double &result) {
+    const JsonValue *value = require(object, key, where);
+    if (!value)
+      return false;
+    if (!value->isNumber())
+      return fail(where + ": \"" + key + "\" must be a number");
+    result = value->getNumber();
+    return true;
+  }
+
+  bool readInteger(const JsonValue &value, const std::string &where,
+                   int64_t minimum, int64_t &result) {
+    if (!value.isNumber() || value.getNumber() != std::floor(value.getNumber()))
+      return fail(where + " must be an integer");
+    if (value.getNumber() < static_cast<double>(minimum) ||
+        value.getNumber() > 9.0e15)
+      return fail(where + " must be at least " + std::to_string(minimum));
+    result = static_cast<int64_t>(value.getNumber());
+    return true;
+  }
+
+  bool readIntegerList(const JsonValue &object, const std::string &key,
+                       const std::string &where, int64_t minimum,
+                       std::vector<int64_t> &result) {
+    const JsonValue *value = require(object, key, where);
+    if (!value)
+      return false;
+    if (!value->isArray())
+      return fail(where + ": \"" + key + "\" must be an array of integers");
+    result.clear();
+    for (size_t i = 0; i < value->getArray().size(); ++i) {
+      int64_t element;
+      if (!readInteger(value->getArray()[i],
+                       where + ": \"" + key + "\"[" + std::to_string(i) + "]",
+                       minimum, element))
+        return false;
+      result.push_back(element);
+    }
+    return true;
+  }
+
+  bool readDType(const JsonValue &object, const std::string &where,
+                 DType &dtype) {
+    std::string name;
+    if (!readString(object, "dtype", where, name))
+      return false;
+    if (!parseDType(name, dtype))
+      return fail(where + ": unknown dtype \"" + name +
+                  "\" (expected f16, bf16 or f32)");
+    return true;
+  }
+
+private:
+  std::string &error;
+};
+
+} // namespace
+
+static std::string joinPath(const std::string &directory,
+                            const std::string &path) {
+  if (path.empty() || path[0] == '/' || directory.empty())
+    return path;
+  return directory + "/" + path;
+}
+
+static bool parseLaunch(FieldReader &reader, const JsonValue &root,
+                        LaunchConfig &launch) {
+  const JsonValue *value = reader.require(root, "launch", "manifest");
+  if (!value)
+    return false;
+  if (!value->isObject())
+    return reader.fail("manifest: \"launch\" must be an object");
+  std::vector<int64_t> grid, block;
+  if (!reader.readIntegerList(*value, "grid", "launch", 1, grid) ||
+      !reader.readIntegerList(*value, "block", "launch", 1, block))
+    return false;
+  if (grid.empty() || grid.size() > 3 || block.empty() || block.size() > 3)
+    return reader.fail("launch: \"grid\" and \"block\" need 1 to 3 entries");
+  for (size_t i = 0; i < grid.size(); ++i)
+    launch.grid[i] = static_cast<unsigned>(grid[i]);
+  for (size_t i = 0; i < block.size(); ++i)
+    launch.block[i] = static_cast<unsigned>(block[i]);
+  launch.dynamicSharedBytes = 0;
+  if (const JsonValue *smem = value->get("smem")) {
+    int64_t bytes;
+    if (!reader.readInteger(*smem, "launch: \"smem\"", 0, bytes))
+      return false;
+    launch.dynamicSharedBytes = static_cast<unsigned>(bytes);
+  }
+  return true;
+}
+
+static bool parseArgs(FieldReader &reader, const JsonValue &root,
+                      std::vector<ArgSpec> &args) {
+  const JsonValue *value = reader.require(root, "args", "manifest");
+  if (!value)
+    return false;
+  if (!value->isArray() || value->getArray().empty())
+    return reader.fail("manifest: \"args\" must be a non-empty array");
+  bool seenOutput = false;
+  for (size_t i = 0; i < value->getArray().size(); ++i) {
+    const JsonValue &entry = value->getArray()[i];
+    std::string where = "args[" + std::to_string(i) + "]";
+    if (!entry.isObject())
+      return reader.fail(where + " must be an object");
+    ArgSpec arg;
+    std::string role;
+    if (!reader.readString(entry, "name", where, arg.name) ||
+        !reader.readString(entry, "role", where, role) ||
+        !reader.readDType(entry, where, arg.dtype) ||
+        !reader.readIntegerList(entry, "shape", where, 1, arg.shape))
+      return false;
+    if (role != "input" && role != "output")
+      return reader.fail(where + ": role \"" + role +
+                         "\" must be \"input\" or \"output\"");
+    arg.isOutput = role == "output";
+    // The call ABI passes inputs first; a manifest that interleaves them
+    // would have its arguments bound to the wrong buffers.
+    if (!arg.isOutput && seenOutput)
+      return reader.fail(where + ": input \"" + arg.name +
+                         "\" follows an output (inputs come first)");
+    seenOutput |= arg.isOutput;
+    args.push_back(std::move(arg));
+  }
+  if (!seenOutput)
+    return reader.fail("manifest: \"args\" has no output");
+  return true;
+}
+
+static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
+                    ProgramOp &op) {
+  std::string where = "program[" + std::to_string(id) + "]";
+  if (!entry.isObject())
+    return reader.fail(where + " must be an object");
+  std::string name;
+  if (!reader.readString(entry, "op", where, name))
+    return false;
+  bool known = false;
+  for (const OpNameEntry &nameEntry : opNames) {
+    if (name == nameEntry.name) {
+      op.kind = nameEntry.kind;
+      known = true;
+    }
+  }
+  if (!known)
+    return reader.fail(where + ": unknown op \"" + name + "\"");
+  where += " (" + name + ")";
+
+  // Every op but arg carries its result type; arg takes it from the argument.
+  if (op.kind != OpKind::Arg) {
+    if (!reader.readDType(entry, where, op.dtype))
+      return false;
+    std::vector<int64_t> shape;
+    if (op.kind == OpKind::Constant && !entry.get("shape"))
+      shape.clear(); // a constant is rank 0 unless it says otherwise
+    else if (!reader.readIntegerList(entry, "shape", where, 1, shape))
+      return false;
+    op.shape = shape;
+  }
+
+  switch (op.kind) {
+  case OpKind::Arg: {
+    const JsonValue *index = reader.require(entry, "index", where);
+    int64_t value;
+    if (!index || !reader.readInteger(*index, where + ": \"index\"", 0, value))
+      return false;
+    op.argIndex = static_cast<int>(value);
+    return true;
+  }
+  case OpKind::Constant:
+    if (!op.shape.empty())
+      return reader.fail(where + ": a constant must be rank 0 (it broadcasts)");
+    return reader.readNumber(entry, "value", where, op.constantValue);
+  default:
+    break;
+  }
+
+  std::vector<int64_t> operands;
+  if (!reader.readIntegerList(entry, "operands", where, 0, operands))
+    return false;
+  size_t expected = op.kind == OpKind::Matmul || isBinaryOp(op.kind) ? 2 : 1;
+  if (operands.size() != expected)
+    return reader.fail(where + ": expected " + std::to_string(expected) +
+                       " operands, got " + std::to_string(operands.size()));
+  for (int64_t operand : operands) {
+    // Values are defined in order; pointing at itself or later is a cycle.
+    if (operand >= static_cast<int64_t>(id))
+      return reader.fail(where + ": operand " + std::to_string(operand) +
+                         " out of range (must name an earlier value, < " +
+                         std::to_string(id) + ")");
+    op.operands.push_back(static_cast<int>(operand));
+  }
+  if (op.kind == OpKind::Matmul) {
+    if (const JsonValue *transpose = entry.get("transpose_b")) {
+      if (!transpose->isBool())
+        return reader.fail(where + ": \"transpose_b\" must be a bool");
+      op.transposeB = transpose->getBool();
+    }
+  }
+  if (op.kind == OpKind::Gelu) {
+    std::string approximate = "erf";
+    if (entry.get("approximate") &&
+        !reader.readString(entry, "approximate", where, approximate))
+      return false;
+    if (approximate != "erf" && approximate != "tanh" && approximate != "none")
+      return reader.fail(where +
+                         ": \"approximate\" must be \"erf\" or "
+                         "\"tanh\", got \"" +
+                         approximate + "\"");
+    op.geluTanh = approximate == "tanh";
+  }
+  return true;
+}
+
+/// Checks that each op's declared result shape follows from its operands, so
+/// a compiler bug in shape bookkeeping shows up here rather than as a wrong
+/// reference.
+static bool verifyOpShape(FieldReader &reader, const Manifest &manifest,
+                          size_t id) {
+  const ProgramOp &op = manifest.program[id];
+  std::string where =
+      "program[" + std::to_string(id) + "] (" + getOpName(op.kind) + ")";
+  auto operandShape = [&](size_t i) -> const Shape & {
+    return manifest.program[op.operands[i]].shape;
+  };
+  if (op.kind == OpKind::Matmul) {
+    const Shape &a = operandShape(0), &b = operandShape(1);
+    if (a.size() < 2 || b.size() < 2)
+      return reader.fail(where + ": operands must have rank >= 2");
+    int64_t k = a.back();
+    int64_t bK = op.transposeB ? b.back() : b[b.size() - 2];
+    int64_t n = op.transposeB ? b[b.size() - 2] : b.back();
+    if (bK != k)
+      return reader.fail(where + ": contraction mismatch, a " + formatShape(a) +
+                         " and b " + formatShape(b) +
+                         (op.transposeB ? " (transpose_b)" : ""));
+    if (b.size() != 2 && b.size() != a.size())
+      return reader.fail(where + ": b must be rank 2 or have a's batch dims");
+    Shape expected(a.begin(), a.end() - 1);
+    expected.push_back(n);
+    if (b.size() == a.size() && !std::equal(a.begin(), a.end() - 2, b.begin()))
+      return reader.fail(where + ": batch dims of a " + formatShape(a) +
+                         " and b " + formatShape(b) + " differ");
+    if (op.shape != expected)
+      return reader.fail(where + ": result shape " + formatShape(op.shape) +
+                         " should be " + formatShape(expected));
+    return true;
+  }
+  if (isBinaryOp(op.kind)) {
+    Shape expected;
+    if (!broadcastShapes(operandShape(0), operandShape(1), expected))
+      return reader.fail(where + ": shapes " + formatShape(operandShape(0)) +
+                         " and " + formatShape(operandShape(1)) +
+                         " do not broadcast");
+    if (op.shape != expected)
+      return reader.fail(where + ": result shape " + formatShape(op.shape) +
+                         " should be " + formatShape(expected));
+    return true;
+  }
+  if (isUnaryOp(op.kind) && op.shape != operandShape(0))
+    return reader.fail(where + ": result shape " + formatShape(op.shape) +
+                       " differs from its operand's " +
+                       formatShape(operandShape(0)));
+  return true;
+}
+
+static bool parseCost(FieldReader &reader, const JsonValue &root,
+                      CostInfo &cost) {
+  const JsonValue *value = root.get("cost");
+  if (!value)
+    return true; // optional: timing then reports no SOL
+  if (!value->isObject())
+    return reader.fail("manifest: \"cost\" must be an object");
+  cost.present = true;
+  struct {
+    const char *key;
+    double *field;
+  } numbers[] = {{"tc_flops", &cost.tcFlops},  {"ew_flops", &cost.ewFlops},
+                 {"bytes", &cost.bytes},       {"t_ideal_us", &cost.tIdealUs},
+                 {"t_pred_us", &cost.tPredUs}, {"sol_pred", &cost.solPred}};
+  for (auto &number : numbers)
+    if (const JsonValue *field = value->get(number.key)) {
+      if (!field->isNumber())
+        return reader.fail(std::string("cost: \"") + number.key +
+                           "\" must be a number");
+      *number.field = field->getNumber();
+    }
+  if (const JsonValue *bound = value->get("bound"))
+    if (bound->isString())
+      cost.bound = bound->getString();
+  return true;
+}
+
+static bool parseTarget(FieldReader &reader, const JsonValue &root,
+                        TargetInfo &target) {
+  const JsonValue *value = root.get("target");
+  if (!value)
+    return true;
+  if (!value->isObject())
+    return reader.fail("manifest: \"target\" must be an object");
+  if (const JsonValue *name = value->get("name"))
+    if (name->isString())
+      target.name = name->getString();
+  if (const JsonValue *chip = value->get("chip"))
+    if (chip->isString())
+      target.chip = chip->getString();
+  struct {
+    const char *key;
+    double *field;
+  } numbers[] = {{"l2_bytes", &target.l2Bytes},
+                 {"peak_tflops", &target.peakTflops},
+                 {"peak_gbps", &target.peakGbps}};
+  for (auto &number : numbers)
+    if (const JsonValue *field = value->get(number.key)) {
+      if (!field->isNumber())
+        return reader.fail(std::string("target: \"") + number.key +
+                           "\" must be a number");
+      *number.field = field->getNumber();
+    }
+  return true;
+}
+
+bool sol::runtime::parseManifest(const std::string &text,
+                                 const std::string &directory,
+                                 Manifest &manifest, std::string &error) {
+  manifest = Manifest();
+  manifest.directory = directory;
+  JsonValue root;
+  if (!parseJson(text, root, error)) {
+    error = "malformed JSON: " + error;
+    return false;
+  }
+  FieldReader reader(error);
+  if (!root.isObject())
+    return reader.fail("manifest: top level must be an object");
+  if (!reader.readString(root, "kernel", "manifest", manifest.kernel))
+    return false;
+  if (manifest.kernel.empty())
+    return reader.fail("manifest: \"kernel\" is empty");
+
+  struct {
+    const char *key;
+    std::string *path;
+  } binaries[] = {{"ptx", &manifest.ptxPath},
+                  {"cubin", &manifest.cubinPath},
+                  {"lib", &manifest.libPath}};
+  for (auto &binary : binaries) {
+    const JsonValue *value = root.get(binary.key);
+    if (!value || value->isNull())
+      continue;
+    if (!value->isString())
+      return reader.fail(std::string("manifest: \"") + binary.key +
+                         "\" must be a string");
+    *binary.path = joinPath(directory, value->getString());
+  }
+
+  if (!parseTarget(reader, root, manifest.target) ||
+      !parseLaunch(reader, root, manifest.launch) ||
+      !parseArgs(reader, root, manifest.args) ||
+      !parseCost(reader, root, manifest.cost))
+    return false;
+  if (const JsonValue *plan = root.get("plan"))
+    manifest.plan = *plan;
+
+  const JsonValue *program = reader.require(root, "program", "manifest");
+  if (!program)
+    return false;
+  if (!program->isArray() || program->getArray().empty())
+    return reader.fail("manifest: \"program\" must be a non-empty array");
+  for (size_t id = 0; id < program->getArray().size(); ++id) {
+    ProgramOp op;
+    if (!parseOp(reader, program->getArray()[id], id, op))
+      return false;
+    if (op.kind == OpKind::Arg) {
+      if (op.argIndex >= static_cast<int>(manifest.args.size()))
+        return reader.fail("program[" + std::to_string(id) + "] (arg): index " +
+                           std::to_string(op.argIndex) + " out of range (" +
+                           std::to_string(manifest.args.size()) + " args)");
+      const ArgSpec &arg = manifest.args[op.argIndex];
+      if (arg.isOutput)
+        return reader.fail("program[" + std::to_string(id) +
+                           "] (arg): reads output \"" + arg.name + "\"");
+      op.dtype = arg.dtype;
+      op.shape = arg.shape;
+    }
+    manifest.program.push_back(std::move(op));
+    if (!verifyOpShape(reader, manifest, id))
+      return false;
+  }
+
+  std::vector<int64_t> outputs;
+  if (!reader.readIntegerList(root, "outputs", "manifest", 0, outputs))
+    return false;
+  size_t numOutputs = manifest.args.size() - manifest.getNumInputs();
+  if (outputs.size() != numOutputs)
+    return reader.fail(
+        "manifest: \"outputs\" lists " + std::to_string(outputs.size()) +
+        " values but \"args\" has " + std::to_string(numOutputs) + " outputs");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i] >= static_cast<int64_t>(manifest.program.size()))
+      return reader.fail("manifest: outputs[" + std::to_string(i) +
+                         "] = " + std::to_string(outputs[i]) +
+                         " out of range (program has " +
+                         std::to_string(manifest.program.size()) + " values)");
+    const ProgramOp &value = manifest.program[outputs[i]];
+    const ArgSpec &arg = manifest.args[manifest.getOutputArgIndex(i)];
+    if (value.shape != arg.shape)
+      return reader.fail("manifest: output \"" + arg.name + "\" has shape " +
+                         formatShape(arg.shape) + " but value " +
+                         std::to_string(outputs[i]) + " has shape " +
+                         formatShape(value.shape));
+    if (value.dtype != arg.dtype)
+      return reader.fail("manifest: output \"" + arg.name + "\" is " +
+                         getDTypeName(arg.dtype) + " but value " +
+                         std::to_string(outputs[i]) + " is " +
+                         getDTypeName(value.dtype));
+    manifest.outputs.push_back(static_cast<int>(outputs[i]));
+  }
+  return true;
+}
+
+bool sol::runtime::loadManifest(const std::string &path, Manifest &manifest,
+                                std::string &error) {
+  std::string text;
+  if (!readFile(path, text, error))
+    return false;
+  size_t slash = path.find_last_of('/');
+  std::string directory =
+      slash == std::string::npos ? "." : path.substr(0, slash);
+  if (directory.empty())
+    directory = "/";
+  if (!parseManifest(text, directory, manifest, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  manifest.path = path;
+  return true;
+}

@@ -1,0 +1,134 @@
+//===- Manifest.h - the compiler's description of one kernel ----*- C++ -*-===//
+//
+// A manifest is the contract between sol's compiler and this runtime: which
+// binary to load, how to launch it, the arguments' types and shapes, and a
+// small program of the math the kernel computes, from which the runtime
+// builds an independent float64 reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOL_RUNTIME_MANIFEST_H
+#define SOL_RUNTIME_MANIFEST_H
+
+#include "runtime/DType.h"
+#include "runtime/Json.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sol {
+namespace runtime {
+
+using Shape = std::vector<int64_t>;
+
+int64_t getNumElements(const Shape &shape);
+/// "[16, 512, 2560]".
+std::string formatShape(const Shape &shape);
+
+struct ArgSpec {
+  std::string name;
+  bool isOutput = false;
+  DType dtype = DType::F32;
+  Shape shape;
+
+  int64_t getNumElements() const { return runtime::getNumElements(shape); }
+  size_t getNumBytes() const {
+    return static_cast<size_t>(getNumElements()) * getDTypeSize(dtype);
+  }
+};
+
+enum class OpKind {
+  Arg,
+  Constant,
+  Matmul,
+  // Binary, numpy broadcasting.
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Max,
+  Min,
+  // Unary.
+  Neg,
+  Abs,
+  Exp,
+  Tanh,
+  Sigmoid,
+  Relu,
+  Silu,
+  Gelu,
+  Cast,
+};
+
+bool isBinaryOp(OpKind kind);
+bool isUnaryOp(OpKind kind); // includes gelu and cast
+const char *getOpName(OpKind kind);
+
+struct ProgramOp {
+  OpKind kind = OpKind::Constant;
+  std::vector<int> operands;
+  int argIndex = -1;        // arg
+  double constantValue = 0; // constant
+  bool transposeB = false;  // matmul: b is [N, K]
+  bool geluTanh = false;    // gelu: tanh approximation instead of erf
+  DType dtype = DType::F32;
+  Shape shape;
+};
+
+struct LaunchConfig {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSharedBytes = 0;
+};
+
+struct TargetInfo {
+  std::string name, chip;
+  double l2Bytes = 0, peakTflops = 0, peakGbps = 0;
+};
+
+/// The compiler's cost-model numbers; all zero when the manifest has none.
+struct CostInfo {
+  bool present = false;
+  double tcFlops = 0, ewFlops = 0, bytes = 0;
+  double tIdealUs = 0, tPredUs = 0, solPred = 0;
+  std::string bound;
+};
+
+struct Manifest {
+  std::string path;      // the file it was loaded from ("" when from text)
+  std::string directory; // relative binary paths resolve against this
+  std::string kernel;
+  std::string ptxPath, cubinPath, libPath; // absolute or "" when absent
+  TargetInfo target;
+  LaunchConfig launch;
+  std::vector<ArgSpec> args;
+  std::vector<ProgramOp> program;
+  std::vector<int> outputs; // program value ids, one per output arg, in order
+  CostInfo cost;
+  JsonValue plan;
+
+  size_t getNumInputs() const;
+  /// Index into `args` of output `outputIndex`.
+  size_t getOutputArgIndex(size_t outputIndex) const {
+    return getNumInputs() + outputIndex;
+  }
+  size_t getTotalArgBytes() const;
+};
+
+/// Parses and validates manifest JSON. `directory` is where relative binary
+/// paths point. Returns false with a message naming the offending field.
+bool parseManifest(const std::string &text, const std::string &directory,
+                   Manifest &manifest, std::string &error);
+/// Reads, parses and validates the manifest file at `path`.
+bool loadManifest(const std::string &path, Manifest &manifest,
+                  std::string &error);
+
+/// The result shape of broadcasting `lhs` with `rhs` numpy-style; false when
+/// they do not broadcast.
+bool broadcastShapes(const Shape &lhs, const Shape &rhs, Shape &result);
+
+} // namespace runtime
+} // namespace sol
+
+#endif // SOL_RUNTIME_MANIFEST_H

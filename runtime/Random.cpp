@@ -1,0 +1,127 @@
+//===- Random.cpp - seeded inputs and f16/bf16 conversions ----------------===//
+
+#include "runtime/Random.h"
+
+#include <cmath>
+
+using namespace sol::runtime;
+
+uint64_t sol::runtime::deriveSeed(uint64_t seed, uint64_t index) {
+  Random mixer(seed ^ (index * 0xD1B54A32D192ED03ull));
+  mixer.next();
+  return mixer.next();
+}
+
+/// Encodes `value` in a binary format with `mantissaBits` stored fraction bits
+/// and `exponentBits` exponent bits (IEEE layout, subnormals, infinities).
+/// Scaling by a power of two is exact in double, so rounding the scaled value
+/// to an integer with nearbyint (ties to even in the default rounding mode)
+/// rounds the significand exactly once.
+static uint32_t encodeBinary(double value, int mantissaBits, int exponentBits) {
+  const int bias = (1 << (exponentBits - 1)) - 1;
+  const uint32_t exponentAllOnes = (1u << exponentBits) - 1;
+  const uint32_t sign =
+      std::signbit(value) ? 1u << (mantissaBits + exponentBits) : 0;
+  const uint32_t infinity = sign | (exponentAllOnes << mantissaBits);
+  if (std::isnan(value))
+    return infinity | (1u << (mantissaBits - 1));
+  double magnitude = std::fabs(value);
+  if (std::isinf(magnitude))
+    return infinity;
+  if (magnitude == 0)
+    return sign;
+
+  const int minNormalExponent = 1 - bias;
+  int frexpExponent;
+  std::frexp(magnitude, &frexpExponent);
+  int exponent = frexpExponent - 1; // magnitude in [2^exponent, 2^(exponent+1))
+  if (exponent < minNormalExponent)
+    exponent = minNormalExponent; // subnormal: fixed quantum 2^(min - mant)
+  double significand =
+      std::nearbyint(std::ldexp(magnitude, mantissaBits - exponent));
+  uint64_t integer = static_cast<uint64_t>(significand);
+  if (integer >= (1ull << (mantissaBits + 1))) { // rounded up to 2^(e+1)
+    integer >>= 1;
+    ++exponent;
+  }
+  bool isNormal = integer >= (1ull << mantissaBits);
+  if (isNormal && exponent + bias >= static_cast<int>(exponentAllOnes))
+    return infinity;
+  uint32_t biasedExponent = isNormal ? exponent + bias : 0;
+  return sign | (biasedExponent << mantissaBits) |
+         static_cast<uint32_t>(integer & ((1ull << mantissaBits) - 1));
+}
+
+static double decodeBinary(uint32_t bits, int mantissaBits, int exponentBits) {
+  const int bias = (1 << (exponentBits - 1)) - 1;
+  const uint32_t exponentAllOnes = (1u << exponentBits) - 1;
+  bool negative = (bits >> (mantissaBits + exponentBits)) & 1;
+  uint32_t biasedExponent = (bits >> mantissaBits) & exponentAllOnes;
+  uint32_t fraction = bits & ((1u << mantissaBits) - 1);
+  double magnitude;
+  if (biasedExponent == exponentAllOnes)
+    magnitude = fraction ? NAN : INFINITY;
+  else if (biasedExponent == 0)
+    magnitude = std::ldexp(fraction, 1 - bias - mantissaBits);
+  else
+    magnitude =
+        std::ldexp(fraction | (1u << mantissaBits),
+                   static_cast<int>(biasedExponent) - bias - mantissaBits);
+  return negative ? -magnitude : magnitude;
+}
+
+uint16_t sol::runtime::doubleToF16Bits(double value) {
+  return static_cast<uint16_t>(encodeBinary(value, 10, 5));
+}
+
+uint16_t sol::runtime::doubleToBF16Bits(double value) {
+  return static_cast<uint16_t>(encodeBinary(value, 7, 8));
+}
+
+double sol::runtime::f16BitsToDouble(uint16_t bits) {
+  return decodeBinary(bits, 10, 5);
+}
+
+double sol::runtime::bf16BitsToDouble(uint16_t bits) {
+  return decodeBinary(bits, 7, 8);
+}
+
+double sol::runtime::roundToDType(double value, DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return f16BitsToDouble(doubleToF16Bits(value));
+  case DType::BF16:
+    return bf16BitsToDouble(doubleToBF16Bits(value));
+  case DType::F32:
+    return static_cast<double>(static_cast<float>(value));
+  }
+  return value;
+}
+
+double sol::runtime::loadElement(const void *buffer, DType dtype,
+                                 size_t index) {
+  switch (dtype) {
+  case DType::F16:
+    return f16BitsToDouble(static_cast<const uint16_t *>(buffer)[index]);
+  case DType::BF16:
+    return bf16BitsToDouble(static_cast<const uint16_t *>(buffer)[index]);
+  case DType::F32:
+    return static_cast<const float *>(buffer)[index];
+  }
+  return 0;
+}
+
+void sol::runtime::storeElement(void *buffer, DType dtype, size_t index,
+                                double value) {
+  switch (dtype) {
+  case DType::F16:
+    static_cast<uint16_t *>(buffer)[index] = doubleToF16Bits(value);
+    return;
+  case DType::BF16:
+    static_cast<uint16_t *>(buffer)[index] = doubleToBF16Bits(value);
+    return;
+  case DType::F32:
+    static_cast<float *>(buffer)[index] = static_cast<float>(value);
+    return;
+  }
+}
