@@ -97,6 +97,60 @@ def ConvertSolKernelsToGPUPass
   ];
 }
 
+def SolAttachNVVMTargetPass
+    : Pass<"sol-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Attach #nvvm.target for the module's #sol.target chip to every gpu.module";
+  let description = [{
+    The chip comes from the module's `sol.target` (sm_90a for H100/H200,
+    sm_80 for A100, ...) unless `chip` overrides it. PTX ISA 8.0 is
+    requested: LLVM's default (6.0) cannot target sm_90.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Override the chip of the module's #sol.target">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "LLVM optimisation level of the NVPTX backend">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def SolWriteManifestsPass : Pass<"sol-write-manifests", "::mlir::ModuleOp"> {
+  let summary = "Write one JSON manifest per planned sol.kernel, for the runtime";
+  let description = [{
+    For every sol.kernel with a #sol.plan, writes `<dir>/<kernel>.json`: the
+    entry name, the argument list (inputs then outputs: name, role, dtype,
+    shape), the launch geometry and dynamic shared memory from the plan,
+    the target facts the runner needs, the cost annotation, the plan, and
+    the kernel's sol ops as a small program (`program`, `outputs`) that the
+    runner evaluates independently, in float64, as the reference. Runs at
+    the sol level (after sol-tile); the binaries come later from
+    sol-write-binaries under the same names.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory the manifests are written to (created if missing)">,
+  ];
+}
+
+def SolWriteBinariesPass : Pass<"sol-write-binaries", "::mlir::ModuleOp"> {
+  let summary = "Write each gpu.binary's PTX (and, through ptxas, its cubin)";
+  let description = [{
+    For every `gpu.binary` whose object is PTX text (gpu-module-to-binary
+    format=isa), writes `<dir>/<name>.ptx`; with `cubin`, also assembles it
+    with ptxas for the object's chip into `<dir>/<name>.cubin` (ptxas is
+    looked up in `cuda-path`/bin, $CUDA_HOME/bin, then PATH). A ptxas
+    failure is an error that carries ptxas's own message.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory the binaries are written to (created if missing)">,
+    Option<"cubin", "cubin", "bool", /*default=*/"true",
+           "Also assemble a cubin with ptxas">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root (default: $CUDA_HOME, then /usr/local/cuda)">,
+  ];
+}
+
 def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let summary = "Group sol ops into sol.kernels: matmul epilogues, elementwise chains";
   let description = [{

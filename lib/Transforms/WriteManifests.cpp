@@ -1,0 +1,212 @@
+//===- WriteManifests.cpp - one JSON manifest per planned kernel ----------===//
+//
+// The runtime has no MLIR: everything it needs to launch a kernel, check it
+// and judge its speed travels in a manifest written here, at the sol level,
+// where the kernel's meaning is still plain. The `program` is the kernel's
+// sol ops in SSA order; the runner evaluates it in float64 as the
+// reference, so the check does not trust any code the compiler generated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Passes.h"
+#include "SolDialect/Target.h"
+
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_SOLWRITEMANIFESTSPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+static std::string dtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static llvm::json::Array shapeOf(Type type) {
+  llvm::json::Array shape;
+  for (int64_t d : cast<RankedTensorType>(type).getShape())
+    shape.push_back(d);
+  return shape;
+}
+
+static llvm::json::Array toJson(ArrayRef<int64_t> values) {
+  llvm::json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+/// The kernel's sol ops as the runner's reference program, or failure (with
+/// a diagnostic) for an op the manifest format cannot state.
+static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
+  llvm::DenseMap<Value, int64_t> ids;
+  llvm::json::Array program;
+  Block &body = kernel.getBodyBlock();
+  for (BlockArgument arg : body.getArguments()) {
+    ids[arg] = program.size();
+    program.push_back(llvm::json::Object{{"op", "arg"},
+                                         {"index", arg.getArgNumber()}});
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumResults() != 1)
+      return op.emitError("sol-write-manifests: expected one result");
+    Value result = op.getResult(0);
+    llvm::json::Object entry{
+        {"op", op.getName().stripDialect().str()},
+        {"dtype", dtypeName(getElementTypeOrSelf(result.getType()))},
+        {"shape", shapeOf(result.getType())}};
+    llvm::json::Array operands;
+    for (Value operand : op.getOperands())
+      operands.push_back(ids.lookup(operand));
+    entry["operands"] = std::move(operands);
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      entry["transpose_b"] = matmul.getTransposeB();
+    if (auto gelu = dyn_cast<GeluOp>(op))
+      entry["approximate"] = stringifyGeluApproximation(gelu.getApproximation());
+    if (auto constant = dyn_cast<ConstantOp>(op)) {
+      auto value = dyn_cast<FloatAttr>(constant.getValue());
+      if (!value)
+        return op.emitError("sol-write-manifests: a non-float constant");
+      entry["value"] = value.getValueAsDouble();
+    }
+    ids[result] = program.size();
+    program.push_back(std::move(entry));
+  }
+  llvm::json::Array outputs;
+  for (Value value : kernel.getYield().getValues())
+    outputs.push_back(ids.lookup(value));
+  return llvm::json::Object{{"program", std::move(program)},
+                            {"outputs", std::move(outputs)}};
+}
+
+static llvm::json::Object costToJson(CostAttr cost) {
+  return llvm::json::Object{
+      {"bound", stringifyBound(cost.getBound())},
+      {"tc_flops", cost.getTcFlops()},
+      {"ew_flops", cost.getEwFlops()},
+      {"bytes", cost.getBytes()},
+      {"intensity", cost.getIntensity()},
+      {"t_ideal_us", cost.getTIdealUs()},
+      {"t_pred_us", cost.getTPredUs()},
+      {"sol_pred", cost.getSolPred()},
+      {"limiter", stringifyLimiter(cost.getLimiter())}};
+}
+
+static llvm::json::Object planToJson(PlanAttr plan) {
+  return llvm::json::Object{{"path", stringifyKernelPath(plan.getPath())},
+                            {"tile", toJson(plan.getTile())},
+                            {"warps", toJson(plan.getWarps())},
+                            {"stages", plan.getStages()},
+                            {"split_k", plan.getSplitK()}};
+}
+
+namespace {
+struct WriteManifestsPass
+    : sol::impl::SolWriteManifestsPassBase<WriteManifestsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (dir.empty()) {
+      module.emitError("sol-write-manifests: no 'dir' given");
+      return signalPassFailure();
+    }
+    TargetAttr target = lookupTarget(module);
+    if (!target) {
+      emitMissingTargetError(module, "sol-write-manifests");
+      return signalPassFailure();
+    }
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      module.emitError() << "sol-write-manifests: cannot create '" << dir
+                         << "': " << ec.message();
+      return signalPassFailure();
+    }
+    WalkResult result = module.walk([&](KernelOp kernel) {
+      return succeeded(writeManifest(kernel, target)) ? WalkResult::advance()
+                                                      : WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult writeManifest(KernelOp kernel, TargetAttr target) {
+    PlanAttr plan = kernel.getPlanAttr();
+    if (!plan)
+      return kernel.emitError("sol-write-manifests: kernel @")
+             << kernel.getSymName() << " has no plan: run sol-tile first";
+    FailureOr<llvm::json::Object> program = buildProgram(kernel);
+    if (failed(program))
+      return failure();
+
+    std::string name = kernel.getSymName().str();
+    llvm::json::Array args;
+    for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
+      args.push_back(llvm::json::Object{
+          {"name", "arg" + std::to_string(i)},
+          {"role", "input"},
+          {"dtype", dtypeName(getElementTypeOrSelf(input.getType()))},
+          {"shape", shapeOf(input.getType())}});
+    for (auto [i, result] : llvm::enumerate(kernel.getResults()))
+      args.push_back(llvm::json::Object{
+          {"name", "out" + std::to_string(i)},
+          {"role", "output"},
+          {"dtype", dtypeName(getElementTypeOrSelf(result.getType()))},
+          {"shape", shapeOf(result.getType())}});
+
+    // The peak the kernel is judged against: its matmul dtype's tensor-core
+    // peak, else the SIMT peak.
+    double peakTflops = target.getF32SimtTflops();
+    for (MatmulOp matmul : kernel.getBodyBlock().getOps<MatmulOp>())
+      peakTflops = target.getMatmulPeakFlops(getElementTypeOrSelf(
+                       matmul.getLhs().getType())) /
+                   1e12;
+
+    llvm::json::Object manifest{
+        {"kernel", name},
+        {"ptx", name + ".ptx"},
+        {"cubin", name + ".cubin"},
+        {"target", llvm::json::Object{{"name", target.getName()},
+                                      {"chip", target.getChip()},
+                                      {"l2_bytes", target.getL2Bytes()},
+                                      {"peak_tflops", peakTflops},
+                                      {"peak_gbps", target.getHbmGbps()}}},
+        {"launch", llvm::json::Object{{"grid", toJson(plan.getGrid())},
+                                      {"block", toJson(plan.getBlock())},
+                                      {"smem", plan.getSmem()}}},
+        {"args", std::move(args)},
+        {"program", std::move((*program)["program"])},
+        {"outputs", std::move((*program)["outputs"])},
+        {"plan", planToJson(plan)}};
+    if (CostAttr cost = kernel.getCostAttr())
+      manifest["cost"] = costToJson(cost);
+
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name + ".json");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return kernel.emitError("sol-write-manifests: cannot write '")
+             << path << "': " << ec.message();
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+       << "\n";
+    return success();
+  }
+};
+} // namespace
