@@ -36,6 +36,11 @@ def Sol_Dialect : Dialect {
     /// Name of the cost annotation on a lone sol op that becomes a kernel.
     static constexpr ::llvm::StringLiteral kCostAttrName = "sol.cost";
 
+    /// Unit attribute marking a function that holds one lowered kernel
+    /// (convert-sol-to-linalg). Such a function may also carry `sol.cost`
+    /// and any other `sol.*` annotation copied from its sol.kernel.
+    static constexpr ::llvm::StringLiteral kKernelFuncAttrName = "sol.kernel";
+
     void registerAttributes();
   }];
 }

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -55,6 +56,23 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
     if (!isa<CostSummaryAttr>(attr.getValue()))
       return op->emitError() << "'" << kCostSummaryAttrName
                              << "' must be a #sol.cost_summary attribute";
+    return success();
+  }
+  if (attr.getName() == kKernelFuncAttrName) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << kKernelFuncAttrName
+                             << "' may only be attached to a function";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << kKernelFuncAttrName << "' must be a unit attribute";
+    return success();
+  }
+  // A kernel function carries its sol.kernel's annotations (cost, later the
+  // tile plan) under the sol. prefix.
+  if (isa<FunctionOpInterface>(op) && op->hasAttr(kKernelFuncAttrName)) {
+    if (attr.getName() == kCostAttrName && !isa<CostAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << kCostAttrName << "' must be a #sol.cost attribute";
     return success();
   }
   if (attr.getName() == kCostAttrName) {
