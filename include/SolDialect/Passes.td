@@ -180,4 +180,19 @@ def SolStripHostFuncsPass : Pass<"sol-strip-host-funcs", "::mlir::ModuleOp"> {
   }];
 }
 
+def SolDropKernelResultsPass
+    : Pass<"sol-drop-kernel-results", "::mlir::ModuleOp"> {
+  let summary = "Drop the results of bufferized kernel functions (they are the out arguments)";
+  let description = [{
+    Runs after one-shot-bufferize on a module of kernel functions only
+    (sol-strip-host-funcs): each function returns the out buffers it was
+    given, since destination-passing style bufferizes in place. Their results
+    are dropped so that each kernel has the C signature
+    `void name(void *in..., void *out...)`. Unlike upstream
+    drop-equivalent-buffer-results this applies to public functions. A
+    result that is not an argument of its function (it would need a copy into
+    the caller's buffer) and a kernel function with callers are errors.
+  }];
+}
+
 #endif // SOL_PASSES

@@ -50,15 +50,15 @@ void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
 
 // Kernel functions only (sol-strip-host-funcs), bufferized in place into
 // their out arguments: function boundaries get identity-layout memrefs, and
-// drop-equivalent-buffer-results removes the results, which are the out
-// arguments themselves, so nothing is copied or returned. The f32
+// sol-drop-kernel-results removes the results, which are the out arguments
+// themselves (it fails otherwise), so nothing is copied or returned. The f32
 // accumulator is the one allocation; the deallocation pipeline frees it.
 // math ops without an LLVM intrinsic (erf, tanh) become libm calls.
 static constexpr StringLiteral kCpuPipeline =
     "sol-strip-host-funcs,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "drop-equivalent-buffer-results,"
+    "sol-drop-kernel-results,"
     "buffer-deallocation-pipeline,"
     "convert-linalg-to-loops,"
     "convert-scf-to-cf,"
