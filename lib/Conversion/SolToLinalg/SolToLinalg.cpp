@@ -300,11 +300,24 @@ private:
           for (Value v : yield.getValues()) {
             Value scalar = scalars.lookup(v);
             Type elementType = elementTypeOf(v);
+            // A value a sol.cast already rounded to the output type is
+            // yielded as it is, not extended and truncated again.
+            if (auto ext = scalar.getDefiningOp<arith::ExtFOp>();
+                ext && ext.getIn().getType() == elementType)
+              scalar = ext.getIn();
             if (scalar.getType() != elementType)
               scalar = arith::TruncFOp::create(nb, loc, elementType, scalar);
             yielded.push_back(scalar);
           }
           linalg::YieldOp::create(nb, loc, yielded);
+          // Drop the extensions the shortcut above left unused.
+          llvm::SmallPtrSet<Operation *, 4> unused;
+          for (Value v : yield.getValues())
+            if (auto ext = scalars.lookup(v).getDefiningOp<arith::ExtFOp>();
+                ext && ext->use_empty())
+              unused.insert(ext);
+          for (Operation *ext : unused)
+            ext->erase();
         });
     if (failed(status))
       return failure();
