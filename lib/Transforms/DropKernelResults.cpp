@@ -41,7 +41,8 @@ static LogicalResult dropResults(func::FuncOp func) {
              << " is not one of its arguments; the kernel would have to copy "
                 "it into the caller's buffer";
   }
-  if (auto uses = func.getSymbolUses(func->getParentOp()); uses && !uses->empty())
+  if (auto uses = func.getSymbolUses(func->getParentOp());
+      uses && !uses->empty())
     return func.emitError() << "kernel function @" << func.getSymName()
                             << " has callers; run sol-strip-host-funcs first";
   ret->setOperands({});

@@ -38,8 +38,7 @@ struct StripHostFuncsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto func :
-         llvm::to_vector(module.getOps<FunctionOpInterface>())) {
+    for (auto func : llvm::to_vector(module.getOps<FunctionOpInterface>())) {
       if (!func->hasAttr(SolDialect::kKernelFuncAttrName)) {
         func.erase();
         continue;

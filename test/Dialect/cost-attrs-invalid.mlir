@@ -63,3 +63,17 @@ func.func @cost_on_constant() -> tensor<f16> {
   %c = "sol.constant"() <{value = 1.0 : f16}> {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} : () -> tensor<f16>
   return %c : tensor<f16>
 }
+
+// -----
+
+// expected-error @+1 {{'sol.kernel' may only be attached to a function}}
+module attributes {sol.kernel} {
+}
+
+// -----
+
+// A kernel function (convert-sol-to-linalg) carries its kernel's cost.
+// expected-error @+1 {{'sol.cost' must be a #sol.cost attribute}}
+func.func @kernel_func() attributes {sol.kernel, sol.cost = 3 : i64} {
+  return
+}

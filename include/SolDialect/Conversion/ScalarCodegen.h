@@ -1,4 +1,5 @@
-//===- ScalarCodegen.h - one sol elementwise op as f32 scalar code -*- C++ -*-===//
+//===- ScalarCodegen.h - one sol elementwise op as f32 scalar code -*- C++
+//-*-===//
 //
 // The per-element semantics of every sol elementwise op, as arith/math code on
 // f32 scalars. Every code generator (the linalg epilogue, GPU register-level

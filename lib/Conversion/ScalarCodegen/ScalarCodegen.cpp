@@ -88,8 +88,8 @@ FailureOr<Value> mlir::sol::emitScalarElementwise(OpBuilder &b, Location loc,
     if (!attr)
       return emitError(loc) << "sol.constant without a float value";
     // f16 and bf16 values are exact in f32.
-    return arith::ConstantOp::create(
-               b, loc, b.getF32FloatAttr(attr.getValueAsDouble()))
+    return arith::ConstantOp::create(b, loc,
+                                     b.getF32FloatAttr(attr.getValueAsDouble()))
         .getResult();
   }
 

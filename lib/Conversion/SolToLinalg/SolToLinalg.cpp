@@ -124,8 +124,8 @@ private:
     for (Value result : kernel.getResults().drop_front())
       if (shapeOf(result) != space)
         return kernel.emitError()
-               << "kernel outputs of different shapes ("
-               << formatShape(space) << " and " << formatShape(shapeOf(result))
+               << "kernel outputs of different shapes (" << formatShape(space)
+               << " and " << formatShape(shapeOf(result))
                << ") cannot share one epilogue iteration space";
 
     unsigned numMatmuls = 0;
@@ -156,18 +156,21 @@ private:
     SmallVector<Type> argTypes(kernel.getInputs().getTypes());
     llvm::append_range(argTypes, kernel.getResultTypes());
     auto type = FunctionType::get(ctx, argTypes, kernel.getResultTypes());
-    auto func = func::FuncOp::create(kernel.getLoc(), kernel.getSymName(), type);
+    auto func =
+        func::FuncOp::create(kernel.getLoc(), kernel.getSymName(), type);
     func->setAttr(SolDialect::kKernelFuncAttrName, UnitAttr::get(ctx));
     if (CostAttr cost = kernel.getCostAttr())
       func->setAttr(SolDialect::kCostAttrName, cost);
     for (NamedAttribute attr : kernel->getDiscardableAttrs()) {
       StringRef attrName = attr.getName().getValue();
-      std::string prefixed =
-          attrName.starts_with("sol.") ? attrName.str() : "sol." + attrName.str();
+      std::string prefixed = attrName.starts_with("sol.")
+                                 ? attrName.str()
+                                 : "sol." + attrName.str();
       func->setAttr(prefixed, attr.getValue());
     }
     Operation *host = kernel->getParentWithTrait<OpTrait::SymbolTable>();
-    Operation *anchor = host->getRegion(0).front().findAncestorOpInBlock(*kernel);
+    Operation *anchor =
+        host->getRegion(0).front().findAncestorOpInBlock(*kernel);
     symbols.insert(func, anchor->getIterator());
     func.addEntryBlock();
     return func;
@@ -181,8 +184,9 @@ private:
     auto accType = RankedTensorType::get(accShape, f32);
     Value init = tensor::EmptyOp::create(b, loc, accShape, f32);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-    Value acc = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
-                    .getResult(0);
+    Value acc =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+            .getResult(0);
     bool transposeB = matmul.getTransposeB();
     int64_t numBatch = matmul.getNumBatchDims();
     unsigned numDims = numBatch + 3;
@@ -233,14 +237,16 @@ private:
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     Block &body = kernel.getBodyBlock();
     unsigned numInputs = kernel.getInputs().size();
-    ArrayRef<BlockArgument> outArgs = entry.getArguments().drop_front(numInputs);
+    ArrayRef<BlockArgument> outArgs =
+        entry.getArguments().drop_front(numInputs);
     ArrayRef<int64_t> space = shapeOf(kernel.getResult(0));
     YieldOp yield = kernel.getYield();
 
     // Epilogue operands: accumulator, then the inputs elementwise code reads.
     SmallVector<Value> ins;
     SmallVector<AffineMap> maps;
-    SmallVector<Value> scalarSources; // the kernel-body value each in stands for
+    SmallVector<Value>
+        scalarSources; // the kernel-body value each in stands for
     auto addIn = [&](Value bodyValue, Value operand) -> LogicalResult {
       FailureOr<AffineMap> map = getBroadcastMap(shapeOf(operand), space, ctx);
       if (failed(map))
@@ -263,9 +269,8 @@ private:
         return failure();
     }
     for (BlockArgument arg : body.getArguments()) {
-      bool readByEpilogue = llvm::any_of(arg.getUsers(), [](Operation *user) {
-        return !isa<MatmulOp>(user);
-      });
+      bool readByEpilogue = llvm::any_of(
+          arg.getUsers(), [](Operation *user) { return !isa<MatmulOp>(user); });
       if (readByEpilogue &&
           failed(addIn(arg, entry.getArgument(arg.getArgNumber()))))
         return failure();
@@ -277,9 +282,8 @@ private:
                                                utils::IteratorType::parallel);
     LogicalResult status = success();
     auto epilogue = linalg::GenericOp::create(
-        b, kernel.getLoc(), kernel.getResultTypes(), ins,
-        ValueRange(outArgs), maps, iterators,
-        [&](OpBuilder &nb, Location loc, ValueRange args) {
+        b, kernel.getLoc(), kernel.getResultTypes(), ins, ValueRange(outArgs),
+        maps, iterators, [&](OpBuilder &nb, Location loc, ValueRange args) {
           DenseMap<Value, Value> scalars;
           for (auto [source, arg] : llvm::zip(scalarSources, args))
             scalars[source] = extendToF32(nb, loc, arg);
