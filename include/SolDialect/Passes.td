@@ -160,7 +160,8 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
       3. func.return of the epilogue's results.
 
     Kernel functions hold no sol ops. Dynamic shapes, more than one matmul
-    in a kernel and kernel results of different shapes are located errors.
+    in a kernel, a matmul operand computed inside the kernel (a prologue) and
+    kernel results of different shapes are located errors.
   }];
   let dependentDialects = [
     "::mlir::sol::SolDialect", "::mlir::func::FuncDialect",

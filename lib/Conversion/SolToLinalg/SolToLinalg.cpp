@@ -148,6 +148,13 @@ private:
       return kernel.emitError()
              << "a kernel with " << numMatmuls
              << " matmuls cannot be lowered; fusion never forms one";
+    if (matmul)
+      for (Value operand : matmul->getOperands())
+        if (!isa<BlockArgument>(operand))
+          return matmul.emitError()
+                 << "the operands of a kernel's sol.matmul must be kernel "
+                    "inputs: the canonical form has no prologue (fusion never "
+                    "forms one)";
     return success();
   }
 

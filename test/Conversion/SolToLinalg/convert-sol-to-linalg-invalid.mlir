@@ -63,3 +63,17 @@ func.func @name_clash(%x: tensor<8xf32>) -> tensor<8xf32> {
   }
   return %k : tensor<8xf32>
 }
+
+// -----
+
+// The contraction reads kernel inputs only: no prologue before the matmul.
+func.func @prologue(%x: tensor<4x8xf16>, %w: tensor<8x8xf16>) -> tensor<4x8xf16> {
+  %k = sol.kernel @prologue_exp_0 ins(%x, %w : tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16> {
+  ^bb0(%a: tensor<4x8xf16>, %b: tensor<8x8xf16>):
+    %e = sol.exp %a : tensor<4x8xf16>
+    // expected-error @+1 {{the operands of a kernel's sol.matmul must be kernel inputs: the canonical form has no prologue (fusion never forms one)}}
+    %m = sol.matmul %e, %b : tensor<4x8xf16>, tensor<8x8xf16> -> tensor<4x8xf16>
+    sol.yield %m : tensor<4x8xf16>
+  }
+  return %k : tensor<4x8xf16>
+}
