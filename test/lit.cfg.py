@@ -17,6 +17,11 @@ config.test_exec_root = os.path.join(config.sol_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%sol_src_root", config.sol_src_root))
+config.substitutions.append(("%sol_tools_dir", config.sol_tools_dir))
+# The MLIR runtime libraries mlir-runner loads (libmlir_c_runner_utils.so, ...)
+# sit next to the LLVM tools: /usr/lib/llvm-22/{bin,lib}.
+config.substitutions.append(
+    ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -145,6 +145,11 @@ SmallVector<Value> getGroupOutputs(ArrayRef<Operation *> group);
 KernelOp formKernel(RewriterBase &rewriter, ArrayRef<Operation *> group,
                     StringRef name);
 
+/// The kernel naming scheme every pass that forms kernels shares:
+/// `<prefix>_<anchor op kind>_<n>`, e.g. `oproj_residual_matmul_0` for a
+/// kernel anchored at a sol.matmul in func @oproj_residual.
+std::string getKernelName(StringRef prefix, Operation *anchor, unsigned n);
+
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//

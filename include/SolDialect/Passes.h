@@ -20,7 +20,14 @@ namespace mlir::sol {
 void buildSolAnnotatePipeline(OpPassManager &pm, StringRef report = "none",
                               StringRef reportFile = "-", bool remarks = false);
 
-/// Registers the named pipelines (sol-annotate) with the pass registry.
+/// sol-strip-host-funcs, then bufferization in place into the out arguments
+/// and the upstream CPU lowering to LLVM dialect: convert-sol-to-linalg output
+/// to kernel functions `void name(void *in..., void *out...)` (bare pointers
+/// to dense row-major buffers). Fails only if an upstream pass is missing.
+LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
+
+/// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
+/// pass registry.
 void registerSolPipelines();
 
 } // namespace mlir::sol

@@ -199,4 +199,99 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def SolFormKernelsPass : Pass<"sol-form-kernels", "::mlir::ModuleOp"> {
+  let summary = "Wrap every sol compute op left outside a kernel into its own sol.kernel";
+  let description = [{
+    Fusion leaves an op that fuses with nothing as a plain sol op. This pass
+    outlines each such op into a single-op `sol.kernel` named
+    `<func>_<op kind>_<n>` (sol-fuse's scheme; n continues the function's
+    kernel count and skips names already taken in the module), moves its
+    `sol.cost` onto the kernel's `cost` and clones scalar `sol.constant`
+    operands into the kernel. Afterwards every sol compute op is inside a
+    kernel: code generators see one unit kind.
+  }];
+  let dependentDialects = ["::mlir::sol::SolDialect"];
+}
+
+def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Outline every sol.kernel into a func.func of canonical linalg on tensors";
+  let description = [{
+    First wraps lone sol compute ops into kernels (sol-form-kernels). Then each
+    `sol.kernel @name` becomes `func.func @name` in destination-passing style,
+    and the kernel op becomes `func.call @name(ins..., tensor.empty()...)`:
+
+      func.func @name(%in0, ..., %out0, ...) -> (results)
+          attributes {sol.kernel, sol.cost = <the kernel's cost>, sol.<attr> ...}
+
+    arguments: the kernel's inputs, then one tensor per kernel result (the
+    outs); the function returns the epilogue's results. Other discardable
+    attributes of the kernel are copied with a `sol.` prefix.
+
+    The body has exactly this canonical form, which GPU code generators match:
+
+      1. Only if the kernel holds a sol.matmul (at most one):
+           %init = tensor.empty() : tensor<...xf32>     // matmul result shape
+           %acc0 = linalg.fill ins(%c0_f32) outs(%init)
+           %acc  = <contraction> ins(%lhs, %rhs) outs(%acc0)
+         where the contraction is `linalg.matmul` for a rank-2 lhs (with
+         explicit `indexing_maps` [(m,n,k)->(m,k), (m,n,k)->(n,k),
+         (m,n,k)->(m,n)] under transpose_b), and for a batched lhs a
+         `linalg.generic` over (b..., m, n, k) with iterators
+         [parallel x batch, parallel, parallel, reduction], maps
+         A: (b...,m,k), B: (k,n) / (n,k) for a rank-2 rhs (shared by every
+         batch) or (b...,k,n) / (b...,n,k) for a batched one, C: (b...,m,n),
+         and the body extf (non-f32 operands) + mulf + addf.
+      2. Always exactly one all-parallel `linalg.generic`, the epilogue, over
+         the kernel's output shape (all results share it). ins: the f32
+         accumulator first (if any), then each kernel input the elementwise
+         ops read (matmul-only inputs are not ins), each with a numpy
+         broadcasting map: trailing dims align, a size-1 dim that broadcasts
+         reads index 0, missing leading dims are dropped. outs: the out
+         arguments. Body: each loaded f16/bf16 value is extended to f32, each
+         sol op becomes f32 arith/math code (emitScalarElementwise, see
+         Conversion/ScalarCodegen.h), sol.constants become arith.constant,
+         and each yielded value is truncated to its output's element type.
+         Intermediates stay f32 (no rounding between ops) except across a
+         narrowing sol.cast, which rounds (truncf then extf). A kernel
+         result that is the matmul's result yields the truncated
+         accumulator.
+      3. func.return of the epilogue's results.
+
+    Kernel functions hold no sol ops. Dynamic shapes, more than one matmul
+    in a kernel, a matmul operand computed inside the kernel (a prologue) and
+    kernel results of different shapes are located errors.
+  }];
+  let dependentDialects = [
+    "::mlir::sol::SolDialect", "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}
+
+def SolStripHostFuncsPass : Pass<"sol-strip-host-funcs", "::mlir::ModuleOp"> {
+  let summary = "Keep only the kernel functions (sol.kernel) and drop sol annotations";
+  let description = [{
+    For building the kernels on their own (the CPU numerics library, later a
+    GPU binary): erases every function without the `sol.kernel` attribute
+    (the host functions that call the kernels) and then every `sol.*`
+    attribute of the module and of the kernel functions, so that the result
+    no longer needs the sol dialect (mlir-translate does not load it).
+  }];
+}
+
+def SolDropKernelResultsPass
+    : Pass<"sol-drop-kernel-results", "::mlir::ModuleOp"> {
+  let summary = "Drop the results of bufferized kernel functions (they are the out arguments)";
+  let description = [{
+    Runs after one-shot-bufferize on a module of kernel functions only
+    (sol-strip-host-funcs): each function returns the out buffers it was
+    given, since destination-passing style bufferizes in place. Their results
+    are dropped so that each kernel has the C signature
+    `void name(void *in..., void *out...)`. Unlike upstream
+    drop-equivalent-buffer-results this applies to public functions. A
+    result that is not an argument of its function (it would need a copy into
+    the caller's buffer) and a kernel function with callers are errors.
+  }];
+}
+
 #endif // SOL_PASSES

@@ -38,8 +38,11 @@ def Sol_Dialect : Dialect {
     /// The #sol.plan a kernel carries (on sol.kernel, then on its lowered
     /// function) once sol-tile has chosen it.
     static constexpr ::llvm::StringLiteral kPlanAttrName = "sol.plan";
-    /// Marks the function convert-sol-to-linalg made of a sol.kernel.
-    static constexpr ::llvm::StringLiteral kKernelAttrName = "sol.kernel";
+
+    /// Unit attribute marking a function that holds one lowered kernel
+    /// (convert-sol-to-linalg). Such a function, and the gpu.func made of
+    /// it, may also carry `sol.cost` and `sol.plan`.
+    static constexpr ::llvm::StringLiteral kKernelFuncAttrName = "sol.kernel";
 
     void registerAttributes();
   }];

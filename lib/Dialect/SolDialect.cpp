@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -58,16 +59,19 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #sol.cost_summary attribute";
     return success();
   }
-  // Lowered kernels (kernel functions, gpu.funcs) keep their annotations.
+  // Lowered kernels keep their annotations: the kernel functions of
+  // convert-sol-to-linalg and the gpu.func kernels generated from them.
   bool isFunction = isa<FunctionOpInterface>(op);
-  if (attr.getName() == kKernelAttrName) {
+  bool isKernelFunction = isFunction && (op->hasAttr(kKernelFuncAttrName) ||
+                                         op->hasAttr("gpu.kernel"));
+  if (attr.getName() == kKernelFuncAttrName) {
     if (!isFunction || !isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << kKernelAttrName
+      return op->emitError() << "'" << kKernelFuncAttrName
                              << "' is a unit attribute of a function";
     return success();
   }
   if (attr.getName() == kPlanAttrName) {
-    if (!isFunction)
+    if (!isKernelFunction)
       return op->emitError() << "'" << kPlanAttrName
                              << "' annotates a kernel function (a sol.kernel "
                                 "carries its own 'plan')";
@@ -77,7 +81,7 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kCostAttrName) {
-    if (!isLoneComputeOp(op) && !isFunction)
+    if (!isLoneComputeOp(op) && !isKernelFunction)
       return op->emitError() << "'" << kCostAttrName
                              << "' annotates a sol compute op outside a "
                                 "sol.kernel or a kernel function (a kernel "

@@ -407,6 +407,12 @@ KernelOp mlir::sol::formKernel(RewriterBase &rewriter,
   return kernel;
 }
 
+std::string mlir::sol::getKernelName(StringRef prefix, Operation *anchor,
+                                     unsigned n) {
+  StringRef kind = anchor->getName().stripDialect();
+  return llvm::formatv("{0}_{1}_{2}", prefix, kind, n).str();
+}
+
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
@@ -555,10 +561,7 @@ private:
   }
 
   void form(ArrayRef<Operation *> group, Operation *anchor) {
-    std::string kind =
-        anchor->getName().getStringRef().drop_front(strlen("sol.")).str();
-    std::string name =
-        llvm::formatv("{0}_{1}_{2}", namePrefix, kind, counter++).str();
+    std::string name = getKernelName(namePrefix, anchor, counter++);
     for (Operation *op : group) {
       erased.insert(op);
       for (Value operand : op->getOperands())

@@ -1,7 +1,7 @@
 // RUN: sol-opt %s -split-input-file -verify-diagnostics
 
 // 'sol.cost' belongs on a sol compute op outside a kernel.
-// expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+// expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel or a kernel function (a kernel carries its own 'cost')}}
 func.func @cost_on_func() attributes {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} {
   return
 }
@@ -48,7 +48,7 @@ func.func @unknown_bound() attributes {
 func.func @cost_on_op_inside_kernel(%x: tensor<8xf16>) -> tensor<8xf16> {
   %0 = sol.kernel @k ins(%x : tensor<8xf16>) -> tensor<8xf16> {
   ^bb0(%a: tensor<8xf16>):
-    // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+    // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel or a kernel function (a kernel carries its own 'cost')}}
     %n = sol.neg %a {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} : tensor<8xf16>
     sol.yield %n : tensor<8xf16>
   }
@@ -59,7 +59,21 @@ func.func @cost_on_op_inside_kernel(%x: tensor<8xf16>) -> tensor<8xf16> {
 
 // A scalar constant is an immediate, not a kernel: it carries no cost.
 func.func @cost_on_constant() -> tensor<f16> {
-  // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel (a kernel carries its own 'cost')}}
+  // expected-error @+1 {{'sol.cost' annotates a sol compute op outside a sol.kernel or a kernel function (a kernel carries its own 'cost')}}
   %c = "sol.constant"() <{value = 1.0 : f16}> {sol.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 4.0, sol_pred = 0.25, limiter = l2>} : () -> tensor<f16>
   return %c : tensor<f16>
+}
+
+// -----
+
+// expected-error @+1 {{'sol.kernel' is a unit attribute of a function}}
+module attributes {sol.kernel} {
+}
+
+// -----
+
+// A kernel function (convert-sol-to-linalg) carries its kernel's cost.
+// expected-error @+1 {{'sol.cost' must be a #sol.cost attribute}}
+func.func @kernel_func() attributes {sol.kernel, sol.cost = 3 : i64} {
+  return
 }

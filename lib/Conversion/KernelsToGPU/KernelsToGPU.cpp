@@ -869,7 +869,7 @@ struct ConvertKernelsToGPUPass
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels, hosts;
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func->hasAttr(SolDialect::kKernelAttrName))
+      if (func->hasAttr(SolDialect::kKernelFuncAttrName))
         kernels.push_back(func);
       else
         hosts.push_back(func);

@@ -1,0 +1,383 @@
+//===- SolToLinalg.cpp - sol.kernels to canonical linalg functions --------===//
+//
+// convert-sol-to-linalg: every sol.kernel becomes a destination-passing-style
+// func.func holding at most one contraction (fill + linalg.matmul or a
+// contraction linalg.generic) and exactly one all-parallel epilogue
+// linalg.generic whose body is f32 scalar code (emitScalarElementwise). The
+// form is deliberately rigid (Passes.td spells it out): the GPU code
+// generators pattern-match it instead of analysing arbitrary linalg, and the
+// CPU build (sol-lower-to-cpu) lowers it with upstream passes only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Conversion/ScalarCodegen.h"
+#include "SolDialect/FormKernels.h"
+#include "SolDialect/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_CONVERTSOLTOLINALGPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+/// "16x512x2560" ("?" for a dynamic dim, "scalar" for rank 0).
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  return s;
+}
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+static Type elementTypeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// The map reading an operand of `shape` at each point of `space` under numpy
+/// broadcasting: trailing dims align, missing leading dims are dropped, and a
+/// size-1 dim against a larger one reads index 0.
+static FailureOr<AffineMap> getBroadcastMap(ArrayRef<int64_t> shape,
+                                            ArrayRef<int64_t> space,
+                                            MLIRContext *ctx) {
+  if (shape.size() > space.size())
+    return failure();
+  size_t offset = space.size() - shape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    int64_t spaceDim = space[offset + i];
+    if (dim == spaceDim)
+      exprs.push_back(getAffineDimExpr(offset + i, ctx));
+    else if (dim == 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      return failure();
+  }
+  return AffineMap::get(space.size(), 0, exprs, ctx);
+}
+
+static Value extendToF32(OpBuilder &b, Location loc, Value scalar) {
+  if (scalar.getType().isF32())
+    return scalar;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+}
+
+namespace {
+
+/// Lowers one sol.kernel: checks it, builds its function, rewrites the kernel
+/// op into a call.
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, SymbolTable &symbols)
+      : kernel(kernel), symbols(symbols), ctx(kernel.getContext()) {}
+
+  LogicalResult run() {
+    if (failed(check()))
+      return failure();
+    func::FuncOp func = createFunc();
+    if (failed(buildBody(func))) {
+      symbols.erase(func);
+      return failure();
+    }
+    replaceWithCall(func);
+    return success();
+  }
+
+private:
+  LogicalResult check() {
+    StringRef name = kernel.getSymName();
+    if (symbols.lookup(name))
+      return kernel.emitError()
+             << "cannot outline sol.kernel @" << name
+             << ": the module already has a symbol of that name";
+    for (Value v : llvm::concat<Value>(kernel.getInputs(), kernel.getResults()))
+      if (!cast<ShapedType>(v.getType()).hasStaticShape())
+        return kernel.emitError()
+               << "sol.kernel @" << name << " has dynamic shapes ("
+               << v.getType() << "); convert-sol-to-linalg needs static shapes";
+    if (kernel.getNumResults() == 0)
+      return kernel.emitError()
+             << "sol.kernel @" << name << " writes nothing; nothing to lower";
+    ArrayRef<int64_t> space = shapeOf(kernel.getResult(0));
+    for (Value result : kernel.getResults().drop_front())
+      if (shapeOf(result) != space)
+        return kernel.emitError()
+               << "kernel outputs of different shapes (" << formatShape(space)
+               << " and " << formatShape(shapeOf(result))
+               << ") cannot share one epilogue iteration space";
+
+    unsigned numMatmuls = 0;
+    for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+      if (!isSolComputeOp(&op) && !isa<ConstantOp>(op))
+        return op.emitError() << "'" << op.getName()
+                              << "' in a sol.kernel cannot be lowered to "
+                                 "linalg; expected sol compute ops";
+      for (Value result : op.getResults())
+        if (!cast<ShapedType>(result.getType()).hasStaticShape())
+          return op.emitError() << "dynamic shapes (" << result.getType()
+                                << "); convert-sol-to-linalg needs static "
+                                   "shapes";
+      if (auto mm = dyn_cast<MatmulOp>(op)) {
+        ++numMatmuls;
+        matmul = mm;
+      }
+    }
+    if (numMatmuls > 1)
+      return kernel.emitError()
+             << "a kernel with " << numMatmuls
+             << " matmuls cannot be lowered; fusion never forms one";
+    if (matmul)
+      for (Value operand : matmul->getOperands())
+        if (!isa<BlockArgument>(operand))
+          return matmul.emitError()
+                 << "the operands of a kernel's sol.matmul must be kernel "
+                    "inputs: the canonical form has no prologue (fusion never "
+                    "forms one)";
+    return success();
+  }
+
+  /// `func.func @name(ins..., outs...) -> results` before the host function.
+  func::FuncOp createFunc() {
+    SmallVector<Type> argTypes(kernel.getInputs().getTypes());
+    llvm::append_range(argTypes, kernel.getResultTypes());
+    auto type = FunctionType::get(ctx, argTypes, kernel.getResultTypes());
+    auto func =
+        func::FuncOp::create(kernel.getLoc(), kernel.getSymName(), type);
+    func->setAttr(SolDialect::kKernelFuncAttrName, UnitAttr::get(ctx));
+    if (CostAttr cost = kernel.getCostAttr())
+      func->setAttr(SolDialect::kCostAttrName, cost);
+    if (PlanAttr plan = kernel.getPlanAttr())
+      func->setAttr(SolDialect::kPlanAttrName, plan);
+    for (NamedAttribute attr : kernel->getDiscardableAttrs()) {
+      StringRef attrName = attr.getName().getValue();
+      std::string prefixed = attrName.starts_with("sol.")
+                                 ? attrName.str()
+                                 : "sol." + attrName.str();
+      func->setAttr(prefixed, attr.getValue());
+    }
+    Operation *host = kernel->getParentWithTrait<OpTrait::SymbolTable>();
+    Operation *anchor =
+        host->getRegion(0).front().findAncestorOpInBlock(*kernel);
+    symbols.insert(func, anchor->getIterator());
+    func.addEntryBlock();
+    return func;
+  }
+
+  /// Fill + contraction: the f32 accumulator of the matmul's result shape.
+  Value buildContraction(OpBuilder &b, Value lhs, Value rhs) {
+    Location loc = matmul.getLoc();
+    Type f32 = b.getF32Type();
+    ArrayRef<int64_t> accShape = shapeOf(matmul.getResult());
+    auto accType = RankedTensorType::get(accShape, f32);
+    Value init = tensor::EmptyOp::create(b, loc, accShape, f32);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    Value acc =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+            .getResult(0);
+    bool transposeB = matmul.getTransposeB();
+    int64_t numBatch = matmul.getNumBatchDims();
+    unsigned numDims = numBatch + 3;
+    AffineExpr m = b.getAffineDimExpr(numBatch);
+    AffineExpr n = b.getAffineDimExpr(numBatch + 1);
+    AffineExpr k = b.getAffineDimExpr(numBatch + 2);
+    SmallVector<AffineExpr> batch;
+    for (int64_t i = 0; i < numBatch; ++i)
+      batch.push_back(b.getAffineDimExpr(i));
+    auto withBatch = [&](bool batched, ArrayRef<AffineExpr> tail) {
+      SmallVector<AffineExpr> exprs;
+      if (batched)
+        llvm::append_range(exprs, batch);
+      llvm::append_range(exprs, tail);
+      return AffineMap::get(numDims, 0, exprs, ctx);
+    };
+    bool rhsBatched = cast<ShapedType>(rhs.getType()).getRank() > 2;
+    AffineMap mapA = withBatch(true, {m, k});
+    AffineMap mapB = transposeB ? withBatch(rhsBatched, {n, k})
+                                : withBatch(rhsBatched, {k, n});
+    AffineMap mapC = withBatch(true, {m, n});
+
+    if (numBatch == 0) {
+      auto mm = linalg::MatmulOp::create(b, loc, TypeRange{accType},
+                                         ValueRange{lhs, rhs}, ValueRange{acc});
+      if (transposeB)
+        mm.setIndexingMapsAttr(b.getAffineMapArrayAttr({mapA, mapB, mapC}));
+      return mm.getResult(0);
+    }
+    SmallVector<utils::IteratorType> iterators(numDims - 1,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{acc},
+        ArrayRef<AffineMap>{mapA, mapB, mapC}, iterators,
+        [](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value a = extendToF32(nb, nloc, args[0]);
+          Value bv = extendToF32(nb, nloc, args[1]);
+          Value prod = arith::MulFOp::create(nb, nloc, a, bv);
+          Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+          linalg::YieldOp::create(nb, nloc, sum);
+        });
+    return generic.getResult(0);
+  }
+
+  LogicalResult buildBody(func::FuncOp func) {
+    Block &entry = func.front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Block &body = kernel.getBodyBlock();
+    unsigned numInputs = kernel.getInputs().size();
+    ArrayRef<BlockArgument> outArgs =
+        entry.getArguments().drop_front(numInputs);
+    ArrayRef<int64_t> space = shapeOf(kernel.getResult(0));
+    YieldOp yield = kernel.getYield();
+
+    // Epilogue operands: accumulator, then the inputs elementwise code reads.
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    SmallVector<Value>
+        scalarSources; // the kernel-body value each in stands for
+    auto addIn = [&](Value bodyValue, Value operand) -> LogicalResult {
+      FailureOr<AffineMap> map = getBroadcastMap(shapeOf(operand), space, ctx);
+      if (failed(map))
+        return kernel.emitError()
+               << "an operand of shape " << formatShape(shapeOf(operand))
+               << " does not broadcast to the kernel's output shape "
+               << formatShape(space);
+      ins.push_back(operand);
+      maps.push_back(*map);
+      scalarSources.push_back(bodyValue);
+      return success();
+    };
+    if (matmul) {
+      Value lhs = entry.getArgument(
+          cast<BlockArgument>(matmul.getLhs()).getArgNumber());
+      Value rhs = entry.getArgument(
+          cast<BlockArgument>(matmul.getRhs()).getArgNumber());
+      Value acc = buildContraction(b, lhs, rhs);
+      if (failed(addIn(matmul.getResult(), acc)))
+        return failure();
+    }
+    for (BlockArgument arg : body.getArguments()) {
+      bool readByEpilogue = llvm::any_of(
+          arg.getUsers(), [](Operation *user) { return !isa<MatmulOp>(user); });
+      if (readByEpilogue &&
+          failed(addIn(arg, entry.getArgument(arg.getArgNumber()))))
+        return failure();
+    }
+    for (size_t i = 0, e = outArgs.size(); i < e; ++i)
+      maps.push_back(AffineMap::getMultiDimIdentityMap(space.size(), ctx));
+
+    SmallVector<utils::IteratorType> iterators(space.size(),
+                                               utils::IteratorType::parallel);
+    LogicalResult status = success();
+    auto epilogue = linalg::GenericOp::create(
+        b, kernel.getLoc(), kernel.getResultTypes(), ins, ValueRange(outArgs),
+        maps, iterators, [&](OpBuilder &nb, Location loc, ValueRange args) {
+          DenseMap<Value, Value> scalars;
+          for (auto [source, arg] : llvm::zip(scalarSources, args))
+            scalars[source] = extendToF32(nb, loc, arg);
+          for (Operation &op : body.without_terminator()) {
+            if (isa<MatmulOp>(op))
+              continue;
+            SmallVector<Value> operands = llvm::map_to_vector(
+                op.getOperands(), [&](Value v) { return scalars.lookup(v); });
+            FailureOr<Value> result =
+                emitScalarElementwise(nb, op.getLoc(), &op, operands);
+            if (failed(result)) {
+              status = failure();
+              return;
+            }
+            scalars[op.getResult(0)] = *result;
+          }
+          SmallVector<Value> yielded;
+          for (Value v : yield.getValues()) {
+            Value scalar = scalars.lookup(v);
+            Type elementType = elementTypeOf(v);
+            // A value a sol.cast already rounded to the output type is
+            // yielded as it is, not extended and truncated again.
+            if (auto ext = scalar.getDefiningOp<arith::ExtFOp>();
+                ext && ext.getIn().getType() == elementType)
+              scalar = ext.getIn();
+            if (scalar.getType() != elementType)
+              scalar = arith::TruncFOp::create(nb, loc, elementType, scalar);
+            yielded.push_back(scalar);
+          }
+          linalg::YieldOp::create(nb, loc, yielded);
+          // Drop the extensions the shortcut above left unused.
+          llvm::SmallPtrSet<Operation *, 4> unused;
+          for (Value v : yield.getValues())
+            if (auto ext = scalars.lookup(v).getDefiningOp<arith::ExtFOp>();
+                ext && ext->use_empty())
+              unused.insert(ext);
+          for (Operation *ext : unused)
+            ext->erase();
+        });
+    if (failed(status))
+      return failure();
+    func::ReturnOp::create(b, kernel.getLoc(), epilogue.getResults());
+    return success();
+  }
+
+  /// `func.call @name(ins..., tensor.empty()...)` in place of the kernel.
+  void replaceWithCall(func::FuncOp func) {
+    OpBuilder b(kernel);
+    SmallVector<Value> operands(kernel.getInputs());
+    for (Type type : kernel.getResultTypes()) {
+      auto tensorType = cast<RankedTensorType>(type);
+      operands.push_back(tensor::EmptyOp::create(b, kernel.getLoc(),
+                                                 tensorType.getShape(),
+                                                 tensorType.getElementType()));
+    }
+    auto call = func::CallOp::create(b, kernel.getLoc(), func, operands);
+    kernel.replaceAllUsesWith(call.getResults());
+    kernel.erase();
+  }
+
+  KernelOp kernel;
+  SymbolTable &symbols;
+  MLIRContext *ctx;
+  MatmulOp matmul;
+};
+
+struct ConvertSolToLinalgPass
+    : sol::impl::ConvertSolToLinalgPassBase<ConvertSolToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+      wrapLoneComputeOps(func);
+
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    SymbolTable symbols(module);
+    bool failedAny = false;
+    for (KernelOp kernel : kernels)
+      if (failed(KernelLowering(kernel, symbols).run()))
+        failedAny = true;
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace

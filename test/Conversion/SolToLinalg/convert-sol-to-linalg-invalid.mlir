@@ -1,0 +1,79 @@
+// RUN: sol-opt %s --split-input-file --convert-sol-to-linalg -verify-diagnostics
+
+// Two matmuls need two tile loops; fusion never puts them in one kernel.
+func.func @two_matmuls(%x: tensor<4x8xf16>, %w: tensor<8x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{a kernel with 2 matmuls cannot be lowered; fusion never forms one}}
+  %k = sol.kernel @two_matmuls_matmul_0 ins(%x, %w : tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16> {
+  ^bb0(%a: tensor<4x8xf16>, %b: tensor<8x8xf16>):
+    %m = sol.matmul %a, %b : tensor<4x8xf16>, tensor<8x8xf16> -> tensor<4x8xf16>
+    %n = sol.matmul %m, %b : tensor<4x8xf16>, tensor<8x8xf16> -> tensor<4x8xf16>
+    sol.yield %n : tensor<4x8xf16>
+  }
+  return %k : tensor<4x8xf16>
+}
+
+// -----
+
+// The epilogue iterates over one output shape.
+func.func @outputs_of_different_shapes(%x: tensor<4x8xf16>, %b: tensor<8xf16>) -> (tensor<4x8xf16>, tensor<8xf16>) {
+  // expected-error @+1 {{kernel outputs of different shapes (4x8 and 8) cannot share one epilogue iteration space}}
+  %k:2 = sol.kernel @outputs_of_different_shapes_add_0 ins(%x, %b : tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xf16>, tensor<8xf16> {
+  ^bb0(%a: tensor<4x8xf16>, %c: tensor<8xf16>):
+    %e = sol.exp %c : tensor<8xf16>
+    %s = sol.add %a, %e : tensor<4x8xf16>, tensor<8xf16> -> tensor<4x8xf16>
+    sol.yield %s, %e : tensor<4x8xf16>, tensor<8xf16>
+  }
+  return %k#0, %k#1 : tensor<4x8xf16>, tensor<8xf16>
+}
+
+// -----
+
+func.func @dynamic_kernel(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{sol.kernel @dynamic_kernel_exp_0 has dynamic shapes ('tensor<?x8xf16>'); convert-sol-to-linalg needs static shapes}}
+  %k = sol.kernel @dynamic_kernel_exp_0 ins(%x : tensor<?x8xf16>) -> tensor<?x8xf16> {
+  ^bb0(%a: tensor<?x8xf16>):
+    %e = sol.exp %a : tensor<?x8xf16>
+    sol.yield %e : tensor<?x8xf16>
+  }
+  return %k : tensor<?x8xf16>
+}
+
+// -----
+
+// A lone op with dynamic shapes is wrapped first, then refused at its kernel
+// (which carries the op's location).
+func.func @dynamic_lone_op(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{sol.kernel @dynamic_lone_op_neg_0 has dynamic shapes ('tensor<?xf32>')}}
+  %y = sol.neg %x : tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// -----
+
+// The kernel's function takes the kernel's name: it must be free.
+func.func @taken() {
+  return
+}
+func.func @name_clash(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{cannot outline sol.kernel @taken: the module already has a symbol of that name}}
+  %k = sol.kernel @taken ins(%x : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<8xf32>):
+    %e = sol.exp %a : tensor<8xf32>
+    sol.yield %e : tensor<8xf32>
+  }
+  return %k : tensor<8xf32>
+}
+
+// -----
+
+// The contraction reads kernel inputs only: no prologue before the matmul.
+func.func @prologue(%x: tensor<4x8xf16>, %w: tensor<8x8xf16>) -> tensor<4x8xf16> {
+  %k = sol.kernel @prologue_exp_0 ins(%x, %w : tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16> {
+  ^bb0(%a: tensor<4x8xf16>, %b: tensor<8x8xf16>):
+    %e = sol.exp %a : tensor<4x8xf16>
+    // expected-error @+1 {{the operands of a kernel's sol.matmul must be kernel inputs: the canonical form has no prologue (fusion never forms one)}}
+    %m = sol.matmul %e, %b : tensor<4x8xf16>, tensor<8x8xf16> -> tensor<4x8xf16>
+    sol.yield %m : tensor<4x8xf16>
+  }
+  return %k : tensor<4x8xf16>
+}
