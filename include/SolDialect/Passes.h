@@ -26,6 +26,13 @@ void buildSolAnnotatePipeline(OpPassManager &pm, StringRef report = "none",
 /// to dense row-major buffers). Fails only if an upstream pass is missing.
 LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 
+/// sol-annotate, sol-form-kernels, sol-tile, convert-sol-to-linalg,
+/// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
+/// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
+void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
+                           bool cubin = true, StringRef cudaPath = "",
+                           bool remarks = false);
+
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.
 void registerSolPipelines();

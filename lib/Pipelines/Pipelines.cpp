@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
@@ -32,7 +33,77 @@ struct AnnotatePipelineOptions
                        llvm::cl::desc("Emit every fusion decision as a remark"),
                        llvm::cl::init(false)};
 };
+
+struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
+  Option<std::string> outDir{
+      *this, "out-dir",
+      llvm::cl::desc("Write each kernel's manifest, PTX and cubin here "
+                     "(nothing is written when empty)"),
+      llvm::cl::init("")};
+  Option<bool> cubin{*this, "cubin",
+                     llvm::cl::desc("Also assemble cubins with ptxas"),
+                     llvm::cl::init(true)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit root for libdevice and ptxas (default: "
+                     "$CUDA_HOME, then /usr/local/cuda)"),
+      llvm::cl::init("")};
+  Option<bool> remarks{*this, "remarks",
+                       llvm::cl::desc("Emit fusion and tiling decisions as "
+                                      "remarks"),
+                       llvm::cl::init(false)};
+};
 } // namespace
+
+/// The CUDA toolkit gpu-module-to-binary links libdevice from.
+static std::string resolveCudaPath(StringRef cudaPath) {
+  if (!cudaPath.empty())
+    return cudaPath.str();
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  return "/usr/local/cuda";
+}
+
+void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
+                                      bool cubin, StringRef cudaPath,
+                                      bool remarks) {
+  buildSolAnnotatePipeline(pm, "none", "-", remarks);
+  pm.addPass(createSolFormKernelsPass());
+  SolTilePassOptions tile;
+  tile.remarks = remarks;
+  pm.addPass(createSolTilePass(tile));
+  // Re-annotate: lone ops became kernels and plans changed predictions.
+  pm.addPass(createSolCostModelPass());
+  if (!outDir.empty()) {
+    SolWriteManifestsPassOptions manifests;
+    manifests.dir = outDir.str();
+    pm.addPass(createSolWriteManifestsPass(manifests));
+  }
+  pm.addPass(createConvertSolToLinalgPass());
+  pm.addPass(createConvertSolKernelsToGPUPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSolAttachNVVMTargetPass());
+  // Upstream's device half of gpu-lower-to-nvvm-pipeline, with bare-pointer
+  // kernel arguments: sol kernels take dense buffers, not descriptors.
+  std::string lowering =
+      "convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-nvvm-to-llvm,"
+      "expand-strided-metadata,lower-affine,convert-arith-to-llvm,"
+      "convert-index-to-llvm,canonicalize,cse,"
+      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
+      "canonicalize,cse,reconcile-unrealized-casts),"
+      "gpu-module-to-binary{format=isa toolkit=" +
+      resolveCudaPath(cudaPath) + "}";
+  if (failed(parsePassPipeline(lowering, pm)))
+    llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
+  if (!outDir.empty()) {
+    SolWriteBinariesPassOptions binaries;
+    binaries.dir = outDir.str();
+    binaries.cubin = cubin;
+    binaries.cudaPath = cudaPath.str();
+    pm.addPass(createSolWriteBinariesPass(binaries));
+  }
+}
 
 void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
                                          StringRef reportFile, bool remarks) {
@@ -98,5 +169,14 @@ void mlir::sol::registerSolPipelines() {
       [](OpPassManager &pm, const AnnotatePipelineOptions &options) {
         buildSolAnnotatePipeline(pm, options.report, options.reportFile,
                                  options.remarks);
+      });
+  PassPipelineRegistration<ToPTXPipelineOptions>(
+      "sol-to-ptx",
+      "sol-annotate, then form and tile every kernel, lower it through "
+      "linalg and gpu to NVVM and PTX; with out-dir, write each kernel's "
+      "manifest, PTX and cubin",
+      [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
+        buildSolToPTXPipeline(pm, options.outDir, options.cubin,
+                              options.cudaPath, options.remarks);
       });
 }
