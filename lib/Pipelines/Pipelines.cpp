@@ -125,6 +125,8 @@ void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
 // themselves (it fails otherwise), so nothing is copied or returned. The f32
 // accumulator is the one allocation; the deallocation pipeline frees it.
 // math ops without an LLVM intrinsic (erf, tanh) become libm calls.
+// bf16 <-> f32 conversions are expanded to integer code (round to nearest
+// even), as no runtime library on the CI machine provides them.
 static constexpr StringLiteral kCpuPipeline =
     "sol-strip-host-funcs,"
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -138,6 +140,9 @@ static constexpr StringLiteral kCpuPipeline =
     "finalize-memref-to-llvm,"
     "convert-math-to-llvm,"
     "convert-math-to-libm,"
+    // bf16 conversions become integer code: x86 has no instruction for
+    // them and libgcc (GCC 12) has no __truncsfbf2.
+    "arith-expand{include-bf16=true},"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,"

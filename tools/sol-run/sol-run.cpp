@@ -159,7 +159,9 @@ int main(int argc, char **argv) {
   std::printf("%s\n", formatTableHeader().c_str());
   for (const RunResult &result : results)
     std::printf("%s\n", formatTableRow(result).c_str());
-  std::printf("sol-run: %d passed, %d failed\n", passed, failed);
+  // The seed makes a failure on fresh random inputs reproducible.
+  std::printf("sol-run: %d passed, %d failed (seed %llu)\n", passed, failed,
+              static_cast<unsigned long long>(options.seed));
 
   if (!jsonPath.empty()) {
     std::ofstream stream(jsonPath);

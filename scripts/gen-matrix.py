@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Writes the correctness matrix: one sol module, one function per case.
+
+  scripts/gen-matrix.py --profile=gpu|cpu <out.mlir>
+
+Each case is a function in the sol dialect under #sol.target<"h200">: every
+matmul epilogue pattern the fusion tests pin (residual, bias + GELU in both
+forms, per-row scale + ReLU, a cast to f32, a batched B, a kernel with two
+outputs, the [K, N] layout) and every elementwise op with broadcasting, in
+f16, bf16 and f32, over M in {1, 7, 64, 4097}, the N and K of the DESIGN.md
+section 7 workloads and odd ones (77, 129, 200, 1000). The `cpu` profile
+keeps the same patterns on small odd shapes, for the host backend in CI.
+"""
+import argparse
+
+TARGET = 'module attributes {sol.target = #sol.target<"h200">} {\n'
+
+
+def t(shape, dtype):
+    return "tensor<" + "x".join(str(d) for d in shape) + ("x" if shape else "") + dtype + ">"
+
+
+class Fn:
+    """Builds one function body, SSA value by value."""
+
+    def __init__(self, name):
+        self.name = name
+        self.args = []
+        self.lines = []
+        self.n = 0
+
+    def arg(self, shape, dtype):
+        v = "%a{}".format(len(self.args))
+        self.args.append((v, shape, dtype))
+        return (v, shape, dtype)
+
+    def op(self, text, shape, dtype):
+        v = "%v{}".format(self.n)
+        self.n += 1
+        self.lines.append("    {} = {}".format(v, text))
+        return (v, shape, dtype)
+
+    def matmul(self, a, b, transpose_b, out_shape):
+        tb = " transpose_b" if transpose_b else ""
+        return self.op("sol.matmul {}, {}{} : {}, {} -> {}".format(
+            a[0], b[0], tb, t(a[1], a[2]), t(b[1], b[2]), t(out_shape, a[2])),
+            out_shape, a[2])
+
+    def binary(self, name, x, y, out_shape):
+        return self.op("sol.{} {}, {} : {}, {} -> {}".format(
+            name, x[0], y[0], t(x[1], x[2]), t(y[1], y[2]), t(out_shape, x[2])),
+            out_shape, x[2])
+
+    def unary(self, name, x):
+        if name.startswith("gelu_"):
+            return self.op("sol.gelu {} {} : {}".format(
+                name[5:], x[0], t(x[1], x[2])), x[1], x[2])
+        return self.op("sol.{} {} : {}".format(name, x[0], t(x[1], x[2])), x[1], x[2])
+
+    def cast(self, x, dtype):
+        return self.op("sol.cast {} : {} to {}".format(
+            x[0], t(x[1], x[2]), t(x[1], dtype)), x[1], dtype)
+
+    def constant(self, value, dtype):
+        return self.op("sol.constant {} : {}".format(value, dtype), [], dtype)
+
+    def text(self, results):
+        sig = ", ".join("{}: {}".format(v, t(s, d)) for v, s, d in self.args)
+        res = ", ".join(t(s, d) for _, s, d in results)
+        body = "\n".join(self.lines)
+        ret = "    return {} : {}".format(", ".join(v for v, _, _ in results), res)
+        return "  func.func @{}({}) -> ({}) {{\n{}\n{}\n  }}\n".format(
+            self.name, sig, res, body, ret)
+
+
+def matmul_case(pattern, dtype, m, n, k):
+    f = Fn(pattern)
+    if pattern == "bmm_residual":
+        x = f.arg([2, m, k], dtype)
+        w = f.arg([2, k, n], dtype)
+        r = f.arg([2, m, n], dtype)
+        y = f.matmul(x, w, False, [2, m, n])
+        return f.text([f.binary("add", y, r, [2, m, n])])
+    if pattern == "mm_residual_batched_lhs":
+        # The seed's [B, S, K] activations: batch dims fold into M.
+        x = f.arg([2, m, k], dtype)
+        w = f.arg([n, k], dtype)
+        r = f.arg([2, m, n], dtype)
+        y = f.matmul(x, w, True, [2, m, n])
+        return f.text([f.binary("add", y, r, [2, m, n])])
+    x = f.arg([m, k], dtype)
+    if pattern == "mm_kn_bias_gelu_erf":
+        w = f.arg([k, n], dtype)
+        y = f.matmul(x, w, False, [m, n])
+    else:
+        w = f.arg([n, k], dtype)
+        y = f.matmul(x, w, True, [m, n])
+    if pattern == "mm":
+        return f.text([y])
+    if pattern == "mm_residual":
+        r = f.arg([m, n], dtype)
+        return f.text([f.binary("add", y, r, [m, n])])
+    if pattern in ("mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf"):
+        b = f.arg([n], dtype)
+        z = f.binary("add", y, b, [m, n])
+        return f.text([f.unary("gelu_tanh" if "tanh" in pattern else "gelu_erf", z)])
+    if pattern == "mm_rowscale_relu":
+        s = f.arg([m, 1], dtype)
+        return f.text([f.unary("relu", f.binary("mul", y, s, [m, n]))])
+    if pattern == "mm_to_f32":
+        c = f.cast(y, "f32") if dtype != "f32" else f.unary("neg", y)
+        return f.text([c])
+    if pattern == "mm_two_outputs":
+        r = f.arg([m, n], dtype)
+        return f.text([f.binary("add", y, r, [m, n]), y])
+    raise ValueError(pattern)
+
+
+UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "relu", "silu", "gelu_erf", "gelu_tanh"]
+BINARY = {"add": "row", "sub": "col", "mul": "full", "div": "row", "max": "col", "min": "full"}
+
+
+def elementwise_case(pattern, dtype, m, n):
+    f = Fn(pattern)
+    x = f.arg([m, n], dtype)
+    if pattern in UNARY:
+        return f.text([f.unary(pattern, x)])
+    if pattern in BINARY:
+        shape = {"row": [n], "col": [m, 1], "full": [m, n]}[BINARY[pattern]]
+        y = f.arg(shape, dtype)
+        return f.text([f.binary(pattern, x, y, [m, n])])
+    if pattern == "swiglu_residual":
+        u = f.arg([m, n], dtype)
+        r = f.arg([m, n], dtype)
+        s = f.binary("mul", f.unary("silu", x), u, [m, n])
+        return f.text([f.binary("add", s, r, [m, n])])
+    if pattern == "scale_shift_constants":
+        half = f.constant("0.5", dtype)
+        one = f.constant("1.0", dtype)
+        return f.text([f.binary("add", f.binary("mul", x, half, [m, n]), one, [m, n])])
+    if pattern == "cast_chain":
+        # Widen, compute, narrow: the cast in the middle must round.
+        other = "f32" if dtype != "f32" else "bf16"
+        c = f.cast(x, other)
+        e = f.unary("exp", c)
+        return f.text([f.cast(e, dtype)])
+    raise ValueError(pattern)
+
+
+MATMUL_PATTERNS = ["mm", "mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf",
+                   "mm_rowscale_relu", "mm_to_f32", "mm_two_outputs",
+                   "mm_residual_batched_lhs", "bmm_residual"]
+EW_PATTERNS = UNARY + list(BINARY) + ["swiglu_residual", "scale_shift_constants", "cast_chain"]
+DTYPES = ["f16", "bf16", "f32"]
+
+
+def cases(profile):
+    if profile == "gpu":
+        ms = [1, 7, 64, 4097]
+        workload_nk = [(2560, 2560), (10240, 2560)]
+        odd_nk = [(77, 200), (1000, 1000), (130, 129)]
+        ew_shapes = [(7, 77), (4097, 1000)]
+    else:
+        ms = [1, 7, 33]
+        workload_nk = []
+        odd_nk = [(77, 40), (24, 129)]
+        ew_shapes = [(7, 77)]
+    for dtype in DTYPES:
+        for pattern in MATMUL_PATTERNS:
+            nks = list(odd_nk)
+            if pattern in ("mm_residual", "mm_bias_gelu_tanh"):
+                nks += workload_nk
+            for m in ms:
+                for n, k in nks:
+                    if pattern in ("bmm_residual", "mm_residual_batched_lhs") and m == 4097:
+                        continue
+                    name = "{}_{}_{}x{}x{}".format(pattern, dtype, m, n, k)
+                    yield name, matmul_case(pattern, dtype, m, n, k)
+        for pattern in EW_PATTERNS:
+            for m, n in ew_shapes:
+                yield "{}_{}_{}x{}".format(pattern, dtype, m, n), elementwise_case(pattern, dtype, m, n)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--profile", choices=["gpu", "cpu"], default="gpu")
+    parser.add_argument("out", help="the module to write, one function per case")
+    args = parser.parse_args()
+    count = 0
+    with open(args.out, "w") as f:
+        f.write(TARGET)
+        for name, text in cases(args.profile):
+            # Name the function after the case: its kernels are named after it.
+            f.write(text.replace("func.func @", "func.func @" + name + "__", 1))
+            count += 1
+        f.write("}\n")
+    print("{} cases in {}".format(count, args.out))
+
+
+if __name__ == "__main__":
+    main()
