@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The GPU check, in one device call (the machine has nvcc and the driver but
+# no MLIR; scripts/gpu-bundle.sh compiled everything here first):
+#
+#   scripts/gpu-check.sh [BUNDLE_DIR]
+#
+# 1. builds sol-run with the machine's g++ (scripts/build-runner.sh);
+# 2. runs the whole correctness matrix (--check-only, fresh seed, several
+#    processes at once);
+# 3. runs compute-sanitizer memcheck and racecheck on a subset (one kernel of
+#    each path and edge kind, small shapes);
+# 4. times the seed workloads (sol-run's CUDA-event timing with rotated input
+#    sets) and prints measured against predicted SOL.
+# Logs and JSON go to $OUT (the device tool's return folder) when it is set:
+# card.txt, matrix.log, matrix.json, sanitizer.txt, sanitizer.log, bench.log,
+# bench.json (the tool returns at most 8 files).
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bundle="${1:-$root/gpu-bundle}"
+out="${OUT:-$root/gpu-results}"
+mkdir -p "$out"
+work="$(mktemp -d)"
+seed="${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader \
+  | tee "$out/card.txt"
+"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
+run="$work/bin/sol-run"
+tar -C "$work" -xzf "$bundle/matrix.tgz"
+tar -C "$work" -xzf "$bundle/bench.tgz"
+
+echo "== correctness matrix (seed $seed)"
+ls "$work"/matrix/*.json > "$work/list"
+split -n r/12 "$work/list" "$work/chunk."
+for c in "$work"/chunk.*; do
+  xargs "$run" --check-only --seed="$seed" --json="$c.json" < "$c" > "$c.log" 2>&1 &
+done
+wait
+cat "$work"/chunk.*.log > "$out/matrix.log"
+python3 - "$work" "$out" <<'PY'
+import glob, json, sys
+work, out = sys.argv[1], sys.argv[2]
+rows = []
+for f in glob.glob(work + "/chunk.*.json"):
+    rows += json.load(open(f))
+json.dump(rows, open(out + "/matrix.json", "w"), indent=1)
+fails = [r for r in rows if not r.get("pass")]
+print("matrix: {} kernels, {} passed, {} failed".format(len(rows), len(rows) - len(fails), len(fails)))
+for r in fails[:40]:
+    print("  FAIL", r.get("kernel"), r.get("error", ""), r.get("share"), r.get("max_rel_err"))
+def worst(dtype):
+    sel = [r for r in rows if r.get("pass") and "_{}_".format(dtype) in r["kernel"]]
+    if sel:
+        w = max(sel, key=lambda r: r.get("max_rel_err") or 0)
+        print("  worst {} max_rel_err {:.3e} ({}), min share {:.4f}, min cosine {:.6f}".format(
+            dtype, w.get("max_rel_err") or 0, w["kernel"],
+            min(r.get("share", 0) for r in sel), min(r.get("cosine", 0) for r in sel)))
+for d in ("f16", "bf16", "f32"):
+    worst(d)
+PY
+
+echo "== compute-sanitizer"
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+for k in mm_residual_f16_7x77x200 mm_kn_bias_gelu_erf_bf16_64x1000x1000 \
+         mm_two_outputs_f16_1x130x129 mm_to_f32_f32_7x77x200 bmm_residual_bf16_7x77x200 \
+         swiglu_residual_f16_7x77 mm_bias_gelu_tanh_f16_7x2560x2560; do
+  m=$(ls "$work"/matrix/${k}__*.json | head -1)
+  for tool in memcheck racecheck; do
+    log="$work/san_${tool}_$k.log"
+    timeout 180 "$san" --tool $tool --error-exitcode 3 "$run" --check-only \
+      --seed="$seed" "$m" > "$log" 2>&1
+    echo "$tool $k: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sol-run:' "$log" | tr '\n' ' ')"
+    { echo "==== $tool $k"; cat "$log"; } >> "$out/sanitizer.log"
+  done
+done | tee "$out/sanitizer.txt"
+
+echo "== timing (seed workloads)"
+"$run" --seed="$seed" --json="$out/bench.json" "$work"/bench/*.json > "$out/bench.log" 2>&1
+grep -A100 '^kernel ' "$out/bench.log"
