@@ -1,0 +1,91 @@
+// RUN: sol-opt %s --split-input-file --convert-sol-kernels-to-gpu -verify-diagnostics
+
+// The generator implements a plan; without one there is nothing to follow.
+// expected-error @+1 {{sol kernel @no_plan has no #sol.plan: run sol-tile first}}
+func.func @no_plan(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+// A grid that does not cover the output would leave it partly unwritten.
+// expected-error @+1 {{sol kernel: the elementwise plan's grid x block does not cover the 600 output elements}}
+func.func @grid_too_small(%x: tensor<600xf16>, %o: tensor<600xf16>) -> tensor<600xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [2, 1, 1], block = [256, 1, 1], smem = 0>} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<600xf16>) outs(%o : tensor<600xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<600xf16>
+  return %0 : tensor<600xf16>
+}
+
+// -----
+
+// A matmul plan for a kernel without a matmul.
+// expected-error @+1 {{sol kernel: a matmul plan for a kernel without a matmul}}
+func.func @path_mismatch(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+// The epilogue computes outputs; reading them (an accumulation into the
+// destination) is not something sol emits or the generator supports.
+func.func @epilogue_reads_output(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  // expected-error @+1 {{sol kernel: the epilogue may not read its outputs}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    %s = arith.addf %a, %b : f16
+    linalg.yield %s : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+// An mma_sync plan whose shared memory does not match its own tiles.
+// expected-error @+1 {{sol kernel: the plan's smem does not match its tiles}}
+func.func @smem_mismatch(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [1, 1, 1], block = [64, 1, 1], smem = 1024>} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x32xf16>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x32xf32>) outs(%o : tensor<16x32xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x32xf16>
+  return %out : tensor<16x32xf16>
+}
+
+// -----
+
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (k, n)>
+#C = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+// The same tiles over a grid that misses the second row of tiles.
+// expected-error @+1 {{sol kernel: the plan's grid does not cover the output with its tiles}}
+func.func @grid_mismatch(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %o: tensor<32x32xf16>) -> tensor<32x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [1, 1, 1], block = [64, 1, 1], smem = 29696>} {
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%z : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<32x32xf32>) outs(%o : tensor<32x32xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<32x32xf16>
+  return %out : tensor<32x32xf16>
+}

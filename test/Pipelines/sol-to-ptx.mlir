@@ -1,0 +1,57 @@
+// The whole way from the sol dialect to files on disk: the seed example
+// becomes one fused kernel with its manifest, its PTX (tensor cores, cp.async
+// pipeline) and a cubin assembled by ptxas for sm_90a.
+//
+// RUN: rm -rf %t && sol-opt %s --sol-to-ptx=out-dir=%t | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/oproj_residual_matmul_0.json
+// RUN: FileCheck %s --check-prefix=PTX < %t/oproj_residual_matmul_0.ptx
+// RUN: test -s %t/oproj_residual_matmul_0.cubin
+//
+// IR: gpu.binary @oproj_residual_matmul_0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// IR-NOT: func.func
+//
+// MANIFEST:      "args": [
+// MANIFEST:        "dtype": "f16",
+// MANIFEST-NEXT:   "name": "arg0",
+// MANIFEST-NEXT:   "role": "input",
+// MANIFEST:        "name": "out0",
+// MANIFEST-NEXT:   "role": "output",
+// MANIFEST:      "cost": {
+// MANIFEST:        "bound": "compute",
+// MANIFEST:        "t_ideal_us": 108.5{{[0-9]+}},
+// MANIFEST:        "tc_flops": 107374182400
+// MANIFEST:      "kernel": "oproj_residual_matmul_0",
+// MANIFEST:      "launch": {
+// MANIFEST-NEXT:   "block": [
+// MANIFEST-NEXT:     128,
+// MANIFEST:        "grid": [
+// MANIFEST-NEXT:     20,
+// MANIFEST-NEXT:     64,
+// MANIFEST-NEXT:     1
+// MANIFEST:        "smem": 61440
+// MANIFEST:      "outputs": [
+// MANIFEST-NEXT:   4
+// MANIFEST:      "program": [
+// MANIFEST:          "op": "arg"
+// MANIFEST:          "op": "matmul",
+// MANIFEST:          "transpose_b": true
+// MANIFEST:          "op": "add",
+// MANIFEST:      "target": {
+// MANIFEST:        "chip": "sm_90a",
+// MANIFEST:        "l2_bytes": 62914560,
+//
+// PTX: .target sm_90a
+// PTX: .visible .entry oproj_residual_matmul_0(
+// PTX: cp.async.cg.shared.global
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @oproj_residual(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
+                            %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
+    %p = sol.matmul %x, %w transpose_b
+        : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
+    %o = sol.add %p, %r
+        : tensor<16x512x2560xf16>, tensor<16x512x2560xf16> -> tensor<16x512x2560xf16>
+    return %o : tensor<16x512x2560xf16>
+  }
+}

@@ -1,0 +1,123 @@
+// RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics | FileCheck %s
+
+// The seed prefill shape is compute-bound: the largest mma.sync tile wins
+// (fewest L2 re-reads), 4 warps, 3 stages, a grid over N x rows.
+// CHECK-LABEL: func.func @prefill_takes_largest_tile
+//       CHECK:   t_pred_us = 182.25, {{.*}}, plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 1, grid = [20, 64, 1], block = [128, 1, 1], smem = 61440>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @prefill_takes_largest_tile(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
+  // expected-remark @+1 {{plan mma_sync: 128x128x32 tile, 2x2 warps, 3 stages, predicted 182.25 us, fastest of 7 tiles}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x512x2560xf16>, tensor<2560x2560xf16>, tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
+  ^bb0(%a: tensor<16x512x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x512x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
+    %s = sol.add %m, %c : tensor<16x512x2560xf16>, tensor<16x512x2560xf16> -> tensor<16x512x2560xf16>
+    sol.yield %s : tensor<16x512x2560xf16>
+  }
+  return %0 : tensor<16x512x2560xf16>
+}
+}
+
+// -----
+
+// One decode token: every tile is launch-bound, so the tie goes to the
+// 16-row tile, which computes the least padding.
+// CHECK-LABEL: func.func @decode_takes_16_row_tile
+//       CHECK:   plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 1, 1], block = [128, 1, 1], smem = 46080>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @decode_takes_16_row_tile(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
+  // expected-remark @+1 {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<1x1x2560xf16>, tensor<2560x2560xf16>, tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
+  ^bb0(%a: tensor<1x1x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<1x1x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<1x1x2560xf16>, tensor<2560x2560xf16> -> tensor<1x1x2560xf16>
+    %s = sol.add %m, %c : tensor<1x1x2560xf16>, tensor<1x1x2560xf16> -> tensor<1x1x2560xf16>
+    sol.yield %s : tensor<1x1x2560xf16>
+  }
+  return %0 : tensor<1x1x2560xf16>
+}
+}
+
+// -----
+
+// A batched B is one grid z slice per batch.
+// CHECK-LABEL: func.func @batched_rhs_slices_grid_z
+//       CHECK:   grid = [2, 1, 3]
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @batched_rhs_slices_grid_z(%x: tensor<3x7x64xbf16>, %w: tensor<3x64x40xbf16>) -> tensor<3x7x40xbf16> {
+  // expected-remark @+1 {{plan mma_sync}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<3x7x64xbf16>, tensor<3x64x40xbf16>) -> tensor<3x7x40xbf16> {
+  ^bb0(%a: tensor<3x7x64xbf16>, %b: tensor<3x64x40xbf16>):
+    %m = sol.matmul %a, %b : tensor<3x7x64xbf16>, tensor<3x64x40xbf16> -> tensor<3x7x40xbf16>
+    sol.yield %m : tensor<3x7x40xbf16>
+  }
+  return %0 : tensor<3x7x40xbf16>
+}
+}
+
+// -----
+
+// f32 operands have no mma.sync path.
+// CHECK-LABEL: func.func @f32_takes_simt
+//       CHECK:   plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [5, 1, 1], block = [16, 16, 1], smem = 0>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @f32_takes_simt(%x: tensor<7x64xf32>, %w: tensor<77x64xf32>) -> tensor<7x77xf32> {
+  // expected-remark @+1 {{plan simt: f32 operands have no mma.sync path (f16 and bf16 do)}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<7x64xf32>, tensor<77x64xf32>) -> tensor<7x77xf32> {
+  ^bb0(%a: tensor<7x64xf32>, %b: tensor<77x64xf32>):
+    %m = sol.matmul %a, %b transpose_b : tensor<7x64xf32>, tensor<77x64xf32> -> tensor<7x77xf32>
+    sol.yield %m : tensor<7x77xf32>
+  }
+  return %0 : tensor<7x77xf32>
+}
+}
+
+// -----
+
+// A K that is not a multiple of 8 leaves rows of A unaligned for 16-byte
+// cp.async: the SIMT path computes it instead of a wrong answer.
+// CHECK-LABEL: func.func @odd_k_takes_simt
+//       CHECK:   path = simt
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @odd_k_takes_simt(%x: tensor<7x129xf16>, %w: tensor<77x129xf16>) -> tensor<7x77xf16> {
+  // expected-remark @+1 {{plan simt: K = 129 is not a multiple of 8: the 16-byte cp.async loads need each row of A to start 16-byte aligned}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<7x129xf16>, tensor<77x129xf16>) -> tensor<7x77xf16> {
+  ^bb0(%a: tensor<7x129xf16>, %b: tensor<77x129xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<7x129xf16>, tensor<77x129xf16> -> tensor<7x77xf16>
+    sol.yield %m : tensor<7x77xf16>
+  }
+  return %0 : tensor<7x77xf16>
+}
+}
+
+// -----
+
+// In the [K, N] layout N must be a multiple of 8 too; in [N, K] it need not.
+// CHECK-LABEL: func.func @odd_n_kn_layout_takes_simt
+//       CHECK:   path = simt
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @odd_n_kn_layout_takes_simt(%x: tensor<7x64xf16>, %w: tensor<64x77xf16>) -> tensor<7x77xf16> {
+  // expected-remark @+1 {{plan simt: N = 77 is not a multiple of 8: the 16-byte cp.async loads of a [K, N] B need each row to start 16-byte aligned}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<7x64xf16>, tensor<64x77xf16>) -> tensor<7x77xf16> {
+  ^bb0(%a: tensor<7x64xf16>, %b: tensor<64x77xf16>):
+    %m = sol.matmul %a, %b : tensor<7x64xf16>, tensor<64x77xf16> -> tensor<7x77xf16>
+    sol.yield %m : tensor<7x77xf16>
+  }
+  return %0 : tensor<7x77xf16>
+}
+}
+
+// -----
+
+// Without a matmul: one thread per element, a grid that covers them all.
+// CHECK-LABEL: func.func @elementwise_plan
+//       CHECK:   plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [3, 1, 1], block = [256, 1, 1], smem = 0>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @elementwise_plan(%x: tensor<7x77xf16>) -> tensor<7x77xf16> {
+  // expected-remark @+1 {{plan elementwise: 539 elements, 256 threads per block}}
+  %0 = sol.kernel @k ins(%x : tensor<7x77xf16>) -> tensor<7x77xf16> {
+  ^bb0(%a: tensor<7x77xf16>):
+    %s = sol.silu %a : tensor<7x77xf16>
+    sol.yield %s : tensor<7x77xf16>
+  }
+  return %0 : tensor<7x77xf16>
+}
+}
