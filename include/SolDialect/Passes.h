@@ -31,7 +31,7 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
-                           bool remarks = false);
+                           bool remarks = false, StringRef report = "none");
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.

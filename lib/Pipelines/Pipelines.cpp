@@ -52,6 +52,10 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
                        llvm::cl::desc("Emit fusion and tiling decisions as "
                                       "remarks"),
                        llvm::cl::init(false)};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Cost report of the planned kernels: none, table or json"),
+      llvm::cl::init("none")};
 };
 } // namespace
 
@@ -66,14 +70,16 @@ static std::string resolveCudaPath(StringRef cudaPath) {
 
 void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
-                                      bool remarks) {
+                                      bool remarks, StringRef report) {
   buildSolAnnotatePipeline(pm, "none", "-", remarks);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
-  pm.addPass(createSolCostModelPass());
+  SolCostModelPassOptions cost;
+  cost.report = report.str();
+  pm.addPass(createSolCostModelPass(cost));
   if (!outDir.empty()) {
     SolWriteManifestsPassOptions manifests;
     manifests.dir = outDir.str();
@@ -182,6 +188,7 @@ void mlir::sol::registerSolPipelines() {
       "manifest, PTX and cubin",
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
-                              options.cudaPath, options.remarks);
+                              options.cudaPath, options.remarks,
+                              options.report);
       });
 }
