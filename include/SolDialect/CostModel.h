@@ -60,6 +60,8 @@ int64_t countUnfusedBytes(ArrayRef<Operation *> ops);
 struct MatmulTiling {
   int64_t tileM = 128, tileN = 256, splitK = 1;
   bool tensorCores = true;
+  /// Thread blocks the kernel launches; 0 derives it from the tiles.
+  int64_t blocks = 0;
 };
 
 /// The tiling a #sol.plan records.

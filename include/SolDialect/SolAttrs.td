@@ -75,6 +75,7 @@ def Sol_KernelPath : I32EnumAttr<"KernelPath",
       I32EnumAttrCase<"mma_sync", 0>,
       I32EnumAttrCase<"simt", 1>,
       I32EnumAttrCase<"elementwise", 2>,
+      I32EnumAttrCase<"gemv", 3>,
     ]> {
   let cppNamespace = "::mlir::sol";
   let genSpecializedAttr = 0;
@@ -217,8 +218,11 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     - `path`: `mma_sync` (f16/bf16 tensor cores: m16n8k16 mma.sync fed by a
       multi-stage cp.async pipeline), `simt` (a matmul on the FP32 SIMT
       units: f32 operands, or operands the 16-byte loads cannot reach),
-      `elementwise` (no matmul);
-    - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths;
+      `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
+      [N, K] weight, one warp per output column streaming its weight row with
+      128-bit loads, a shuffle reduction, the epilogue in the lanes);
+    - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths
+      (gemv: `[rows, columns per block, elements per lane load]`);
       `[elements per block]` for the elementwise path;
     - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps;
     - `stages`: shared-memory pipeline depth (mma_sync), `split_k`: K slices;

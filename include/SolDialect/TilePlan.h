@@ -54,10 +54,23 @@ int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
 
 PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
                         const MmaSyncTile &tile);
+/// Empty when the gemv path can compute `problem`, else the rule it breaks.
+std::string whyNotGemv(const MatmulProblem &problem);
+/// The gemv path: `kGemvWarps` warps per block, one output column each.
+PlanAttr getGemvPlan(MLIRContext *context, const MatmulProblem &problem);
+constexpr int64_t kGemvWarps = 4;
+constexpr int64_t kGemvMaxRows = 16;
+
 /// The SIMT matmul: a 16x16 block of threads, one output element each.
 PlanAttr getSimtMatmulPlan(MLIRContext *context, const MatmulProblem &problem);
-/// Elementwise kernels: `kElementwiseBlock` threads, one element each.
-PlanAttr getElementwisePlan(MLIRContext *context, int64_t numElements);
+/// Elementwise kernels: `kElementwiseBlock` threads, `vector` consecutive
+/// elements of the innermost dim each (tile = [threads x vector]).
+PlanAttr getElementwisePlan(MLIRContext *context, int64_t numElements,
+                            int64_t vector = 1);
+/// Elements per thread for an elementwise kernel: 16 bytes of its narrowest
+/// type (one 128-bit access), halved until it divides the innermost dim so
+/// a vector never straddles rows (broadcast inputs index by row).
+int64_t getElementwiseVector(KernelOp kernel);
 constexpr int64_t kElementwiseBlock = 256;
 constexpr int64_t kSimtBlockEdge = 16;
 

@@ -239,6 +239,8 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
   }
   tiling.splitK = plan.getSplitK();
   tiling.tensorCores = plan.getPath() == KernelPath::mma_sync;
+  ArrayRef<int64_t> grid = plan.getGrid();
+  tiling.blocks = grid.size() == 3 ? grid[0] * grid[1] * grid[2] : 0;
   return tiling;
 }
 
@@ -314,7 +316,25 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // so what is live is one K-slab of the wave's panels, far below the L2
     // size, and HBM sees each operand once.
   }
-  double tHbmPred = hbmBytes / (bandwidth * target.getHbmEfficiency());
+  // Too few thread blocks cannot pull the whole HBM bandwidth: each SM's
+  // load path streams at most about its share, so the achievable fraction
+  // is the share of SMs with work. Measured 2026-11-29 on the H200
+  // (bench/results/2026-11-29-h200-gpu-check): o_proj decode on 40 blocks of
+  // 132 SMs ran 13.4 us; 3.2 + 13.1 MB / (4.8 TB/s x 0.9 x 40/132) = 13.2.
+  double smShare = 1.0;
+  if (work.hasMatmul()) {
+    int64_t blocks = 0;
+    if (tiling && tiling->blocks > 0)
+      blocks = tiling->blocks;
+    else if (tiling)
+      blocks = planFromTiling(work, *tiling).units();
+    else
+      blocks = chooseDefaultPlan(work, target.getSmCount()).units();
+    smShare = std::min<double>(1.0, static_cast<double>(blocks) /
+                                        target.getSmCount());
+  }
+  double tHbmPred =
+      hbmBytes / (bandwidth * target.getHbmEfficiency() * smShare);
 
   struct Term {
     Limiter limiter;

@@ -10,6 +10,8 @@
 #include "SolDialect/TilePlan.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <optional>
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -108,6 +110,32 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                        getMmaSyncSmemBytes(tile, problem.transposeB));
 }
 
+std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  int64_t bytes = problem.elementType.getIntOrFloatBitWidth() / 8;
+  if (!problem.transposeB)
+    os << "gemv streams rows of an [N, K] weight; B is [K, N]";
+  else if (problem.batch != 1)
+    os << "gemv takes one weight; B is batched";
+  else if (problem.rows > kGemvMaxRows)
+    os << problem.rows << " rows of A exceed gemv's " << kGemvMaxRows;
+  else if (problem.k % (16 / bytes) != 0)
+    os << "K = " << problem.k << " is not a multiple of " << 16 / bytes
+       << ": gemv's 128-bit loads need aligned rows";
+  return reason;
+}
+
+PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
+                                const MatmulProblem &problem) {
+  int64_t vector = 16 / (problem.elementType.getIntOrFloatBitWidth() / 8);
+  int64_t grid[] = {llvm::divideCeilSigned(problem.n, kGemvWarps), 1, 1};
+  int64_t block[] = {kGemvWarps * 32, 1, 1};
+  return PlanAttr::get(context, KernelPath::gemv,
+                       {problem.rows, kGemvWarps, vector}, {1, kGemvWarps}, 1,
+                       1, grid, block, 0);
+}
+
 PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
                                       const MatmulProblem &problem) {
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, kSimtBlockEdge),
@@ -120,13 +148,34 @@ PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
 }
 
 PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
-                                       int64_t numElements) {
-  int64_t grid[] = {std::max<int64_t>(
-                        1, llvm::divideCeilSigned(numElements, kElementwiseBlock)),
-                    1, 1};
+                                       int64_t numElements, int64_t vector) {
+  int64_t perBlock = kElementwiseBlock * vector;
+  int64_t grid[] = {
+      std::max<int64_t>(1, llvm::divideCeilSigned(numElements, perBlock)), 1,
+      1};
   int64_t block[] = {kElementwiseBlock, 1, 1};
-  return PlanAttr::get(context, KernelPath::elementwise, {kElementwiseBlock},
-                       {1, 1}, 1, 1, grid, block, 0);
+  return PlanAttr::get(context, KernelPath::elementwise, {perBlock}, {1, 1}, 1,
+                       1, grid, block, 0);
+}
+
+int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
+  int64_t minBytes = 4;
+  auto visit = [&](Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    if (tensor.getRank() > 0)
+      minBytes = std::min<int64_t>(
+          minBytes, tensor.getElementType().getIntOrFloatBitWidth() / 8);
+  };
+  for (Type type : kernel.getInputs().getTypes())
+    visit(type);
+  for (Type type : kernel.getResultTypes())
+    visit(type);
+  auto out = cast<RankedTensorType>(kernel.getResultTypes().front());
+  int64_t inner = out.getRank() > 0 ? out.getShape().back() : 1;
+  int64_t vector = 16 / std::max<int64_t>(minBytes, 1);
+  while (vector > 1 && inner % vector != 0)
+    vector /= 2;
+  return vector;
 }
 
 static std::string describeTile(const MmaSyncTile &tile) {
@@ -165,10 +214,12 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
   if (matmuls.empty()) {
     int64_t elements =
         cast<RankedTensorType>(kernel.getResultTypes().front()).getNumElements();
-    choice.plan = getElementwisePlan(context, elements);
+    int64_t vector = getElementwiseVector(kernel);
+    choice.plan = getElementwisePlan(context, elements, vector);
     choice.cost = estimateCost(work, target);
     reason << "elementwise: " << elements << " elements, "
-           << kElementwiseBlock << " threads per block";
+           << kElementwiseBlock << " threads per block, " << vector
+           << " per thread";
     return choice;
   }
 
@@ -177,7 +228,23 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
     failureReason = "the matmul has a dynamic shape";
     return failure();
   }
+  // Decode shapes: a warp per output column streams the weight with every
+  // SM busy, where a tile grid over N leaves most SMs idle.
+  std::string notGemv = whyNotGemv(*problem);
+  std::optional<PlanChoice> gemv;
+  if (notGemv.empty()) {
+    gemv.emplace();
+    gemv->plan = getGemvPlan(context, *problem);
+    MatmulTiling tiling = getMatmulTiling(gemv->plan);
+    gemv->cost = estimateCost(work, target, &tiling);
+  }
   std::string notMma = whyNotMmaSync(*problem);
+  if (!notMma.empty() && gemv) {
+    llvm::raw_string_ostream(gemv->reason)
+        << "gemv: " << problem->rows << " rows, a warp per column, predicted "
+        << formatReal(gemv->cost.getTPredUs()) << " us (" << notMma << ")";
+    return *gemv;
+  }
   if (!notMma.empty()) {
     choice.plan = getSimtMatmulPlan(context, *problem);
     MatmulTiling tiling = getMatmulTiling(choice.plan);
@@ -217,9 +284,16 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
       choice.cost = cost;
     }
   }
-  if (!best) {
+  if (!best && !gemv) {
     failureReason = "no mma.sync tile fits the target's shared memory";
     return failure();
+  }
+  if (gemv && (!best || gemv->cost.getTPredUs() < bestTime)) {
+    llvm::raw_string_ostream(gemv->reason)
+        << "gemv: " << problem->rows << " rows, a warp per column, predicted "
+        << formatReal(gemv->cost.getTPredUs()) << " us against "
+        << formatReal(bestTime) << " us for the best mma.sync tile";
+    return *gemv;
   }
   reason << "mma_sync: " << describeTile(*best) << ", predicted "
          << formatReal(bestTime) << " us, fastest of " << candidates

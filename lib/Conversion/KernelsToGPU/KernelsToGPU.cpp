@@ -384,6 +384,73 @@ static void emitIf(OpBuilder &b, Location loc, Value cond,
 // Elementwise path
 //===----------------------------------------------------------------------===//
 
+/// Runs the epilogue body on `vector` consecutive elements of the innermost
+/// output dim starting at `ivs`: 128-bit loads of inputs that run along that
+/// dim, one scalar load of inputs broadcast across it, `vector` copies of the
+/// scalar body, 128-bit stores.
+static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                 ArrayRef<Value> ivs, int64_t vector) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  Block &body = epilogue.getRegion().front();
+  unsigned innerDim = kernel.spec.outShape.size() - 1;
+  // Per input, the `vector` scalars the body copies read.
+  SmallVector<SmallVector<Value>> lanes;
+  for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
+    int source = kernel.spec.epilogueSources[i];
+    Value memref = kernel.args[source];
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    SmallVector<Value> index;
+    bool alongInner = false;
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      index.push_back(dim ? ivs[dim.getPosition()] : ib.c(0));
+    }
+    if (map.getNumResults() > 0)
+      if (auto last = dyn_cast<AffineDimExpr>(map.getResults().back()))
+        alongInner = last.getPosition() == innerDim;
+    Value offset = linearize(ib, index, kernel.argShapes[source]);
+    Type elemType = cast<MemRefType>(memref.getType()).getElementType();
+    SmallVector<Value> values;
+    if (alongInner) {
+      auto vecType = VectorType::get({vector}, elemType);
+      int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
+      Value loaded = vector::LoadOp::create(b, loc, vecType, memref,
+                                            ValueRange{offset}, false,
+                                            llvm::MaybeAlign(bytes));
+      for (int64_t e = 0; e < vector; ++e)
+        values.push_back(vector::ExtractOp::create(b, loc, loaded,
+                                                   ArrayRef<int64_t>{e}));
+    } else {
+      Value loaded =
+          memref::LoadOp::create(b, loc, memref, ValueRange{offset});
+      values.assign(vector, loaded);
+    }
+    lanes.push_back(std::move(values));
+  }
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  SmallVector<SmallVector<Value>> results(yield.getValues().size());
+  for (int64_t e = 0; e < vector; ++e) {
+    IRMapping mapping;
+    for (unsigned i = 0; i < lanes.size(); ++i)
+      mapping.map(body.getArgument(i), lanes[i][e]);
+    for (Operation &op : body.without_terminator())
+      b.clone(op, mapping);
+    for (auto [r, value] : llvm::enumerate(yield.getValues()))
+      results[r].push_back(mapping.lookupOrDefault(value));
+  }
+  Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
+  for (auto [r, values] : llvm::enumerate(results)) {
+    Value out = kernel.args[kernel.spec.numInputs + r];
+    Type elemType = cast<MemRefType>(out.getType()).getElementType();
+    auto vecType = VectorType::get({vector}, elemType);
+    Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
+    int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
+    vector::StoreOp::create(b, loc, packed, out, ValueRange{outOffset}, false,
+                            llvm::MaybeAlign(bytes));
+  }
+}
+
 static LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
                                            GpuKernel &kernel) {
   IndexBuilder ib(b, loc);
@@ -392,20 +459,33 @@ static LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
     total *= d;
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
+  ArrayRef<int64_t> tile = kernel.spec.plan.getTile();
+  int64_t inner = kernel.spec.outShape.empty() ? 1 : kernel.spec.outShape.back();
+  int64_t vector = tile.size() == 1 && block.size() == 3 && block[0] > 0
+                       ? tile[0] / block[0]
+                       : 0;
   if (grid.size() != 3 || block.size() != 3 || block[1] != 1 ||
       block[2] != 1 || grid[1] != 1 || grid[2] != 1 ||
-      grid[0] * block[0] < total)
+      grid[0] * block[0] * std::max<int64_t>(vector, 1) < total)
     return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
                                       "grid x block does not cover the ")
            << total << " output elements";
+  if (vector < 1 || tile[0] != vector * block[0] || inner % vector != 0 ||
+      !llvm::isPowerOf2_64(vector))
+    return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
+                                      "tile must be block x a power-of-two "
+                                      "vector dividing the innermost dim (")
+           << inner << ")";
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value linear =
-      ib.add(ib.mul(bid, kernel.spec.plan.getBlock()[0]), tid);
+  Value linear = ib.mul(ib.add(ib.mul(bid, block[0]), tid), vector);
   emitIf(b, loc, ib.lt(linear, total), [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
     SmallVector<Value> ivs = delinearize(ib, linear, kernel.spec.outShape);
-    emitEpilogueAt(b, loc, kernel, ivs, Value());
+    if (vector == 1)
+      emitEpilogueAt(b, loc, kernel, ivs, Value());
+    else
+      emitEpilogueVectorAt(b, loc, kernel, ivs, vector);
   });
   return success();
 }
@@ -508,6 +588,129 @@ static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
     SmallVector<Value> ivs =
         matmulOutputIndex(ib, kernel.spec, bz, row, col);
     emitEpilogueAt(b, loc, kernel, ivs, loop.getResult(0));
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// gemv path
+//===----------------------------------------------------------------------===//
+
+/// Decode shapes: `rows` (<= 16) rows of A against an [N, K] weight. Warp w
+/// of block b owns output column n = b * warps + w: its lanes stream row n
+/// of the weight with 128-bit loads (the weight is read once, by every SM),
+/// multiply by the rows of A (small, served by L1/L2), reduce across the warp
+/// with shuffles, and lane m runs the epilogue of row m.
+static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
+                                    GpuKernel &kernel) {
+  IndexBuilder ib(b, loc);
+  MatmulGeometry g = getGeometry(kernel);
+  PlanAttr plan = kernel.spec.plan;
+  ArrayRef<int64_t> tile = plan.getTile();
+  Value globalA = kernel.args[kernel.spec.lhsArg];
+  Value globalB = kernel.args[kernel.spec.rhsArg];
+  Type elemType = cast<MemRefType>(globalA.getType()).getElementType();
+  int64_t vector = 16 / (elemType.getIntOrFloatBitWidth() / 8);
+  if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
+      tile[0] != g.rows || tile[2] != vector || g.k % vector != 0 ||
+      plan.getThreads() != tile[1] * 32 ||
+      plan.getGrid()[0] != llvm::divideCeilSigned(g.n, tile[1]))
+    return kernel.spec.func.emitError(
+        "sol kernel: the gemv plan does not fit the kernel (it needs an [N, "
+        "K] weight, tile = [rows, warps, 128-bit vector], K a multiple of the "
+        "vector and a grid covering N)");
+  int64_t rows = g.rows, warps = tile[1];
+  int64_t laneStride = 32 * vector;
+  int64_t trips = llvm::divideCeilSigned(g.k, laneStride);
+  // Unrolled so each lane has several 128-bit weight loads in flight.
+  int64_t unroll = std::min<int64_t>(4, trips);
+  int64_t loopTrips = llvm::divideCeilSigned(trips, unroll);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = ib.div(tid, 32);
+  Value lane = ib.rem(tid, 32);
+  Value col = ib.add(ib.mul(bid, warps), warp);
+  auto f32 = b.getF32Type();
+  auto vecType = VectorType::get({vector}, elemType);
+  int64_t alignBytes = 16;
+
+  emitIf(b, loc, ib.lt(col, g.n), [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Value> init(rows, zero);
+    Value weightRow = ib.mul(col, g.k);
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(loopTrips), ib.c(1),
+                                   init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      IndexBuilder lb(b, loc);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      Value chunk = lb.mul(loop.getInductionVar(), unroll * laneStride);
+      // Load all weight vectors of this trip first: bytes in flight.
+      SmallVector<std::pair<Value, Value>> weights; // (k, valid) + vector
+      SmallVector<Value> weightVecs;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value k = lb.add(lb.add(chunk, u * laneStride), lb.mul(lane, vector));
+        Value valid = lb.lt(k, g.k);
+        Value safeK = lb.select(valid, k, lb.c(0));
+        weights.push_back({safeK, valid});
+        weightVecs.push_back(vector::LoadOp::create(
+            b, loc, vecType, globalB, ValueRange{lb.add(weightRow, safeK)},
+            false, llvm::MaybeAlign(alignBytes)));
+      }
+      for (int64_t u = 0; u < unroll; ++u) {
+        auto [safeK, valid] = weights[u];
+        SmallVector<Value> w;
+        for (int64_t e = 0; e < vector; ++e)
+          w.push_back(extendToF32(
+              b, loc,
+              vector::ExtractOp::create(b, loc, weightVecs[u],
+                                        ArrayRef<int64_t>{e})));
+        for (int64_t m = 0; m < rows; ++m) {
+          Value x = vector::LoadOp::create(
+              b, loc, vecType, globalA,
+              ValueRange{lb.add(lb.c(m * g.k), safeK)}, false,
+              llvm::MaybeAlign(alignBytes));
+          Value sum = acc[m];
+          for (int64_t e = 0; e < vector; ++e) {
+            Value xe = extendToF32(
+                b, loc, vector::ExtractOp::create(b, loc, x,
+                                                  ArrayRef<int64_t>{e}));
+            sum = math::FmaOp::create(b, loc, w[e], xe, sum);
+          }
+          // Lanes past K contribute nothing (their loads were clamped).
+          acc[m] = arith::SelectOp::create(b, loc, valid, sum, acc[m]);
+        }
+      }
+      scf::YieldOp::create(b, loc, acc);
+    }
+    // Butterfly reduction: every lane ends with every row's dot product.
+    SmallVector<Value> sums(loop.getResults().begin(), loop.getResults().end());
+    Value width = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(32));
+    for (int64_t m = 0; m < rows; ++m) {
+      for (int64_t offset = 16; offset >= 1; offset /= 2) {
+        Value off =
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
+        auto shuffle = gpu::ShuffleOp::create(b, loc, sums[m], off, width,
+                                              gpu::ShuffleMode::XOR);
+        sums[m] = arith::AddFOp::create(b, loc, sums[m],
+                                        shuffle.getShuffleResult());
+      }
+    }
+    (void)f32;
+    for (int64_t m = 0; m < rows; ++m) {
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         lane, ib.c(m % 32));
+      emitIf(b, loc, mine, [&](OpBuilder &b) {
+        IndexBuilder ib(b, loc);
+        SmallVector<Value> ivs =
+            matmulOutputIndex(ib, kernel.spec, ib.c(0), ib.c(m), col);
+        emitEpilogueAt(b, loc, kernel, ivs, sums[m]);
+      });
+    }
   });
   return success();
 }
@@ -851,6 +1054,9 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) 
     break;
   case KernelPath::mma_sync:
     result = emitMmaSyncKernel(b, loc, kernel);
+    break;
+  case KernelPath::gemv:
+    result = emitGemvKernel(b, loc, kernel);
     break;
   }
   if (failed(result)) {
