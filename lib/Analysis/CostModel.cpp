@@ -321,15 +321,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // is the share of SMs with work. Measured 2026-11-29 on the H200
   // (bench/results/2026-11-29-h200-gpu-check): o_proj decode on 40 blocks of
   // 132 SMs ran 13.4 us; 3.2 + 13.1 MB / (4.8 TB/s x 0.9 x 40/132) = 13.2.
+  // The default plan splits K until the SMs have work, so the share only
+  // prices plans sol-tile recorded.
   double smShare = 1.0;
-  if (work.hasMatmul()) {
-    int64_t blocks = 0;
-    if (tiling && tiling->blocks > 0)
-      blocks = tiling->blocks;
-    else if (tiling)
-      blocks = planFromTiling(work, *tiling).units();
-    else
-      blocks = chooseDefaultPlan(work, target.getSmCount()).units();
+  if (work.hasMatmul() && tiling) {
+    int64_t blocks = tiling->blocks > 0 ? tiling->blocks
+                                        : planFromTiling(work, *tiling).units();
     smShare = std::min<double>(1.0, static_cast<double>(blocks) /
                                         target.getSmCount());
   }

@@ -19,13 +19,14 @@ func.func @prefill_takes_largest_tile(%x: tensor<16x512x2560xf16>, %w: tensor<25
 
 // -----
 
-// One decode token: every tile is launch-bound, so the tie goes to the
-// 16-row tile, which computes the least padding.
-// CHECK-LABEL: func.func @decode_takes_16_row_tile
-//       CHECK:   plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 1, 1], block = [128, 1, 1], smem = 46080>
+// One decode token: a grid of 16x64 tiles occupies 40 of 132 SMs and
+// cannot pull the weight at full bandwidth; gemv puts a warp on each of the
+// 2560 weight rows.
+// CHECK-LABEL: func.func @decode_takes_gemv
+//       CHECK:   plan = #sol.plan<path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @decode_takes_16_row_tile(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
-  // expected-remark @+1 {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages}}
+func.func @decode_takes_gemv(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
+  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 6.2376 us against 8.2121 us for the best mma.sync tile}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<1x1x2560xf16>, tensor<2560x2560xf16>, tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
   ^bb0(%a: tensor<1x1x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<1x1x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<1x1x2560xf16>, tensor<2560x2560xf16> -> tensor<1x1x2560xf16>
@@ -57,10 +58,28 @@ func.func @batched_rhs_slices_grid_z(%x: tensor<3x7x64xbf16>, %w: tensor<3x64x40
 
 // f32 operands have no mma.sync path.
 // CHECK-LABEL: func.func @f32_takes_simt
-//       CHECK:   plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [5, 1, 1], block = [16, 16, 1], smem = 0>
+//       CHECK:   plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [5, 3, 1], block = [16, 16, 1], smem = 0>
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @f32_takes_simt(%x: tensor<7x64xf32>, %w: tensor<77x64xf32>) -> tensor<7x77xf32> {
+func.func @f32_takes_simt(%x: tensor<33x64xf32>, %w: tensor<77x64xf32>) -> tensor<33x77xf32> {
   // expected-remark @+1 {{plan simt: f32 operands have no mma.sync path (f16 and bf16 do)}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<33x64xf32>, tensor<77x64xf32>) -> tensor<33x77xf32> {
+  ^bb0(%a: tensor<33x64xf32>, %b: tensor<77x64xf32>):
+    %m = sol.matmul %a, %b transpose_b : tensor<33x64xf32>, tensor<77x64xf32> -> tensor<33x77xf32>
+    sol.yield %m : tensor<33x77xf32>
+  }
+  return %0 : tensor<33x77xf32>
+}
+}
+
+// -----
+
+// Few rows of f32: gemv has no dtype rule, so it computes them instead of
+// the SIMT tile grid.
+// CHECK-LABEL: func.func @few_f32_rows_take_gemv
+//       CHECK:   plan = #sol.plan<path = gemv, tile = [7, 4, 4]
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @few_f32_rows_take_gemv(%x: tensor<7x64xf32>, %w: tensor<77x64xf32>) -> tensor<7x77xf32> {
+  // expected-remark @+1 {{plan gemv: 7 rows, a warp per column}}
   %0 = sol.kernel @k ins(%x, %w : tensor<7x64xf32>, tensor<77x64xf32>) -> tensor<7x77xf32> {
   ^bb0(%a: tensor<7x64xf32>, %b: tensor<77x64xf32>):
     %m = sol.matmul %a, %b transpose_b : tensor<7x64xf32>, tensor<77x64xf32> -> tensor<7x77xf32>
@@ -112,12 +131,29 @@ func.func @odd_n_kn_layout_takes_simt(%x: tensor<7x64xf16>, %w: tensor<64x77xf16
 //       CHECK:   plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [3, 1, 1], block = [256, 1, 1], smem = 0>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @elementwise_plan(%x: tensor<7x77xf16>) -> tensor<7x77xf16> {
-  // expected-remark @+1 {{plan elementwise: 539 elements, 256 threads per block}}
+  // expected-remark @+1 {{plan elementwise: 539 elements, 256 threads per block, 1 per thread}}
   %0 = sol.kernel @k ins(%x : tensor<7x77xf16>) -> tensor<7x77xf16> {
   ^bb0(%a: tensor<7x77xf16>):
     %s = sol.silu %a : tensor<7x77xf16>
     sol.yield %s : tensor<7x77xf16>
   }
   return %0 : tensor<7x77xf16>
+}
+}
+
+// -----
+
+// 16 bytes per thread when the innermost dim allows it: 8 f16 elements.
+// CHECK-LABEL: func.func @elementwise_vectorized
+//       CHECK:   plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @elementwise_vectorized(%x: tensor<7x64xf16>, %b: tensor<64xf16>) -> tensor<7x64xf16> {
+  // expected-remark @+1 {{plan elementwise: 448 elements, 256 threads per block, 8 per thread}}
+  %0 = sol.kernel @k ins(%x, %b : tensor<7x64xf16>, tensor<64xf16>) -> tensor<7x64xf16> {
+  ^bb0(%a: tensor<7x64xf16>, %c: tensor<64xf16>):
+    %s = sol.add %a, %c : tensor<7x64xf16>, tensor<64xf16> -> tensor<7x64xf16>
+    sol.yield %s : tensor<7x64xf16>
+  }
+  return %0 : tensor<7x64xf16>
 }
 }

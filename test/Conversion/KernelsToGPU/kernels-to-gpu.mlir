@@ -2,12 +2,12 @@
 
 // The mma.sync path: flat buffer arguments (bare pointers once lowered) in
 // (ins..., outs...) order, dynamic shared memory cut into padded A and B
-// stages, zero-filling cp.async for the edges (7 of 16 rows here), ldmatrix,
+// stages, zero-filling cp.async for the edges (18 rows over two 16-row tiles here), ldmatrix,
 // m16n8k16 mma.sync accumulating in f32 across a K loop, and the epilogue on
 // the accumulators, each store predicated on the output bounds. Host
 // functions are gone: launching is the runtime's job.
 // CHECK-LABEL: gpu.module @mma_sync_residual_matmul_0
-//       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<3584xf16>, %[[B:.*]]: memref<10240xf16>, %[[R:.*]]: memref<560xf16>, %[[O:.*]]: memref<560xf16>) kernel
+//       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<4608xf16>, %[[B:.*]]: memref<10240xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
 //  CHECK-SAME:     known_block_size = array<i32: 64, 1, 1>
 //  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64]
 //       CHECK:     gpu.dynamic_shared_memory
@@ -29,10 +29,10 @@
 //       CHECK:       memref.store %{{.*}}, %[[O]]
 //   CHECK-NOT:   func.func
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @mma_sync_residual(%x: tensor<2x7x256xf16>, %w: tensor<40x256xf16>, %r: tensor<2x7x40xf16>) -> tensor<2x7x40xf16> {
-  %m = sol.matmul %x, %w transpose_b : tensor<2x7x256xf16>, tensor<40x256xf16> -> tensor<2x7x40xf16>
-  %s = sol.add %m, %r : tensor<2x7x40xf16>, tensor<2x7x40xf16> -> tensor<2x7x40xf16>
-  return %s : tensor<2x7x40xf16>
+func.func @mma_sync_residual(%x: tensor<2x9x256xf16>, %w: tensor<40x256xf16>, %r: tensor<2x9x40xf16>) -> tensor<2x9x40xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<2x9x256xf16>, tensor<40x256xf16> -> tensor<2x9x40xf16>
+  %s = sol.add %m, %r : tensor<2x9x40xf16>, tensor<2x9x40xf16> -> tensor<2x9x40xf16>
+  return %s : tensor<2x9x40xf16>
 }
 }
 
@@ -89,5 +89,26 @@ func.func @elementwise_two_outputs(%x: tensor<7x77xf16>, %s: tensor<7x1xf16>) ->
   %m = sol.mul %x, %s : tensor<7x77xf16>, tensor<7x1xf16> -> tensor<7x77xf16>
   %n = sol.neg %m : tensor<7x77xf16>
   return %m, %n : tensor<7x77xf16>, tensor<7x77xf16>
+}
+}
+
+// -----
+
+// The gemv path: a warp per weight row, 128-bit loads of the weight and of
+// the rows of A, a butterfly reduction, and lane m storing row m.
+// CHECK-LABEL: gpu.func @gemv_decode_matmul_0
+//  CHECK-SAME:   known_block_size = array<i32: 128, 1, 1>
+//       CHECK:   scf.for {{.*}} iter_args
+//       CHECK:     vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<163840xf16>, vector<8xf16>
+//       CHECK:     math.fma
+//       CHECK:   gpu.shuffle  xor
+//       CHECK:   arith.cmpi eq
+//       CHECK:   scf.if
+//       CHECK:     memref.store
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @gemv_decode(%x: tensor<2x4096xf16>, %w: tensor<40x4096xf16>, %r: tensor<2x40xf16>) -> tensor<2x40xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<2x4096xf16>, tensor<40x4096xf16> -> tensor<2x40xf16>
+  %s = sol.add %m, %r : tensor<2x40xf16>, tensor<2x40xf16> -> tensor<2x40xf16>
+  return %s : tensor<2x40xf16>
 }
 }
