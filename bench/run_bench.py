@@ -419,7 +419,8 @@ def validate_results(doc):
                 problems.append("%s: %r missing" % (where, key))
             elif row[key] is not None and not isinstance(row[key], (int, float)):
                 problems.append("%s: %r not a number or null" % (where, key))
-        if row.get("pass") and row.get("us") is None and not row.get("error"):
+        if (doc.get("device", "cuda") == "cuda" and row.get("pass") and row.get("us") is None
+                and not row.get("error")):
             problems.append("%s: passed but has no time and no error" % where)
         if row.get("us") is not None and not row.get("pass"):
             problems.append("%s: timed although it failed the check" % where)
@@ -444,6 +445,8 @@ def _cell(row):
         return "%.1f (%.3f)" % (row["us"], row["sol"])
     if row.get("error") and row["error"].startswith("skipped"):
         return "skipped"
+    if row.get("pass"):
+        return "pass, untimed"
     return "FAIL" if row.get("max_rel_err") is not None else "ERROR"
 
 
@@ -701,13 +704,16 @@ class CudaError(RuntimeError):
 
 
 class CudaDriver:
-    """The few driver entry points the sol launch needs, through ctypes."""
+    """The few driver entry points the sol launch needs, through ctypes.
+    SOL_BENCH_LIBCUDA names another library (the tests use the runner's fake
+    driver, build/unittests/libSolFakeCudaDriver.so)."""
 
     MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
     ATTRS = {"regs": 4, "local_bytes": 3, "static_smem": 1, "max_threads": 0}
+    OPTIONAL = ("cuCtxGetCurrent", "cuFuncGetAttribute")
 
-    def __init__(self):
-        self.lib = ctypes.CDLL("libcuda.so.1")
+    def __init__(self, library=None):
+        self.lib = ctypes.CDLL(library or os.environ.get("SOL_BENCH_LIBCUDA") or "libcuda.so.1")
         c = ctypes
         sig = {
             "cuInit": [c.c_uint],
@@ -723,17 +729,25 @@ class CudaDriver:
             "cuGetErrorName": [c.c_int, c.POINTER(c.c_char_p)],
             "cuGetErrorString": [c.c_int, c.POINTER(c.c_char_p)],
         }
+        self.has = {}
         for name, argtypes in sig.items():
-            fn = getattr(self.lib, name)
+            try:
+                fn = getattr(self.lib, name)
+            except AttributeError:
+                if name in self.OPTIONAL:
+                    self.has[name] = False
+                    continue
+                raise CudaError("the CUDA driver does not export %s" % name)
             fn.argtypes, fn.restype = argtypes, c.c_int
+            self.has[name] = True
         self.check(self.lib.cuInit(0), "cuInit")
 
     def describe(self, rc):
         name, text = ctypes.c_char_p(), ctypes.c_char_p()
         self.lib.cuGetErrorName(rc, ctypes.byref(name))
         self.lib.cuGetErrorString(rc, ctypes.byref(text))
-        return "%s (%s)" % ((name.value or b"CUDA error %d" % rc).decode(),
-                            (text.value or b"").decode())
+        return "%s (%s) [%d]" % ((name.value or b"CUDA error").decode(),
+                                 (text.value or b"").decode(), rc)
 
     def check(self, rc, what):
         if rc != 0:
@@ -751,18 +765,23 @@ def driver():
 
 
 class SolKernel:
-    """One sol kernel: module loaded into torch's context, launched on torch's
-    current stream with bare pointers to dense row-major buffers."""
+    """One sol kernel: its module loaded into the current context (torch's
+    primary context), launched with bare pointers to dense row-major buffers
+    in the manifest's args order, the manifest's grid, block and dynamic
+    shared memory, on torch's current stream. `drv` and `with_torch=False`
+    let the tests drive it through a fake driver with host buffers."""
 
-    def __init__(self, manifest):
-        drv = driver()
-        self.drv, self.m = drv, manifest
-        torch.cuda.init()
-        torch.empty(1, device="cuda")  # makes the primary context current
-        ctx = ctypes.c_void_p()
-        drv.check(drv.lib.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
-        if not ctx.value:
-            raise CudaError("no current CUDA context after torch's initialisation")
+    def __init__(self, manifest, drv=None, with_torch=True):
+        drv = drv or driver()
+        self.drv, self.m, self.with_torch = drv, manifest, with_torch
+        if with_torch:
+            torch.cuda.init()
+            torch.empty(1, device="cuda")  # makes the primary context current
+        if drv.has.get("cuCtxGetCurrent"):
+            ctx = ctypes.c_void_p()
+            drv.check(drv.lib.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+            if with_torch and not ctx.value:
+                raise CudaError("no current CUDA context after torch's initialisation")
         self.module, self.binary, self.note = ctypes.c_void_p(), None, None
         errors = []
         for key in ("cubin", "ptx"):
@@ -772,7 +791,7 @@ class SolKernel:
             with open(path, "rb") as f:
                 image = f.read()
             if key == "ptx":
-                image += b"\0"
+                image += b"\0"  # cuModuleLoadData reads PTX as a C string
             self._image = ctypes.create_string_buffer(image, len(image))
             rc = drv.lib.cuModuleLoadData(ctypes.byref(self.module), self._image)
             if rc == 0:
@@ -788,34 +807,45 @@ class SolKernel:
                                               manifest["kernel"].encode()),
                   "cuModuleGetFunction(%s)" % manifest["kernel"])
         if manifest["smem"] > 48 * 1024:
-            drv.check(drv.lib.cuFuncSetAttribute(self.function, self.MAX_DYNAMIC_SHARED,
+            drv.check(drv.lib.cuFuncSetAttribute(self.function, CudaDriver.MAX_DYNAMIC_SHARED,
                                                  manifest["smem"]),
                       "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %d)" % manifest["smem"])
         self.attributes = {}
-        for name, attr in self.ATTRS.items():
-            value = ctypes.c_int()
-            if drv.lib.cuFuncGetAttribute(ctypes.byref(value), attr, self.function) == 0:
-                self.attributes[name] = value.value
+        if drv.has.get("cuFuncGetAttribute"):
+            for name, attr in CudaDriver.ATTRS.items():
+                value = ctypes.c_int()
+                if drv.lib.cuFuncGetAttribute(ctypes.byref(value), attr, self.function) == 0:
+                    self.attributes[name] = value.value
 
-    def params(self, tensors):
-        """The kernelParams array for these tensors (kept alive by the caller)."""
-        if len(tensors) != len(self.m["args"]):
-            raise ValueError("%d tensors for %d args" % (len(tensors), len(self.m["args"])))
-        for t, a in zip(tensors, self.m["args"]):
-            if not t.is_cuda or not t.is_contiguous() or tuple(t.shape) != a["shape"]:
-                raise ValueError("tensor for %s: %s %s contiguous=%s" % (
-                    a["name"], t.device, list(t.shape), t.is_contiguous()))
-        values = [ctypes.c_void_p(t.data_ptr()) for t in tensors]
+    def params_from_pointers(self, pointers):
+        """(values, kernelParams): kernelParams[i] points at a slot holding
+        pointer i; the caller keeps both alive while launches may read them."""
+        if len(pointers) != len(self.m["args"]):
+            raise ValueError("%d pointers for %d args" % (len(pointers), len(self.m["args"])))
+        values = [ctypes.c_void_p(p) for p in pointers]
         array = (ctypes.c_void_p * len(values))(
             *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
         return values, array
 
-    def launch(self, params):
+    def params(self, tensors):
+        if len(tensors) != len(self.m["args"]):
+            raise ValueError("%d tensors for %d args" % (len(tensors), len(self.m["args"])))
+        dtypes = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+        for t, a in zip(tensors, self.m["args"]):
+            if (not t.is_cuda or not t.is_contiguous() or tuple(t.shape) != a["shape"] or
+                    t.dtype != dtypes[a["dtype"]]):
+                raise ValueError("tensor for %s: %s %s %s contiguous=%s, manifest wants %s %s" % (
+                    a["name"], t.device, t.dtype, list(t.shape), t.is_contiguous(),
+                    a["dtype"], list(a["shape"])))
+        return self.params_from_pointers([t.data_ptr() for t in tensors])
+
+    def launch(self, params, stream=None):
         m = self.m
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        if stream is None:
+            stream = torch.cuda.current_stream().cuda_stream if self.with_torch else 0
         self.drv.check(self.drv.lib.cuLaunchKernel(
             self.function, m["grid"][0], m["grid"][1], m["grid"][2],
-            m["block"][0], m["block"][1], m["block"][2], m["smem"], stream,
+            m["block"][0], m["block"][1], m["block"][2], m["smem"], ctypes.c_void_p(stream),
             params[1], None), "cuLaunchKernel(%s)" % m["kernel"])
 
     def close(self):
@@ -1079,11 +1109,11 @@ class Bench:
         info = {}
         if impl == "sol":
             row.update({"predicted_us": None, "sol_pred": None, "t_pred_over_t_measured": None})
-            if kernels_dir is None:
-                row["error"] = "no bundle (--bundle)"
-                return
             if o.device != "cuda":
                 row["error"] = "skipped: sol kernels need a CUDA device"
+                return
+            if kernels_dir is None:
+                row["error"] = "no bundle (--bundle)"
                 return
             verdict = probe.get((name, dtype)) if probe is not None else None
             if verdict is not None and verdict.get("cuda_error"):

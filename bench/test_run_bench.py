@@ -309,7 +309,9 @@ class Reports(unittest.TestCase):
         self.assertEqual(o.dtypes, ["fp16", "bf16"])
         self.assertEqual(o.replays, rb.QUICK_REPLAYS)
         self.assertEqual(o.max_autotune_dtypes, ["fp16"])
-        with self.assertRaises(SystemExit):
+        import contextlib
+        import io
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             rb.parse_args(["--impls", "cutlass"])
 
 
@@ -362,6 +364,74 @@ class TorchOnCpu(unittest.TestCase):
                     fn = rb.eager_fn(spec["kind"]) if impl == "eager" else rb.cublas_fn(spec["kind"])
                     r = rb.check(fn(*args), ref)
                     self.assertTrue(r["pass"], (w, d, impl, r))
+
+
+FAKE_DRIVER = os.path.join(ROOT, "build", "unittests", "libSolFakeCudaDriver.so")
+
+
+@unittest.skipUnless(os.path.isfile(FAKE_DRIVER), "no fake CUDA driver (cmake --build build)")
+class LaunchThroughFakeDriver(unittest.TestCase):
+    """The ctypes layer of the sol launch against the runner's fake driver,
+    whose "add_f32" kernel computes out = a + b over 15 floats by reading its
+    kernelParams as the real driver does (params[i] points at pointer i)."""
+
+    def manifest(self, d, kernel="add_f32", smem=0, cubin=True):
+        path = os.path.join(d, "k.cubin")
+        with open(path, "wb") as f:
+            f.write(b"fake cubin")
+        doc = {"kernel": kernel, "cubin": "k.cubin" if cubin else None, "ptx": "k.ptx",
+               "launch": {"grid": [1], "block": [32], "smem": smem},
+               "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
+                        {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
+                        {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
+               "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+                           {"op": "add", "dtype": "f32", "shape": [3, 5], "operands": [0, 1]}],
+               "outputs": [2]}
+        return rb.parse_manifest(json.dumps(doc), d)
+
+    def test_launch_passes_pointers_in_args_order(self):
+        import ctypes
+        drv = rb.CudaDriver(FAKE_DRIVER)
+        with tempfile.TemporaryDirectory() as d:
+            k = rb.SolKernel(self.manifest(d, smem=64 * 1024), drv=drv, with_torch=False)
+            self.assertTrue(k.binary.endswith("k.cubin"))
+            a = (ctypes.c_float * 15)(*range(15))
+            b = (ctypes.c_float * 15)(*[100.0 * i for i in range(15)])
+            out = (ctypes.c_float * 15)(*[float("nan")] * 15)
+            params = k.params_from_pointers([ctypes.addressof(x) for x in (a, b, out)])
+            k.launch(params)
+            self.assertEqual(list(out), [101.0 * i for i in range(15)])
+            with self.assertRaises(ValueError):
+                k.params_from_pointers([ctypes.addressof(a)])
+            k.close()
+
+    def test_errors_name_the_call(self):
+        drv = rb.CudaDriver(FAKE_DRIVER)
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(rb.CudaError) as ctx:
+                rb.SolKernel(self.manifest(d, kernel="nope"), drv=drv, with_torch=False)
+            self.assertIn("cuModuleGetFunction(nope)", str(ctx.exception))
+            k = rb.SolKernel(self.manifest(d, kernel="add_f32_launch_fails"), drv=drv,
+                             with_torch=False)
+            with self.assertRaises(rb.CudaError) as ctx:
+                k.launch(k.params_from_pointers([8, 8, 8]))
+            self.assertIn("cuLaunchKernel(add_f32_launch_fails)", str(ctx.exception))
+            self.assertIn("CUDA_ERROR_LAUNCH_FAILED (fake error) [719]", str(ctx.exception))
+            # The fake rejects an image starting with FAIL: the cubin fails,
+            # the PTX is tried next, and without one the error lists both.
+            with open(os.path.join(d, "k.cubin"), "wb") as f:
+                f.write(b"FAIL")
+            m = self.manifest(d)
+            with open(os.path.join(d, "k.cubin"), "wb") as f:
+                f.write(b"FAIL")
+            with self.assertRaises(rb.CudaError) as ctx:
+                rb.SolKernel(m, drv=drv, with_torch=False)
+            self.assertIn("cannot load module", str(ctx.exception))
+            with open(os.path.join(d, "k.ptx"), "wb") as f:
+                f.write(b".version 8.0")
+            k = rb.SolKernel(m, drv=drv, with_torch=False)
+            self.assertTrue(k.binary.endswith("k.ptx"))
+            self.assertIn("JIT from PTX", k.note)
 
 
 if __name__ == "__main__":
