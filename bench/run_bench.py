@@ -646,6 +646,14 @@ def check(out, ref, atol=ATOL, rtol=RTOL, min_share=MIN_SHARE):
     return result
 
 
+def matmul_flags():
+    """torch's defaults as a user gets them (left as found; recorded)."""
+    m = torch.backends.cuda.matmul
+    return {k: getattr(m, k, None) for k in (
+        "allow_tf32", "allow_fp16_reduced_precision_reduction",
+        "allow_bf16_reduced_precision_reduction")}
+
+
 def eager_fn(kind):
     if kind == "oproj":
         return lambda x, w, r: F.linear(x, w) + r
@@ -1006,6 +1014,7 @@ class Bench:
                        "calls_per_graph": CALLS_PER_GRAPH, "replays": o.replays,
                        "atol": ATOL, "rtol": RTOL, "min_share": MIN_SHARE,
                        "inductor_config": self.inductor_config,
+                       "matmul_flags": matmul_flags(),
                        "t_ideal": "max((tc_flops + ew_flops) / peak_flops, bytes / peak_bw); "
                                   "bytes = inputs once + output once",
                        "timing": "CUDA graph of calls_per_graph back-to-back calls rotating input sets "
@@ -1030,7 +1039,7 @@ class Bench:
             os.replace(tmp, p)
 
     # -- one workload x dtype ---------------------------------------------
-    def run_pair(self, name, dtype, kernels_dir, probe):
+    def run_pair(self, name, dtype, kernels_dir, probe, impls):
         o = self.o
         spec = workload_spec(name, o.tiny)
         nums = workload_numbers(spec, dtype)
@@ -1041,7 +1050,22 @@ class Bench:
         self.log("== %s %s: %.3g GFLOP, %.1f MB, T_ideal %.2f us (%s), %d input set(s)" % (
             name, dtype, nums["flops"] / 1e9, nums["bytes"] / 1e6, nums["t_ideal_us"],
             nums["bound"], n_sets))
-        impls = [i for i in o.impls if applicable(i, spec["kind"])]
+        impls = [i for i in impls if applicable(i, spec["kind"])]
+        todo = []
+        for impl in impls:
+            reason = self.pre_skip(impl, name, dtype, kernels_dir, probe)
+            if reason:
+                row = new_row(name, dtype, impl)
+                row["error"] = reason
+                if impl == "sol":
+                    row.update({"predicted_us": None, "sol_pred": None,
+                                "t_pred_over_t_measured": None})
+                self.add(row)
+            else:
+                todo.append(impl)
+        impls = todo
+        if not impls:
+            return
         try:
             sets = [make_inputs(spec, dtype, o.device, o.seed, i) for i in range(n_sets)]
             ref = reference(spec, sets[0])
@@ -1085,6 +1109,22 @@ class Bench:
         if self.doc is not None:
             self.save()
 
+    def pre_skip(self, impl, name, dtype, kernels_dir, probe):
+        """Why `impl` does not run on this pair, or None."""
+        o = self.o
+        if impl == "inductor_max_autotune" and dtype not in o.max_autotune_dtypes:
+            return "skipped: max-autotune only for %s (--max-autotune-dtypes)" % ",".join(
+                o.max_autotune_dtypes)
+        if impl == "sol":
+            if o.device != "cuda":
+                return "skipped: sol kernels need a CUDA device"
+            if kernels_dir is None:
+                return "no bundle (--bundle)"
+            verdict = probe.get((name, dtype)) if probe is not None else None
+            if verdict is not None and verdict.get("cuda_error"):
+                return "not run here: the isolated probe hit a CUDA error: " + verdict["cuda_error"]
+        return self.skip_reason(impl)
+
     def skip_reason(self, impl):
         o = self.o
         left = o.budget_s - self.elapsed()
@@ -1097,28 +1137,13 @@ class Bench:
 
     def run_impl(self, impl, spec, dtype, sets, ref, kernels_dir, probe, row):
         o = self.o
-        name = spec["name"]
-        if impl == "inductor_max_autotune" and dtype not in o.max_autotune_dtypes:
-            row["error"] = "skipped: max-autotune only for %s (--max-autotune-dtypes)" % ",".join(
-                o.max_autotune_dtypes)
-            return
-        reason = self.skip_reason(impl)
+        reason = self.skip_reason(impl)  # the budget may have run out meanwhile
         if reason:
             row["error"] = reason
             return
         info = {}
         if impl == "sol":
             row.update({"predicted_us": None, "sol_pred": None, "t_pred_over_t_measured": None})
-            if o.device != "cuda":
-                row["error"] = "skipped: sol kernels need a CUDA device"
-                return
-            if kernels_dir is None:
-                row["error"] = "no bundle (--bundle)"
-                return
-            verdict = probe.get((name, dtype)) if probe is not None else None
-            if verdict is not None and verdict.get("cuda_error"):
-                row["error"] = "not run here: the isolated probe hit a CUDA error: " + verdict["cuda_error"]
-                return
         t = time.time()
         try:
             call = prepare_impl(impl, spec, dtype, sets, kernels_dir, info)
@@ -1200,8 +1225,15 @@ class Bench:
             probe = run_probe(o, kernels_dir, pairs, self.log)
             self.doc["sol_probe"] = {"%s/%s" % k: v for k, v in probe.items()}
         self.save()
+        # max-autotune last: its compiles are the slowest part, and the budget
+        # then drops them rather than anything else.
+        first = [i for i in o.impls if i != "inductor_max_autotune"]
         for w, d in pairs:
-            self.run_pair(w, d, kernels_dir, probe)
+            if first:
+                self.run_pair(w, d, kernels_dir, probe, first)
+        if "inductor_max_autotune" in o.impls:
+            for w, d in pairs:
+                self.run_pair(w, d, kernels_dir, probe, ["inductor_max_autotune"])
         if o.device == "cuda":
             self.doc["clocks_after"] = nvidia_smi()
         problems = validate_results(self.doc)
