@@ -1197,7 +1197,9 @@ class Bench:
                 if not again["pass"]:
                     row["pass"] = False
                     row["error"] = "second check after timing failed: " + again.get("error", "")
-                    row["us"] = None
+                    row["recheck"] = again
+                    for key in ("us", "tflops", "tflops_all", "gbps", "sol", "t_pred_over_t_measured"):
+                        row[key] = None
         finally:
             kernel = info.get("kernel_obj")
             info.clear()
