@@ -47,7 +47,7 @@
 #include <vector>
 
 using namespace mlir;
-namespace cuda = sol::runtime::cuda;
+namespace cuda = ::sol::runtime::cuda;
 
 #define SOL_CAPI_VERSION "0.1.0"
 
@@ -63,7 +63,7 @@ struct sol_compilation {
 struct sol_loaded_kernel {
   cuda::CUmodule module = nullptr;
   cuda::CUfunction function = nullptr;
-  sol::runtime::Manifest manifest;
+  ::sol::runtime::Manifest manifest;
 };
 
 /// A heap copy the caller frees with sol_string_free.
@@ -91,15 +91,15 @@ static void registerPassesOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerAllPasses();
-    sol::registerSolPasses();
-    sol::registerSolPipelines();
+    mlir::sol::registerSolPasses();
+    mlir::sol::registerSolPipelines();
   });
 }
 
 /// What sol-opt registers: the sol dialect, every upstream dialect and
 /// extension, and the GPU-to-LLVM-IR translations gpu-module-to-binary uses.
 static void buildRegistry(DialectRegistry &registry) {
-  registry.insert<sol::SolDialect>();
+  registry.insert<mlir::sol::SolDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllGPUToLLVMIRTranslations(registry);
@@ -170,21 +170,21 @@ static bool readFile(const llvm::Twine &path, std::string &contents) {
 /// Pins `target` (a preset name or a target JSON file) on `module`.
 static LogicalResult attachTarget(ModuleOp module, StringRef target) {
   MLIRContext *context = module.getContext();
-  sol::TargetAttr attr = sol::getTargetPreset(context, target);
+  mlir::sol::TargetAttr attr = mlir::sol::getTargetPreset(context, target);
   if (!attr) {
     if (!llvm::sys::fs::exists(target))
       return module.emitError()
              << "unknown target '" << target
              << "': neither a preset (known: "
-             << llvm::join(sol::getTargetPresetNames(), ", ")
+             << llvm::join(mlir::sol::getTargetPresetNames(), ", ")
              << ") nor an existing target JSON file";
-    FailureOr<sol::TargetAttr> loaded = sol::loadTargetFile(
+    FailureOr<mlir::sol::TargetAttr> loaded = mlir::sol::loadTargetFile(
         context, target, [&] { return module.emitError(); });
     if (failed(loaded))
       return failure();
     attr = *loaded;
   }
-  module->setAttr(sol::SolDialect::kTargetAttrName, attr);
+  module->setAttr(mlir::sol::SolDialect::kTargetAttrName, attr);
   return success();
 }
 
@@ -215,7 +215,7 @@ static llvm::json::Array describeHostProgram(ModuleOp module) {
     };
     llvm::json::Array launches, results, hostOps;
     for (Operation &op : func.getBody().front()) {
-      if (auto kernel = dyn_cast<sol::KernelOp>(op)) {
+      if (auto kernel = dyn_cast<mlir::sol::KernelOp>(op)) {
         llvm::json::Array inputs;
         for (Value input : kernel.getInputs())
           inputs.push_back(describe(input));
@@ -271,6 +271,9 @@ extern "C" int sol_compile(const char *mlirText, const char *target,
   // One thread: diagnostics come out in a stable order, and a host process
   // (Python, a framework) gets no thread pool it did not ask for.
   context.disableMultithreading();
+  // The error string is for people: the message and location, not an IR dump
+  // of the failing op.
+  context.printOpOnDiagnostic(false);
 
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
@@ -300,7 +303,7 @@ extern "C" int sol_compile(const char *mlirText, const char *target,
 
   auto compilation = std::make_unique<sol_compilation>();
   PassManager pm(&context, ModuleOp::getOperationName());
-  sol::buildSolToPTXPipeline(pm, outDir.path);
+  mlir::sol::buildSolToPTXPipeline(pm, outDir.path);
   pm.addInstrumentation(
       std::make_unique<HostProgramRecorder>(compilation->hostProgram));
   if (failed(pm.run(*module)))
@@ -450,7 +453,7 @@ extern "C" int sol_module_load(const void *image, size_t size,
                        "and out must be given (and size nonzero)");
   auto kernel = std::make_unique<sol_loaded_kernel>();
   std::string message;
-  if (!sol::runtime::parseManifest(manifestJson, "", kernel->manifest,
+  if (!::sol::runtime::parseManifest(manifestJson, "", kernel->manifest,
                                    message))
     return fail(error, "sol_module_load: " + message);
   if (kernel->manifest.kernel != kernelName)
@@ -503,7 +506,7 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
                                  void *cudaStream, char **error) {
   if (!kernel || !kernel->function)
     return fail(error, "sol_kernel_launch: no loaded kernel");
-  const sol::runtime::Manifest &manifest = kernel->manifest;
+  const ::sol::runtime::Manifest &manifest = kernel->manifest;
   if (numArgs != manifest.args.size())
     return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
                            "' takes " + std::to_string(manifest.args.size()) +
@@ -521,7 +524,7 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
     pointers[i] = reinterpret_cast<cuda::CUdeviceptr>(argDevicePointers[i]);
     params[i] = &pointers[i];
   }
-  const sol::runtime::LaunchConfig &launch = manifest.launch;
+  const ::sol::runtime::LaunchConfig &launch = manifest.launch;
   if (!driver->check(
           driver->cuLaunchKernel(
               kernel->function, launch.grid[0], launch.grid[1], launch.grid[2],
