@@ -68,8 +68,10 @@ class GraphReport:
     def summary(self):
         lines = []
         for i, p in enumerate(self.partitions):
+            kernels = len(p.compilation.kernels) if p.compilation else 0
             lines.append(f"partition {i}: {p.status}: "
-                         + ", ".join(n.name for n in p.nodes))
+                         + ", ".join(n.name for n in p.nodes)
+                         + f" ({kernels} kernels)")
         for name, reason in self.eager.items():
             lines.append(f"eager {name}: {reason}")
         return "\n".join(lines)
@@ -414,10 +416,10 @@ def compile_cached(ir, target, options=None):
                 json.loads(path.read_text()))
             cache_stats["hits"] += 1
             _memory_cache[key] = compilation
-            log.debug("sol: cache hit %s", path)
+            log.debug("cache hit %s", path)
             return compilation, True
         except (ValueError, KeyError) as error:
-            log.warning("sol: ignoring a corrupt cache entry %s: %s", path,
+            log.warning("ignoring a corrupt cache entry %s: %s", path,
                         error)
     cache_stats["misses"] += 1
     cache_stats["compiles"] += 1
@@ -429,7 +431,7 @@ def compile_cached(ir, target, options=None):
         tmp.write_text(json.dumps(compilation.to_json()))
         tmp.replace(path)
     except OSError as error:
-        log.warning("sol: cannot write the cache entry %s: %s", path, error)
+        log.warning("cannot write the cache entry %s: %s", path, error)
     _memory_cache[key] = compilation
     return compilation, False
 
@@ -464,7 +466,7 @@ class SolPartitionCall(torch.nn.Module):
                 return self.run(args)
             except Exception as error:  # anything: the model must not break
                 self.fallback_reason = f"{type(error).__name__}: {error}"
-                log.warning("sol: %s runs eagerly from now on: %s",
+                log.warning("%s runs eagerly from now on: %s",
                             self.name, self.fallback_reason)
         return self.eager(*args)
 
@@ -544,7 +546,7 @@ def sol_backend(gm, example_inputs, options=None, **_):
     try:
         return _compile_graph(gm, example_inputs, options)
     except Exception as error:  # never break the user's model
-        log.warning("sol: the whole graph runs eagerly: %s: %s",
+        log.warning("the whole graph runs eagerly: %s: %s",
                     type(error).__name__, error)
         history.append(GraphReport([], {"<graph>": str(error)}))
         return gm.forward
@@ -553,13 +555,13 @@ def sol_backend(gm, example_inputs, options=None, **_):
 def _compile_graph(gm, example_inputs, options):
     if any(not isinstance(x, torch.Tensor) for x in example_inputs):
         reason = "dynamic shapes (symbolic inputs)"
-        log.info("sol: graph runs eagerly: %s", reason)
+        log.info("graph runs eagerly: %s", reason)
         history.append(GraphReport([], {"<graph>": reason}))
         return gm.forward
     _ensure_metadata(gm, example_inputs)
     partitions, eager = partition_graph(gm)
     for name, reason in eager.items():
-        log.info("sol: %s stays eager: %s", name, reason)
+        log.info("%s stays eager: %s", name, reason)
     report = GraphReport(partitions, eager)
     history.append(report)
     target = options["target"]
@@ -571,12 +573,12 @@ def _compile_graph(gm, example_inputs, options):
             compilation, hit = compile_cached(text, target, options)
         except sol.SolError as error:
             partition.status = f"eager: sol could not compile it: {error}"
-            log.warning("sol: partition %d runs eagerly: %s", index, error)
+            log.warning("partition %d runs eagerly: %s", index, error)
             continue
         problem = _host_program_problem(compilation)
         if problem:
             partition.status = f"eager: {problem}"
-            log.warning("sol: partition %d runs eagerly: %s", index, problem)
+            log.warning("partition %d runs eagerly: %s", index, problem)
             continue
         partition.compilation = compilation
         partition.status = "sol (cache hit)" if hit else "sol"
@@ -612,7 +614,7 @@ def _register():
         from torch._dynamo.backends.registry import register_backend
         register_backend(name="sol")(sol_backend)
     except Exception as error:  # registered already, or an older torch
-        log.debug("sol: backend registration: %s", error)
+        log.debug("backend registration: %s", error)
 
 
 _register()
