@@ -1,0 +1,137 @@
+/*===- sol.h - the sol C API --------------------------------------*- C -*-===*\
+|*                                                                            *|
+|* A small, stable C interface to sol for frameworks that embed it (the      *|
+|* Python package in python/sol, a torch.compile backend): compile sol MLIR  *|
+|* text to per-kernel PTX, cubin and manifest JSON without running sol-opt,  *|
+|* read the cost model's verdict, and load and launch a compiled kernel      *|
+|* through the CUDA driver, which is dlopened so that the library loads on   *|
+|* machines without a GPU.                                                   *|
+|*                                                                            *|
+|* Conventions: functions that can fail return 0 on success and nonzero on   *|
+|* failure; on failure `*error` (when `error` is not NULL) receives a        *|
+|* heap string the caller releases with sol_string_free. Nothing in this     *|
+|* library aborts on bad input. Strings returned by accessors are owned by   *|
+|* the object they came from and live as long as it does.                    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SOL_C_SOL_H
+#define SOL_C_SOL_H
+
+#include <stddef.h>
+
+#if defined(_WIN32)
+#define SOL_CAPI_EXPORT __declspec(dllexport)
+#else
+#define SOL_CAPI_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The result of one sol_compile: every kernel of the module. */
+typedef struct sol_compilation sol_compilation;
+/* A kernel loaded into the current CUDA device's primary context. */
+typedef struct sol_loaded_kernel sol_loaded_kernel;
+
+/* The library version, "MAJOR.MINOR.PATCH"; part of cache keys. */
+SOL_CAPI_EXPORT const char *sol_version(void);
+
+/* Releases a string this library returned through `char **error` (or from
+ * sol_compilation_cost_report_json). NULL is ignored. */
+SOL_CAPI_EXPORT void sol_string_free(char *string);
+
+/*===--------------------------------------------------------------------===*
+ * Compilation
+ *===--------------------------------------------------------------------===*/
+
+/* Compiles `mlir_text` (a module of sol ops in func.funcs) with the sol-to-ptx
+ * pipeline: fuse, cost model, tile, lower through linalg, gpu and NVVM to PTX,
+ * assemble cubins with ptxas (found through $CUDA_HOME, /usr/local/cuda, then
+ * PATH).
+ *
+ * `target` is a preset name ("h200", "h100-sxm", ...), a path to a target JSON
+ * file, or NULL to use the module's own `sol.target` attribute.
+ *
+ * On success `*out` owns the kernels; release it with sol_compilation_free.
+ * On failure `*error` holds every diagnostic, each as
+ * "<source>:<line>:<col>: error: <message>" (the source is "<input>"). */
+SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
+                                sol_compilation **out, char **error);
+
+SOL_CAPI_EXPORT void sol_compilation_free(sol_compilation *compilation);
+
+/* Kernels in the order the module defines them. */
+SOL_CAPI_EXPORT size_t
+sol_compilation_num_kernels(const sol_compilation *compilation);
+
+/* Accessors of kernel `index`; NULL (size 0) when `index` is out of range. */
+SOL_CAPI_EXPORT const char *sol_kernel_name(const sol_compilation *compilation,
+                                            size_t index);
+/* NUL-terminated PTX text. */
+SOL_CAPI_EXPORT const char *sol_kernel_ptx(const sol_compilation *compilation,
+                                           size_t index);
+/* The cubin ptxas assembled for the target's chip; `*size` gets its bytes. */
+SOL_CAPI_EXPORT const void *
+sol_kernel_cubin(const sol_compilation *compilation, size_t index,
+                 size_t *size);
+/* The kernel's manifest (runtime/Manifest.h): kernel, target, launch (grid,
+ * block, smem), args (name, role, dtype, shape; inputs then outputs),
+ * program, outputs, plan and cost. The "ptx"/"cubin" file names in it refer
+ * to the blobs above. */
+SOL_CAPI_EXPORT const char *
+sol_kernel_manifest_json(const sol_compilation *compilation, size_t index);
+
+/* A JSON array with one object per kernel: {"kernel", "bound", "intensity",
+ * "tc_flops", "ew_flops", "bytes", "t_ideal_us", "t_pred_us", "sol_pred",
+ * "limiter"}: the manifests' cost objects. Release with sol_string_free. */
+SOL_CAPI_EXPORT char *
+sol_compilation_cost_report_json(const sol_compilation *compilation);
+
+/* How the module's functions use the kernels, as JSON: one object per
+ * func.func, {"name", "num_args", "launches": [{"kernel": name, "inputs":
+ * [source...]}], "results": [source...], "host_ops": [op names left on the
+ * host]}, where a source is {"arg": i} (function argument i) or {"kernel": k,
+ * "result": j} (result j of launch k), or {"unsupported": op name}. A
+ * kernel's manifest args are its inputs in this order, then its results.
+ * Owned by the compilation. */
+SOL_CAPI_EXPORT const char *
+sol_compilation_host_program_json(const sol_compilation *compilation);
+
+/*===--------------------------------------------------------------------===*
+ * Loading and launching
+ *===--------------------------------------------------------------------===*/
+
+/* Loads `image` (a cubin, or PTX text, which the driver JIT-compiles; `size`
+ * bytes, a trailing NUL is not needed) into the primary context of CUDA
+ * device 0 and looks up `kernel_name`. `manifest_json` is the kernel's
+ * manifest: it gives the launch configuration and the argument count, and
+ * the dynamic shared memory attribute is set from it. Fails with a clear
+ * error, never aborts, on machines without a driver or device. */
+SOL_CAPI_EXPORT int sol_module_load(const void *image, size_t size,
+                                    const char *kernel_name,
+                                    const char *manifest_json,
+                                    sol_loaded_kernel **out, char **error);
+
+/* Launches the kernel asynchronously on `cuda_stream` (a CUstream; NULL is
+ * the legacy default stream). `arg_device_pointers` holds one device pointer
+ * (CUdeviceptr, cast to void *) per manifest arg: inputs, then outputs;
+ * `num_args` must equal the manifest's count. */
+SOL_CAPI_EXPORT int sol_kernel_launch(sol_loaded_kernel *kernel,
+                                      void **arg_device_pointers,
+                                      size_t num_args, void *cuda_stream,
+                                      char **error);
+
+/* The manifest's argument count (inputs and outputs). */
+SOL_CAPI_EXPORT size_t
+sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel);
+
+/* Unloads the module. NULL is ignored. */
+SOL_CAPI_EXPORT void sol_loaded_kernel_free(sol_loaded_kernel *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOL_C_SOL_H */

@@ -1,0 +1,554 @@
+//===- SolCAPI.cpp - the sol C API ----------------------------------------===//
+//
+// Implements include/sol-c/sol.h. A compile runs sol-opt's sol-to-ptx
+// pipeline in process on a fresh MLIRContext, lets the pipeline write its
+// manifests, PTX and cubins into a private temporary directory (the same
+// files sol-opt writes, so the C API cannot drift from the command line),
+// reads them back into memory and removes the directory. Every diagnostic is
+// captured and returned as a string; nothing here aborts on bad input.
+//
+// Loading and launching go through the no-LLVM runtime's CudaDriver, which
+// dlopens libcuda, so this library links and loads on machines without a
+// GPU and reports a clean error at load time instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sol-c/sol.h"
+
+#include "SolDialect/Passes.h"
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/Manifest.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+namespace cuda = ::sol::runtime::cuda;
+
+#define SOL_CAPI_VERSION "0.1.0"
+
+struct SolKernel {
+  std::string name, ptx, cubin, manifest;
+};
+
+struct sol_compilation {
+  std::vector<SolKernel> kernels;
+  std::string hostProgram;
+};
+
+struct sol_loaded_kernel {
+  cuda::CUmodule module = nullptr;
+  cuda::CUfunction function = nullptr;
+  ::sol::runtime::Manifest manifest;
+};
+
+/// A heap copy the caller frees with sol_string_free.
+static char *copyString(const std::string &text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (copy)
+    std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+/// Sets `*error` (when asked for) and returns the failure status.
+static int fail(char **error, const std::string &message) {
+  if (error)
+    *error = copyString(message);
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+/// The pass registry is global and not thread-safe to fill: register the
+/// passes the textual part of the pipeline names once per process.
+static void registerPassesOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    mlir::sol::registerSolPasses();
+    mlir::sol::registerSolPipelines();
+  });
+}
+
+/// What sol-opt registers: the sol dialect, every upstream dialect and
+/// extension, and the GPU-to-LLVM-IR translations gpu-module-to-binary uses.
+static void buildRegistry(DialectRegistry &registry) {
+  registry.insert<mlir::sol::SolDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllGPUToLLVMIRTranslations(registry);
+}
+
+/// "file:line:col" for the locations users can act on, else MLIR's form.
+static void printLocation(llvm::raw_ostream &os, Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+    return;
+  }
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return printLocation(os, nameLoc.getChildLoc());
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return printLocation(os, callSite.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations()) {
+      if (isa<FileLineColLoc>(inner))
+        return printLocation(os, inner);
+    }
+  }
+  os << loc;
+}
+
+static void printDiagnostic(llvm::raw_ostream &os, Diagnostic &diag) {
+  printLocation(os, diag.getLocation());
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << ": error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << ": warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << ": note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << ": remark: ";
+    break;
+  }
+  os << diag << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    printDiagnostic(os, note);
+}
+
+/// Removes a temporary directory however the compile ends.
+namespace {
+struct TempDir {
+  llvm::SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+} // namespace
+
+static bool readFile(const llvm::Twine &path, std::string &contents) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return false;
+  contents = (*buffer)->getBuffer().str();
+  return true;
+}
+
+/// Pins `target` (a preset name or a target JSON file) on `module`.
+static LogicalResult attachTarget(ModuleOp module, StringRef target) {
+  MLIRContext *context = module.getContext();
+  mlir::sol::TargetAttr attr = mlir::sol::getTargetPreset(context, target);
+  if (!attr) {
+    if (!llvm::sys::fs::exists(target))
+      return module.emitError()
+             << "unknown target '" << target
+             << "': neither a preset (known: "
+             << llvm::join(mlir::sol::getTargetPresetNames(), ", ")
+             << ") nor an existing target JSON file";
+    FailureOr<mlir::sol::TargetAttr> loaded = mlir::sol::loadTargetFile(
+        context, target, [&] { return module.emitError(); });
+    if (failed(loaded))
+      return failure();
+    attr = *loaded;
+  }
+  module->setAttr(mlir::sol::SolDialect::kTargetAttrName, attr);
+  return success();
+}
+
+/// The launches each host function makes, in order, and where every kernel
+/// operand and function result comes from: {"arg": i} (the function's
+/// argument i) or {"kernel": k, "result": j} (result j of launch k). Anything
+/// else (a constant or op left on the host) is {"unsupported": "<op>"}, for
+/// the caller to refuse. The lowering to GPU keeps only the kernels, so this
+/// is read off the sol level, once every kernel is formed and planned.
+static llvm::json::Array describeHostProgram(ModuleOp module) {
+  llvm::json::Array functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    llvm::DenseMap<Value, std::pair<int64_t, int64_t>> kernelResults;
+    auto describe = [&](Value value) -> llvm::json::Value {
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        if (arg.getOwner() == &func.getBody().front())
+          return llvm::json::Object{{"arg", arg.getArgNumber()}};
+      auto it = kernelResults.find(value);
+      if (it != kernelResults.end())
+        return llvm::json::Object{{"kernel", it->second.first},
+                                  {"result", it->second.second}};
+      Operation *def = value.getDefiningOp();
+      return llvm::json::Object{
+          {"unsupported",
+           def ? def->getName().getStringRef().str() : "a block argument"}};
+    };
+    llvm::json::Array launches, results, hostOps;
+    for (Operation &op : func.getBody().front()) {
+      if (auto kernel = dyn_cast<mlir::sol::KernelOp>(op)) {
+        llvm::json::Array inputs;
+        for (Value input : kernel.getInputs())
+          inputs.push_back(describe(input));
+        for (auto [i, result] : llvm::enumerate(kernel.getResults()))
+          kernelResults[result] = {static_cast<int64_t>(launches.size()),
+                                   static_cast<int64_t>(i)};
+        launches.push_back(llvm::json::Object{
+            {"kernel", kernel.getSymName()}, {"inputs", std::move(inputs)}});
+      } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (Value value : ret.getOperands())
+          results.push_back(describe(value));
+      } else {
+        hostOps.push_back(op.getName().getStringRef().str());
+      }
+    }
+    functions.push_back(llvm::json::Object{
+        {"name", func.getSymName()},
+        {"num_args", func.getNumArguments()},
+        {"launches", std::move(launches)},
+        {"results", std::move(results)},
+        {"host_ops", std::move(hostOps)}});
+  }
+  return functions;
+}
+
+namespace {
+/// Records the host program just before convert-sol-to-linalg: kernels are
+/// formed, tiled and costed there, and the host side is still sol.
+struct HostProgramRecorder : public PassInstrumentation {
+  std::string &json;
+  explicit HostProgramRecorder(std::string &json) : json(json) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module || pass->getArgument() != "convert-sol-to-linalg")
+      return;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(describeHostProgram(module));
+  }
+};
+} // namespace
+
+extern "C" int sol_compile(const char *mlirText, const char *target,
+                           sol_compilation **out, char **error) {
+  if (out)
+    *out = nullptr;
+  if (!mlirText || !out)
+    return fail(error, "sol_compile: mlir_text and out must not be NULL");
+  registerPassesOnce();
+
+  DialectRegistry registry;
+  buildRegistry(registry);
+  MLIRContext context(registry);
+  // One thread: diagnostics come out in a stable order, and a host process
+  // (Python, a framework) gets no thread pool it did not ask for.
+  context.disableMultithreading();
+  // The error string is for people: the message and location, not an IR dump
+  // of the failing op.
+  context.printOpOnDiagnostic(false);
+
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    printDiagnostic(diagnosticStream, diag);
+    return success();
+  });
+  auto failWithDiagnostics = [&](const char *what) {
+    std::string message = diagnostics.empty()
+                              ? std::string(what)
+                              : std::string(llvm::StringRef(diagnostics).rtrim());
+    return fail(error, message);
+  };
+
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      mlirText, ParserConfig(&context), /*sourceName=*/"<input>");
+  if (!module)
+    return failWithDiagnostics("sol_compile: cannot parse the input");
+  if (target && *target && failed(attachTarget(*module, target)))
+    return failWithDiagnostics("sol_compile: bad target");
+
+  TempDir outDir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("sol-capi", outDir.path))
+    return fail(error, "sol_compile: cannot create a temporary directory: " +
+                           ec.message());
+
+  auto compilation = std::make_unique<sol_compilation>();
+  PassManager pm(&context, ModuleOp::getOperationName());
+  mlir::sol::buildSolToPTXPipeline(pm, outDir.path);
+  pm.addInstrumentation(
+      std::make_unique<HostProgramRecorder>(compilation->hostProgram));
+  if (failed(pm.run(*module)))
+    return failWithDiagnostics("sol_compile: the sol-to-ptx pipeline failed");
+
+  // Kernels in module order: each became a gpu.binary named after it.
+  for (auto binary : module->getOps<gpu::BinaryOp>()) {
+    SolKernel kernel;
+    kernel.name = binary.getSymName().str();
+    llvm::SmallString<256> base(outDir.path);
+    llvm::sys::path::append(base, kernel.name);
+    if (!readFile(base + ".json", kernel.manifest) ||
+        !readFile(base + ".ptx", kernel.ptx) ||
+        !readFile(base + ".cubin", kernel.cubin))
+      return fail(error, "sol_compile: the pipeline wrote no manifest, PTX "
+                         "or cubin for kernel '" +
+                             kernel.name + "'");
+    compilation->kernels.push_back(std::move(kernel));
+  }
+  *out = compilation.release();
+  return 0;
+}
+
+extern "C" void sol_compilation_free(sol_compilation *compilation) {
+  delete compilation;
+}
+
+extern "C" size_t
+sol_compilation_num_kernels(const sol_compilation *compilation) {
+  return compilation ? compilation->kernels.size() : 0;
+}
+
+static const SolKernel *getKernel(const sol_compilation *compilation,
+                                  size_t index) {
+  if (!compilation || index >= compilation->kernels.size())
+    return nullptr;
+  return &compilation->kernels[index];
+}
+
+extern "C" const char *sol_kernel_name(const sol_compilation *compilation,
+                                       size_t index) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  return kernel ? kernel->name.c_str() : nullptr;
+}
+
+extern "C" const char *sol_kernel_ptx(const sol_compilation *compilation,
+                                      size_t index) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  return kernel ? kernel->ptx.c_str() : nullptr;
+}
+
+extern "C" const void *sol_kernel_cubin(const sol_compilation *compilation,
+                                        size_t index, size_t *size) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  if (size)
+    *size = kernel ? kernel->cubin.size() : 0;
+  return kernel ? kernel->cubin.data() : nullptr;
+}
+
+extern "C" const char *
+sol_kernel_manifest_json(const sol_compilation *compilation, size_t index) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  return kernel ? kernel->manifest.c_str() : nullptr;
+}
+
+extern "C" char *
+sol_compilation_cost_report_json(const sol_compilation *compilation) {
+  llvm::json::Array report;
+  if (compilation) {
+    for (const SolKernel &kernel : compilation->kernels) {
+      llvm::json::Object row{{"kernel", kernel.name}};
+      llvm::Expected<llvm::json::Value> manifest =
+          llvm::json::parse(kernel.manifest);
+      if (!manifest) {
+        llvm::consumeError(manifest.takeError());
+      } else if (const llvm::json::Object *root = manifest->getAsObject()) {
+        if (const llvm::json::Object *cost = root->getObject("cost"))
+          for (const auto &entry : *cost)
+            row[entry.first] = entry.second;
+      }
+      report.push_back(std::move(row));
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(report));
+  return copyString(text);
+}
+
+extern "C" const char *
+sol_compilation_host_program_json(const sol_compilation *compilation) {
+  if (!compilation)
+    return nullptr;
+  return compilation->hostProgram.empty() ? "[]"
+                                          : compilation->hostProgram.c_str();
+}
+
+extern "C" const char *sol_version(void) { return SOL_CAPI_VERSION; }
+
+extern "C" void sol_string_free(char *string) { std::free(string); }
+
+//===----------------------------------------------------------------------===//
+// Loading and launching
+//===----------------------------------------------------------------------===//
+
+/// The driver and device 0's primary context, set up once per process.
+static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
+  static cuda::CudaDriver driver;
+  static std::mutex mutex;
+  static bool initialized = false;
+  static cuda::CUcontext context = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  driverOut = &driver;
+  if (!initialized) {
+    if (!driver.load(error))
+      return false;
+    int count = 0;
+    cuda::CUdevice device = 0;
+    if (!driver.check(driver.cuInit(0), "cuInit", error) ||
+        !driver.check(driver.cuDeviceGetCount(&count), "cuDeviceGetCount",
+                      error))
+      return false;
+    if (count == 0) {
+      error = "no CUDA device";
+      return false;
+    }
+    if (!driver.check(driver.cuDeviceGet(&device, 0), "cuDeviceGet", error) ||
+        !driver.check(driver.cuDevicePrimaryCtxRetain(&context, device),
+                      "cuDevicePrimaryCtxRetain", error))
+      return false;
+    initialized = true;
+  }
+  // The calling thread may have no current context yet (a new thread, a
+  // framework that has not touched the device).
+  return driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
+                      error);
+}
+
+extern "C" int sol_module_load(const void *image, size_t size,
+                               const char *kernelName,
+                               const char *manifestJson,
+                               sol_loaded_kernel **out, char **error) {
+  if (out)
+    *out = nullptr;
+  if (!image || size == 0 || !kernelName || !manifestJson || !out)
+    return fail(error, "sol_module_load: image, kernel_name, manifest_json "
+                       "and out must be given (and size nonzero)");
+  auto kernel = std::make_unique<sol_loaded_kernel>();
+  std::string message;
+  if (!::sol::runtime::parseManifest(manifestJson, "", kernel->manifest,
+                                   message))
+    return fail(error, "sol_module_load: " + message);
+  if (kernel->manifest.kernel != kernelName)
+    return fail(error, "sol_module_load: the manifest describes kernel '" +
+                           kernel->manifest.kernel + "', not '" + kernelName +
+                           "'");
+
+  const cuda::CudaDriver *driver = nullptr;
+  if (!initCuda(driver, message))
+    return fail(error, "sol_module_load: " + message);
+
+  // PTX is read as a C string: make sure one NUL ends it.
+  std::string bytes(static_cast<const char *>(image), size);
+  bytes.push_back('\0');
+  char errorLog[8192] = {0};
+  cuda::CUjit_option options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER,
+                                  cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1)};
+  cuda::CUresult status = driver->cuModuleLoadDataEx(
+      &kernel->module, bytes.data(), 2, options, values);
+  if (status != cuda::CUDA_SUCCESS) {
+    kernel->module = nullptr;
+    message = "sol_module_load: cannot load the module of '" +
+              std::string(kernelName) + "': " + driver->describe(status);
+    if (errorLog[0])
+      message += "\n  JIT error log:\n" + std::string(errorLog);
+    return fail(error, message);
+  }
+  std::unique_ptr<sol_loaded_kernel, void (*)(sol_loaded_kernel *)> guard(
+      kernel.release(), sol_loaded_kernel_free);
+  if (!driver->check(driver->cuModuleGetFunction(&guard->function,
+                                                 guard->module, kernelName),
+                     "cuModuleGetFunction", message))
+    return fail(error, "sol_module_load: " + message);
+  unsigned smem = guard->manifest.launch.dynamicSharedBytes;
+  if (smem > 0 &&
+      !driver->check(driver->cuFuncSetAttribute(
+                         guard->function,
+                         cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                         static_cast<int>(smem)),
+                     "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                     message))
+    return fail(error, "sol_module_load: " + message);
+  *out = guard.release();
+  return 0;
+}
+
+extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
+                                 void **argDevicePointers, size_t numArgs,
+                                 void *cudaStream, char **error) {
+  if (!kernel || !kernel->function)
+    return fail(error, "sol_kernel_launch: no loaded kernel");
+  const ::sol::runtime::Manifest &manifest = kernel->manifest;
+  if (numArgs != manifest.args.size())
+    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
+                           "' takes " + std::to_string(manifest.args.size()) +
+                           " arguments, got " + std::to_string(numArgs));
+  if (numArgs > 0 && !argDevicePointers)
+    return fail(error, "sol_kernel_launch: arg_device_pointers is NULL");
+  const cuda::CudaDriver *driver = nullptr;
+  std::string message;
+  if (!initCuda(driver, message))
+    return fail(error, "sol_kernel_launch: " + message);
+  // Bare-pointer calling convention: one device pointer per argument.
+  std::vector<cuda::CUdeviceptr> pointers(numArgs);
+  std::vector<void *> params(numArgs);
+  for (size_t i = 0; i < numArgs; ++i) {
+    pointers[i] = reinterpret_cast<cuda::CUdeviceptr>(argDevicePointers[i]);
+    params[i] = &pointers[i];
+  }
+  const ::sol::runtime::LaunchConfig &launch = manifest.launch;
+  if (!driver->check(
+          driver->cuLaunchKernel(
+              kernel->function, launch.grid[0], launch.grid[1], launch.grid[2],
+              launch.block[0], launch.block[1], launch.block[2],
+              launch.dynamicSharedBytes,
+              static_cast<cuda::CUstream>(cudaStream), params.data(), nullptr),
+          "cuLaunchKernel", message))
+    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
+                           "': " + message);
+  return 0;
+}
+
+extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
+  return kernel ? kernel->manifest.args.size() : 0;
+}
+
+extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {
+  if (!kernel)
+    return;
+  if (kernel->module) {
+    const cuda::CudaDriver *driver = nullptr;
+    std::string ignored;
+    if (initCuda(driver, ignored))
+      driver->cuModuleUnload(kernel->module);
+  }
+  delete kernel;
+}

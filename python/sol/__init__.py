@@ -1,0 +1,205 @@
+"""sol: compile sol MLIR to GPU kernels, read their cost, launch them.
+
+    import sol
+    compilation = sol.compile(mlir_text, target="h200")
+    print(compilation.cost_report())
+    kernel = compilation.kernels[0]   # .name .ptx .cubin .manifest .cost
+    out = kernel.launch(x, w, r)      # torch CUDA tensors; outputs allocated
+
+`sol.torch_backend` registers the torch.compile backend "sol".
+"""
+
+import ctypes
+import json
+
+from ._capi import SolError, lib, take_string
+
+__all__ = ["SolError", "Compilation", "Kernel", "compile", "version"]
+
+# Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
+_TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
+
+
+def version():
+    """The C library's version ("MAJOR.MINOR.PATCH")."""
+    return lib().sol_version().decode()
+
+
+class Kernel:
+    """One compiled kernel: its binaries, manifest and cost."""
+
+    def __init__(self, name, ptx, cubin, manifest_json):
+        self.name = name
+        self.ptx = ptx
+        self.cubin = cubin
+        self.manifest_json = manifest_json
+        self.manifest = json.loads(manifest_json)
+        self._loaded = None
+
+    @property
+    def cost(self):
+        """The cost model's verdict (bound, intensity, sol_pred, ...)."""
+        return self.manifest.get("cost", {})
+
+    @property
+    def inputs(self):
+        return [a for a in self.manifest["args"] if a["role"] == "input"]
+
+    @property
+    def outputs(self):
+        return [a for a in self.manifest["args"] if a["role"] == "output"]
+
+    def __repr__(self):
+        return f"<sol.Kernel {self.name}>"
+
+    def load(self):
+        """Loads the cubin on CUDA device 0 (once); raises SolError."""
+        if self._loaded is None:
+            handle = ctypes.c_void_p()
+            error = ctypes.c_void_p()
+            if lib().sol_module_load(self.cubin, len(self.cubin),
+                                     self.name.encode(),
+                                     self.manifest_json.encode(),
+                                     ctypes.byref(handle),
+                                     ctypes.byref(error)):
+                raise SolError(take_string(error))
+            self._loaded = handle
+        return self._loaded
+
+    def __del__(self):
+        if getattr(self, "_loaded", None) is not None:
+            try:
+                lib().sol_loaded_kernel_free(self._loaded)
+            except Exception:
+                pass
+
+    def check_args(self, tensors):
+        """Raises SolError unless `tensors` match the manifest's args (inputs,
+        or inputs then outputs): torch tensors, CUDA, contiguous, dtype and
+        shape as compiled."""
+        import torch
+        specs = self.manifest["args"]
+        if len(tensors) not in (len(self.inputs), len(specs)):
+            raise SolError(
+                f"kernel {self.name} takes {len(self.inputs)} inputs (and "
+                f"optionally {len(self.outputs)} outputs), got {len(tensors)}")
+        for spec, tensor in zip(specs, tensors):
+            where = f"kernel {self.name}, {spec['role']} {spec['name']}"
+            if not isinstance(tensor, torch.Tensor):
+                raise SolError(f"{where}: expected a torch.Tensor, got "
+                               f"{type(tensor).__name__}")
+            dtype = getattr(torch, _TORCH_DTYPES.get(spec["dtype"], ""), None)
+            if tensor.dtype != dtype:
+                raise SolError(f"{where}: dtype {tensor.dtype}, compiled for "
+                               f"{spec['dtype']}")
+            if list(tensor.shape) != list(spec["shape"]):
+                raise SolError(f"{where}: shape {list(tensor.shape)}, "
+                               f"compiled for {spec['shape']}")
+            if not tensor.is_cuda:
+                raise SolError(f"{where}: tensor is on {tensor.device}, not "
+                               "CUDA")
+            if tensor.device.index not in (None, 0):
+                raise SolError(f"{where}: sol launches on CUDA device 0 only")
+            if not tensor.is_contiguous():
+                raise SolError(f"{where}: tensor is not contiguous")
+
+    def launch(self, *tensors, stream=None):
+        """Launches on `stream` (default: torch.cuda.current_stream()).
+        Pass the inputs (outputs are allocated and returned) or inputs and
+        outputs. Returns the output tensor, or a tuple when there are
+        several."""
+        import torch
+        self.check_args(tensors)
+        args = list(tensors)
+        if len(args) == len(self.inputs):
+            device = args[0].device if args else torch.device("cuda", 0)
+            for spec in self.outputs:
+                args.append(torch.empty(
+                    spec["shape"], device=device,
+                    dtype=getattr(torch, _TORCH_DTYPES[spec["dtype"]])))
+        handle = self.load()
+        if stream is None:
+            stream = torch.cuda.current_stream()
+        raw_stream = getattr(stream, "cuda_stream", stream) or 0
+        pointers = (ctypes.c_void_p * len(args))(
+            *[t.data_ptr() for t in args])
+        error = ctypes.c_void_p()
+        if lib().sol_kernel_launch(handle, pointers, len(args),
+                                   ctypes.c_void_p(raw_stream),
+                                   ctypes.byref(error)):
+            raise SolError(take_string(error))
+        outputs = tuple(args[len(self.inputs):])
+        return outputs[0] if len(outputs) == 1 else outputs
+
+
+class Compilation:
+    """The kernels one sol.compile produced, and how the module uses them."""
+
+    def __init__(self, kernels, host_program):
+        self.kernels = kernels
+        self.host_program = host_program
+
+    def kernel(self, name):
+        for kernel in self.kernels:
+            if kernel.name == name:
+                return kernel
+        raise KeyError(name)
+
+    def cost_report(self):
+        """A printable table: kernel, intensity, bound, predicted SOL."""
+        rows = [("kernel", "intensity", "bound", "t_ideal_us", "t_pred_us",
+                 "SOL_pred")]
+        for k in self.kernels:
+            c = k.cost
+            rows.append((k.name, f"{c.get('intensity', 0):.1f}",
+                         c.get("bound", "?"), f"{c.get('t_ideal_us', 0):.2f}",
+                         f"{c.get('t_pred_us', 0):.2f}",
+                         f"{c.get('sol_pred', 0):.3f}"))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(cell.ljust(w) if i in (0, 2) else cell.rjust(w)
+                           for i, (cell, w) in enumerate(zip(row, widths)))
+                 for row in rows]
+        lines.insert(1, "-" * len(lines[0]))
+        return "\n".join(lines)
+
+    def to_json(self):
+        """Everything needed to rebuild the compilation (the disk cache)."""
+        return {"kernels": [{"name": k.name, "ptx": k.ptx,
+                             "cubin": k.cubin.hex(),
+                             "manifest": k.manifest_json}
+                            for k in self.kernels],
+                "host_program": self.host_program}
+
+    @classmethod
+    def from_json(cls, data):
+        return cls([Kernel(k["name"], k["ptx"], bytes.fromhex(k["cubin"]),
+                           k["manifest"]) for k in data["kernels"]],
+                   data["host_program"])
+
+
+def compile(mlir_text, target=None):
+    """Compiles sol MLIR text through the sol-to-ptx pipeline.
+
+    `target`: a preset name ("h200", ...), a target JSON path, or None for
+    the module's own #sol.target. Raises SolError with sol's diagnostics
+    ("<input>:line:col: error: ...") on failure."""
+    l = lib()
+    handle = ctypes.c_void_p()
+    error = ctypes.c_void_p()
+    if l.sol_compile(mlir_text.encode(), target.encode() if target else None,
+                     ctypes.byref(handle), ctypes.byref(error)):
+        raise SolError(take_string(error))
+    try:
+        kernels = []
+        for i in range(l.sol_compilation_num_kernels(handle)):
+            size = ctypes.c_size_t()
+            cubin = l.sol_kernel_cubin(handle, i, ctypes.byref(size))
+            kernels.append(Kernel(
+                l.sol_kernel_name(handle, i).decode(),
+                l.sol_kernel_ptx(handle, i).decode(),
+                ctypes.string_at(cubin, size.value) if cubin else b"",
+                l.sol_kernel_manifest_json(handle, i).decode()))
+        host = json.loads(l.sol_compilation_host_program_json(handle))
+    finally:
+        l.sol_compilation_free(handle)
+    return Compilation(kernels, host)

@@ -1,0 +1,84 @@
+"""ctypes declarations of libsol_capi.so (include/sol-c/sol.h).
+
+The library is looked up, in order, at $SOL_CAPI_LIB, next to this package
+(sol/_lib/libsol_capi.so, where a wheel would put it) and in the repository's
+build/lib, so a source checkout works without installing anything. It is
+loaded on first use: importing sol never fails for lack of it.
+"""
+
+import ctypes
+import os
+from pathlib import Path
+
+LIBRARY_NAME = "libsol_capi.so"
+
+
+class SolError(RuntimeError):
+    """A compile, load or launch failed; the message is sol's diagnostics."""
+
+
+def _candidates():
+    env = os.environ.get("SOL_CAPI_LIB")
+    if env:
+        yield Path(env)
+        return
+    here = Path(__file__).resolve().parent
+    yield here / "_lib" / LIBRARY_NAME
+    yield here.parent.parent / "build" / "lib" / LIBRARY_NAME
+
+
+_lib = None
+
+
+def lib():
+    """The loaded library, with argument and result types declared."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    tried = []
+    for path in _candidates():
+        tried.append(str(path))
+        if path.is_file():
+            _lib = _declare(ctypes.CDLL(str(path)))
+            return _lib
+    raise SolError(
+        f"{LIBRARY_NAME} not found (tried: {', '.join(tried)}); build sol "
+        "(scripts/build.sh) or set SOL_CAPI_LIB to the library's path")
+
+
+def _declare(l):
+    vp, cp, sz = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
+    out = ctypes.POINTER(ctypes.c_void_p)
+    signatures = {
+        "sol_version": (cp, []),
+        "sol_string_free": (None, [vp]),
+        "sol_compile": (ctypes.c_int, [cp, cp, out, out]),
+        "sol_compilation_free": (None, [vp]),
+        "sol_compilation_num_kernels": (sz, [vp]),
+        "sol_kernel_name": (cp, [vp, sz]),
+        "sol_kernel_ptx": (cp, [vp, sz]),
+        "sol_kernel_cubin": (vp, [vp, sz, ctypes.POINTER(sz)]),
+        "sol_kernel_manifest_json": (cp, [vp, sz]),
+        "sol_compilation_cost_report_json": (vp, [vp]),
+        "sol_compilation_host_program_json": (cp, [vp]),
+        "sol_module_load": (ctypes.c_int, [vp, sz, cp, cp, out, out]),
+        "sol_kernel_launch": (ctypes.c_int, [vp, ctypes.POINTER(vp), sz, vp,
+                                             out]),
+        "sol_loaded_kernel_num_args": (sz, [vp]),
+        "sol_loaded_kernel_free": (None, [vp]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(l, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return l
+
+
+def take_string(pointer):
+    """Copies and frees a string the library handed over (an error)."""
+    if not pointer:
+        return ""
+    try:
+        return ctypes.string_at(pointer).decode("utf-8", "replace")
+    finally:
+        lib().sol_string_free(pointer)

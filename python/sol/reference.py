@@ -1,0 +1,57 @@
+"""A torch reference for a compiled kernel: evaluates the manifest's
+`program` (the kernel's sol ops, written by sol-write-manifests) on any
+device, in float32, rounding every value to its dtype as the kernel does.
+
+It is what `torch_backend` tests launch instead of a GPU (a mock launcher):
+running the partition's host program through it checks that the emitted IR,
+the partition's argument order and the host program agree with eager torch.
+"""
+
+import torch
+
+_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+
+_BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
+           "div": torch.div, "max": torch.maximum, "min": torch.minimum}
+_UNARY = {"neg": torch.neg, "abs": torch.abs, "exp": torch.exp,
+          "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu,
+          "silu": torch.nn.functional.silu}
+
+
+def run_manifest(manifest, inputs):
+    """The kernel's outputs (a list, in manifest order) for `inputs`."""
+    values = []
+    for op in manifest["program"]:
+        kind = op["op"]
+        operands = [values[i] for i in op.get("operands", [])]
+        if kind == "arg":
+            values.append(inputs[op["index"]].float())
+            continue
+        if kind == "constant":
+            result = torch.tensor(op["value"], dtype=torch.float32)
+        elif kind == "matmul":
+            a, b = operands
+            result = a @ (b.transpose(-1, -2) if op.get("transpose_b") else b)
+        elif kind in _BINARY:
+            result = _BINARY[kind](*operands)
+        elif kind in _UNARY:
+            result = _UNARY[kind](operands[0])
+        elif kind == "gelu":
+            result = torch.nn.functional.gelu(
+                operands[0], approximate="tanh"
+                if op.get("approximate") == "tanh" else "none")
+        elif kind == "cast":
+            result = operands[0]
+        else:
+            raise ValueError(f"reference: unknown op {kind!r}")
+        values.append(result.to(_DTYPES[op["dtype"]]).float())
+    outputs = []
+    specs = [a for a in manifest["args"] if a["role"] == "output"]
+    for spec, index in zip(specs, manifest["outputs"]):
+        outputs.append(values[index].to(_DTYPES[spec["dtype"]]))
+    return outputs
+
+
+def reference_launcher(kernel, inputs):
+    """A torch_backend launcher that computes on the inputs' device."""
+    return run_manifest(kernel.manifest, inputs)

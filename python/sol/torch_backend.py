@@ -1,0 +1,620 @@
+"""The torch.compile backend "sol": matmuls with their epilogues and
+elementwise chains go to sol kernels, everything else runs eagerly.
+
+    import sol.torch_backend
+    model = torch.compile(model, backend="sol",
+                          options={"report": True, "target": "h200"})
+
+A plain dynamo backend (no AOTAutograd, inference only) receives the FX graph
+and real example inputs. It walks the graph in order and grows partitions of
+the nodes sol can express (static shapes, f16/bf16/f32): a partition closes
+when an unsupported node consumes one of its values, so the fused call, placed
+after its last member, never runs before a value it needs or after a value
+that needs it. Each partition becomes one sol module (emitted as text),
+compiled through the C API (cached on disk by the sha256 of IR, target and sol
+version) and replaced by a call that runs sol's host program: the kernels in
+order, each launched by Kernel.launch. Anything that goes wrong — an op,
+dtype or dynamic shape sol does not take, a failed compile, no CUDA device at
+launch — falls back to the original FX nodes with a reason logged on the
+`sol` logger; no exception reaches the user's model.
+
+Options (torch.compile(options=...)): report (bool; env SOL_REPORT=1) prints
+each graph's cost report; target (preset name or JSON path, default "h200");
+cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); launcher (a callable
+(kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests without a
+GPU).
+"""
+
+import hashlib
+import json
+import logging
+import operator
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+import torch.fx
+
+import sol
+
+log = logging.getLogger("sol")
+
+_DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
+
+# Everything the backend did, graph by graph: what went to sol and what stayed
+# eager (and why). Tests and curious users read it.
+history = []
+cache_stats = {"hits": 0, "misses": 0, "compiles": 0}
+_memory_cache = {}
+
+
+@dataclass
+class Partition:
+    nodes: list
+    inputs: list = field(default_factory=list)   # fx Nodes
+    outputs: list = field(default_factory=list)  # member Nodes used outside
+    ir: str = ""
+    status: str = "pending"   # "sol", or "eager: <reason>"
+    compilation: object = None
+
+
+@dataclass
+class GraphReport:
+    partitions: list
+    eager: dict           # node name -> why it is not in a partition
+    cost_report: str = ""
+
+    def summary(self):
+        lines = []
+        for i, p in enumerate(self.partitions):
+            kernels = len(p.compilation.kernels) if p.compilation else 0
+            lines.append(f"partition {i}: {p.status}: "
+                         + ", ".join(n.name for n in p.nodes)
+                         + f" ({kernels} kernels)")
+        for name, reason in self.eager.items():
+            lines.append(f"eager {name}: {reason}")
+        return "\n".join(lines)
+
+
+class Unsupported(Exception):
+    """A node sol cannot take; the message is the reason logged."""
+
+
+#===----------------------------------------------------------------------===#
+# Node classification
+#===----------------------------------------------------------------------===#
+
+def _fn_set(*names):
+    found = set()
+    for name in names:
+        obj = torch
+        try:
+            for part in name.split(".")[1:]:
+                obj = getattr(obj, part)
+            found.add(obj)
+        except AttributeError:
+            pass
+    return found
+
+
+_LINEAR = _fn_set("torch.nn.functional.linear", "torch._C._nn.linear")
+_MATMUL = _fn_set("torch.matmul", "torch.mm", "torch.bmm") | {operator.matmul}
+_ADDMM = _fn_set("torch.addmm")
+_BINARY = {
+    "add": _fn_set("torch.add") | {operator.add, operator.iadd},
+    "sub": _fn_set("torch.sub", "torch.subtract") | {operator.sub,
+                                                     operator.isub},
+    "mul": _fn_set("torch.mul", "torch.multiply") | {operator.mul,
+                                                     operator.imul},
+    "div": _fn_set("torch.div", "torch.true_divide") | {operator.truediv,
+                                                        operator.itruediv},
+    "max": _fn_set("torch.maximum"),
+    "min": _fn_set("torch.minimum"),
+}
+_UNARY = {
+    "relu": _fn_set("torch.relu", "torch.nn.functional.relu"),
+    "silu": _fn_set("torch.nn.functional.silu", "torch._C._nn.silu"),
+    "sigmoid": _fn_set("torch.sigmoid", "torch.nn.functional.sigmoid"),
+    "tanh": _fn_set("torch.tanh", "torch.nn.functional.tanh"),
+    "exp": _fn_set("torch.exp"),
+    "neg": _fn_set("torch.neg", "torch.negative") | {operator.neg},
+    "abs": _fn_set("torch.abs") | {operator.abs},
+}
+_GELU = _fn_set("torch.nn.functional.gelu", "torch._C._nn.gelu")
+_METHOD_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
+                  "__add__": "add", "__sub__": "sub", "__mul__": "mul",
+                  "__truediv__": "div", "add_": None}
+_METHOD_UNARY = {"relu", "sigmoid", "tanh", "exp", "neg", "abs"}
+_METHOD_CASTS = {"half": torch.float16, "float": torch.float32,
+                 "bfloat16": torch.bfloat16}
+_MODULE_UNARY = {torch.nn.ReLU: "relu", torch.nn.SiLU: "silu",
+                 torch.nn.Sigmoid: "sigmoid", torch.nn.Tanh: "tanh"}
+
+
+def _meta(node):
+    """The fake/real tensor dynamo or ShapeProp recorded for `node`."""
+    value = node.meta.get("example_value", node.meta.get("val"))
+    if value is None and "tensor_meta" in node.meta:
+        value = node.meta["tensor_meta"]
+    return value
+
+
+def _tensor_type(node):
+    """"tensor<4x8xf16>" for a node with a static float tensor value."""
+    value = _meta(node)
+    if value is None or not hasattr(value, "shape") or \
+            not hasattr(value, "dtype"):
+        raise Unsupported(f"{node.name}: no static tensor value")
+    if value.dtype not in _DTYPES:
+        raise Unsupported(f"{node.name}: dtype {value.dtype} not supported "
+                          "(f16, bf16, f32)")
+    dims = []
+    for d in value.shape:
+        if not isinstance(d, int):
+            raise Unsupported(f"{node.name}: dynamic shape {list(value.shape)}")
+        dims.append(str(d))
+    if not dims:
+        return f"tensor<{_DTYPES[value.dtype]}>"
+    return f"tensor<{'x'.join(dims)}x{_DTYPES[value.dtype]}>"
+
+
+def _dtype_of(node):
+    return _DTYPES[_meta(node).dtype]
+
+
+def _elem(ty):
+    return ty.rsplit("x", 1)[-1].rstrip(">") if "x" in ty else \
+        ty[len("tensor<"):-1]
+
+
+def _with_elem(ty, elem):
+    return ty[:-len(_elem(ty)) - 1] + elem + ">"
+
+
+class _Emitter:
+    """Builds one partition's sol function as text."""
+
+    def __init__(self, gm, partition):
+        self.gm = gm
+        self.members = set(partition.nodes)
+        self.partition = partition
+        self.values = {}   # fx Node -> (ssa name, type)
+        self.lines = []
+        self.counter = 0
+
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def operand(self, arg):
+        """SSA name and type of `arg`, a member or a partition input."""
+        if arg in self.values:
+            return self.values[arg]
+        if arg in self.members:
+            raise Unsupported(f"{arg.name} used before it is defined")
+        name = f"%arg{len(self.partition.inputs)}"
+        self.partition.inputs.append(arg)
+        self.values[arg] = (name, _tensor_type(arg))
+        return self.values[arg]
+
+    def constant(self, value, elem):
+        name = self.fresh()
+        self.lines.append(f"{name} = sol.constant {float(value):.17e} : "
+                          f"{elem}")
+        return name, f"tensor<{elem}>"
+
+    def cast(self, operand, elem):
+        name, ty = operand
+        if _elem(ty) == elem:
+            return operand
+        result = _with_elem(ty, elem)
+        new = self.fresh()
+        self.lines.append(f"{new} = sol.cast {name} : {ty} to {result}")
+        return new, result
+
+    def scalar_or_tensor(self, arg, elem):
+        if isinstance(arg, torch.fx.Node):
+            return self.cast(self.operand(arg), elem)
+        if isinstance(arg, (int, float)) and not isinstance(arg, bool):
+            return self.constant(arg, elem)
+        raise Unsupported(f"operand {arg!r} is neither a tensor nor a number")
+
+    def binary(self, node, op, lhs, rhs):
+        result = _tensor_type(node)
+        elem = _elem(result)
+        a = self.scalar_or_tensor(lhs, elem)
+        b = self.scalar_or_tensor(rhs, elem)
+        name = self.fresh()
+        self.lines.append(f"{name} = sol.{op} {a[0]}, {b[0]} : {a[1]}, "
+                          f"{b[1]} -> {result}")
+        return name, result
+
+    def unary(self, node, op, arg, prefix=""):
+        result = _tensor_type(node)
+        a = self.cast(self.operand(arg), _elem(result))
+        name = self.fresh()
+        self.lines.append(f"{name} = sol.{op} {prefix}{a[0]} : {result}")
+        return name, result
+
+    def matmul(self, node, lhs, rhs, transpose_b, bias=None):
+        result = _tensor_type(node)
+        a, b = self.operand(lhs), self.operand(rhs)
+        if _elem(a[1]) != _elem(b[1]):
+            raise Unsupported(f"{node.name}: matmul of {_elem(a[1])} and "
+                              f"{_elem(b[1])}")
+        lhs_rank = len(_meta(lhs).shape)
+        rhs_rank = len(_meta(rhs).shape)
+        if lhs_rank < 2 or rhs_rank < 2 or \
+                (rhs_rank > 2 and rhs_rank != lhs_rank):
+            raise Unsupported(f"{node.name}: matmul of ranks {lhs_rank} and "
+                              f"{rhs_rank}")
+        name = self.fresh()
+        tb = " transpose_b" if transpose_b else ""
+        self.lines.append(f"{name} = sol.matmul {a[0]}, {b[0]}{tb} : {a[1]}, "
+                          f"{b[1]} -> {result}")
+        if bias is None:
+            return name, result
+        c = self.cast(self.operand(bias), _elem(result))
+        sum_name = self.fresh()
+        self.lines.append(f"{sum_name} = sol.add {name}, {c[0]} : {result}, "
+                          f"{c[1]} -> {result}")
+        return sum_name, result
+
+    def emit(self, node):
+        """Translates `node` into sol ops; raises Unsupported."""
+        self.values[node] = self.translate(node)
+
+    def translate(self, node):
+        target, args, kwargs = node.target, node.args, node.kwargs
+        if node.op == "call_module":
+            module = self.gm.get_submodule(target)
+            if type(module) in _MODULE_UNARY:
+                return self.unary(node, _MODULE_UNARY[type(module)], args[0])
+            if isinstance(module, torch.nn.GELU):
+                return self.unary(node, "gelu", args[0], prefix=(
+                    "tanh " if module.approximate == "tanh" else "erf "))
+            raise Unsupported(f"{node.name}: module {type(module).__name__} "
+                              "not supported")
+        if node.op == "call_function":
+            if target in _LINEAR:
+                bias = args[2] if len(args) > 2 else kwargs.get("bias")
+                return self.matmul(node, args[0], args[1], True, bias)
+            if target in _MATMUL:
+                return self.matmul(node, args[0], args[1], False)
+            if target in _ADDMM:
+                if kwargs.get("beta", 1) != 1 or kwargs.get("alpha", 1) != 1:
+                    raise Unsupported(f"{node.name}: addmm with alpha/beta")
+                return self.matmul(node, args[1], args[2], False, args[0])
+            for op, fns in _BINARY.items():
+                if target in fns:
+                    if set(kwargs) - {"alpha"} or kwargs.get("alpha", 1) != 1:
+                        raise Unsupported(f"{node.name}: keyword arguments "
+                                          f"{dict(kwargs)}")
+                    return self.binary(node, op, args[0], args[1])
+            for op, fns in _UNARY.items():
+                if target in fns and not kwargs.get("inplace", False):
+                    return self.unary(node, op, args[0])
+            if target in _GELU:
+                approximate = kwargs.get(
+                    "approximate", args[1] if len(args) > 1 else "none")
+                return self.unary(node, "gelu", args[0], prefix=(
+                    "tanh " if approximate == "tanh" else "erf "))
+            name = getattr(target, "__name__", str(target))
+            raise Unsupported(f"{node.name}: op {name} not supported")
+        if node.op == "call_method":
+            if target in _METHOD_BINARY and _METHOD_BINARY[target] and \
+                    not kwargs:
+                return self.binary(node, _METHOD_BINARY[target], args[0],
+                                   args[1])
+            if target in _METHOD_UNARY and not kwargs:
+                return self.unary(node, target, args[0])
+            if target in _METHOD_CASTS or target in ("to", "type"):
+                if target == "to" or target == "type":
+                    dtype = kwargs.get("dtype", args[1] if len(args) > 1
+                                       else None)
+                    if not isinstance(dtype, torch.dtype) or \
+                            set(kwargs) - {"dtype"} or len(args) > 2:
+                        raise Unsupported(f"{node.name}: .{target}() other "
+                                          "than a dtype conversion")
+                return self.cast(self.operand(args[0]), _dtype_of(node)) \
+                    if _tensor_type(node) else None
+            raise Unsupported(f"{node.name}: method .{target}() not "
+                              "supported")
+        raise Unsupported(f"{node.name}: {node.op} not supported")
+
+
+def _try_emit(gm, node):
+    """Whether `node` translates on its own (with fresh inputs)."""
+    probe = Partition(nodes=[node])
+    try:
+        _Emitter(gm, probe).emit(node)
+        return None
+    except Unsupported as reason:
+        return str(reason)
+
+
+#===----------------------------------------------------------------------===#
+# Partitioning
+#===----------------------------------------------------------------------===#
+
+def partition_graph(gm):
+    """Partitions `gm` (nodes carrying example values). Returns the
+    partitions (IR emitted, not compiled) and the reason each compute node
+    stays eager."""
+    partitions, eager = [], {}
+    current = None
+
+    def close():
+        nonlocal current
+        if current and current.nodes:
+            partitions.append(current)
+        current = None
+
+    for node in gm.graph.nodes:
+        if node.op in ("placeholder", "get_attr", "output"):
+            continue
+        reason = _try_emit(gm, node)
+        if reason is None:
+            if current is None:
+                current = Partition(nodes=[])
+            current.nodes.append(node)
+            continue
+        eager[node.name] = reason
+        if current and any(a in current.nodes
+                           for a in node.all_input_nodes):
+            close()
+    close()
+
+    for partition in partitions:
+        members = set(partition.nodes)
+        emitter = _Emitter(gm, partition)
+        for node in partition.nodes:
+            emitter.emit(node)
+        partition.outputs = [n for n in partition.nodes
+                             if any(u not in members for u in n.users)]
+        args = ", ".join(f"{emitter.values[n][0]}: {emitter.values[n][1]}"
+                         for n in partition.inputs)
+        results = [emitter.values[n] for n in partition.outputs]
+        body = "\n".join("    " + line for line in emitter.lines)
+        partition.ir = (
+            f"  func.func @sol_graph(" + args + ") -> ("
+            + ", ".join(t for _, t in results) + ") {\n" + body + "\n"
+            + "    return " + ", ".join(v for v, _ in results) + " : "
+            + ", ".join(t for _, t in results) + "\n  }")
+    return partitions, eager
+
+
+def _module_text(function_text, target):
+    preset = target if target and not target.endswith(".json") else None
+    attrs = (f" attributes {{sol.target = #sol.target<\"{preset}\">}}"
+             if preset else "")
+    return f"module{attrs} {{\n{function_text}\n}}\n"
+
+
+#===----------------------------------------------------------------------===#
+# Compilation with a disk cache
+#===----------------------------------------------------------------------===#
+
+def cache_dir(options=None):
+    configured = (options or {}).get("cache_dir") or \
+        os.environ.get("SOL_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "sol"
+
+
+def compile_cached(ir, target, options=None):
+    """sol.compile(ir, target) through the memory and disk caches."""
+    key = hashlib.sha256("\0".join([ir, target or "", sol.version()])
+                         .encode()).hexdigest()
+    if key in _memory_cache:
+        cache_stats["hits"] += 1
+        return _memory_cache[key], True
+    path = cache_dir(options) / f"{key}.json"
+    if path.is_file():
+        try:
+            compilation = sol.Compilation.from_json(
+                json.loads(path.read_text()))
+            cache_stats["hits"] += 1
+            _memory_cache[key] = compilation
+            log.debug("cache hit %s", path)
+            return compilation, True
+        except (ValueError, KeyError) as error:
+            log.warning("ignoring a corrupt cache entry %s: %s", path,
+                        error)
+    cache_stats["misses"] += 1
+    cache_stats["compiles"] += 1
+    compilation = sol.compile(ir, target=None if ir.startswith(
+        "module attributes") else target)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(compilation.to_json()))
+        tmp.replace(path)
+    except OSError as error:
+        log.warning("cannot write the cache entry %s: %s", path, error)
+    _memory_cache[key] = compilation
+    return compilation, False
+
+
+#===----------------------------------------------------------------------===#
+# Running a partition
+#===----------------------------------------------------------------------===#
+
+def default_launcher(kernel, inputs):
+    outputs = kernel.launch(*inputs)
+    return list(outputs) if isinstance(outputs, tuple) else [outputs]
+
+
+class SolPartitionCall(torch.nn.Module):
+    """Replaces a partition in the graph (a submodule, called like the
+    original nodes): runs sol's host program, or the original nodes when sol
+    cannot run (the reason is logged once)."""
+
+    def __init__(self, name, compilation, eager, launcher):
+        super().__init__()
+        self.name = name
+        self.compilation = compilation
+        self.eager = eager
+        self.launcher = launcher
+        self.fallback_reason = None
+        function = compilation.host_program[0]
+        self.function = function
+
+    def forward(self, *args):
+        if self.fallback_reason is None:
+            try:
+                return self.run(args)
+            except Exception as error:  # anything: the model must not break
+                self.fallback_reason = f"{type(error).__name__}: {error}"
+                log.warning("%s runs eagerly from now on: %s",
+                            self.name, self.fallback_reason)
+        return self.eager(*args)
+
+    def run(self, args):
+        if self.launcher is default_launcher:
+            if not torch.cuda.is_available():
+                raise sol.SolError("no CUDA device")
+            if any(isinstance(a, torch.Tensor) and not a.is_cuda
+                   for a in args):
+                raise sol.SolError("inputs are not on a CUDA device")
+        args = [a.contiguous() for a in args]
+        launched = []
+
+        def resolve(source):
+            if "arg" in source:
+                return args[source["arg"]]
+            return launched[source["kernel"]][source["result"]]
+
+        for launch in self.function["launches"]:
+            kernel = self.compilation.kernel(launch["kernel"])
+            inputs = [resolve(s) for s in launch["inputs"]]
+            launched.append(list(self.launcher(kernel, inputs)))
+        return tuple(resolve(s) for s in self.function["results"])
+
+
+def _eager_module(gm, partition):
+    """The partition's original nodes as a GraphModule over its inputs."""
+    graph = torch.fx.Graph()
+    env = {}
+    for node in partition.inputs:
+        env[node] = graph.placeholder(node.name)
+    for node in partition.nodes:
+        env[node] = graph.node_copy(node, lambda n: env[n])
+    graph.output(tuple(env[n] for n in partition.outputs))
+    return torch.fx.GraphModule(gm, graph)
+
+
+def _host_program_problem(compilation):
+    if len(compilation.host_program) != 1:
+        return f"{len(compilation.host_program)} host functions"
+    function = compilation.host_program[0]
+    if function["host_ops"]:
+        return "ops left on the host: " + ", ".join(function["host_ops"])
+    sources = list(function["results"])
+    for launch in function["launches"]:
+        sources += launch["inputs"]
+    for source in sources:
+        if "unsupported" in source:
+            return f"a value from {source['unsupported']} on the host"
+    return None
+
+
+def _options(options):
+    options = dict(options or {})
+    if "report" not in options:
+        options["report"] = os.environ.get("SOL_REPORT", "") not in ("",
+                                                                     "0")
+    options.setdefault("target", "h200")
+    options.setdefault("launcher", default_launcher)
+    return options
+
+
+def _ensure_metadata(gm, example_inputs):
+    """Dynamo records example values; a hand-made GraphModule gets them from
+    ShapeProp over the example inputs."""
+    if all(_meta(n) is not None for n in gm.graph.nodes
+           if n.op not in ("output",)):
+        return
+    from torch.fx.passes.shape_prop import ShapeProp
+    ShapeProp(gm).propagate(*example_inputs)
+
+
+def sol_backend(gm, example_inputs, options=None, **_):
+    """The dynamo backend: returns a callable running `gm` with its sol
+    partitions replaced."""
+    options = _options(options)
+    try:
+        return _compile_graph(gm, example_inputs, options)
+    except Exception as error:  # never break the user's model
+        log.warning("the whole graph runs eagerly: %s: %s",
+                    type(error).__name__, error)
+        history.append(GraphReport([], {"<graph>": str(error)}))
+        return gm.forward
+
+
+def _compile_graph(gm, example_inputs, options):
+    if any(not isinstance(x, torch.Tensor) for x in example_inputs):
+        reason = "dynamic shapes (symbolic inputs)"
+        log.info("graph runs eagerly: %s", reason)
+        history.append(GraphReport([], {"<graph>": reason}))
+        return gm.forward
+    _ensure_metadata(gm, example_inputs)
+    partitions, eager = partition_graph(gm)
+    for name, reason in eager.items():
+        log.info("%s stays eager: %s", name, reason)
+    report = GraphReport(partitions, eager)
+    history.append(report)
+    target = options["target"]
+    reports = []
+    for index, partition in enumerate(partitions):
+        text = _module_text(partition.ir, target)
+        partition.ir = text
+        try:
+            compilation, hit = compile_cached(text, target, options)
+        except sol.SolError as error:
+            partition.status = f"eager: sol could not compile it: {error}"
+            log.warning("partition %d runs eagerly: %s", index, error)
+            continue
+        problem = _host_program_problem(compilation)
+        if problem:
+            partition.status = f"eager: {problem}"
+            log.warning("partition %d runs eagerly: %s", index, problem)
+            continue
+        partition.compilation = compilation
+        partition.status = "sol (cache hit)" if hit else "sol"
+        reports.append(compilation.cost_report())
+        _replace(gm, partition, index, options)
+    gm.graph.lint()
+    gm.recompile()
+    report.cost_report = "\n\n".join(reports)
+    if options["report"] and reports:
+        print("sol cost report:\n" + report.cost_report)
+    return gm.forward
+
+
+def _replace(gm, partition, index, options):
+    call = SolPartitionCall(f"partition {index}", partition.compilation,
+                            _eager_module(gm, partition), options["launcher"])
+    graph = gm.graph
+    gm.add_submodule(f"sol_partition_{index}", call)
+    with graph.inserting_after(partition.nodes[-1]):
+        fused = graph.call_module(f"sol_partition_{index}",
+                                  tuple(partition.inputs))
+    with graph.inserting_after(fused):
+        for i, output in enumerate(partition.outputs):
+            item = graph.call_function(operator.getitem, (fused, i))
+            output.replace_all_uses_with(
+                item, delete_user_cb=lambda user: user is not fused)
+    for node in reversed(partition.nodes):
+        graph.erase_node(node)
+
+
+def _register():
+    try:
+        from torch._dynamo.backends.registry import register_backend
+        register_backend(name="sol")(sol_backend)
+    except Exception as error:  # registered already, or an older torch
+        log.debug("backend registration: %s", error)
+
+
+_register()

@@ -1,0 +1,158 @@
+# The torch.compile backend on real torch.nn modules, without a GPU: kernels
+# are compiled for real (C API, ptxas) and "launched" by the reference
+# launcher, which evaluates each manifest's program in torch. Checks the
+# emitted sol IR, the partition (what went to sol, what stayed eager and
+# why), the fallbacks, the numerics against eager and the disk cache.
+# REQUIRES: torch
+# RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
+
+import logging
+
+import torch
+import torch._dynamo
+
+import sol
+import sol.torch_backend as backend
+from sol.reference import reference_launcher
+
+logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+torch.manual_seed(0)
+OPTIONS = {"launcher": reference_launcher}
+
+
+def run(name, model, *inputs, options=OPTIONS):
+    """Compiles `model` with backend="sol", checks it against eager and
+    prints the graph's partitions and IR."""
+    torch._dynamo.reset()
+    before = len(backend.history)
+    compiled = torch.compile(model, backend="sol", dynamic=False,
+                             options=options)
+    with torch.no_grad():
+        expected = model(*inputs)
+        got = compiled(*inputs)
+    close = torch.allclose(got.float(), expected.float(), rtol=2e-2,
+                           atol=2e-2)
+    print(f"== {name}: matches eager: {close}")
+    for report in backend.history[before:]:
+        print(report.summary())
+        for partition in report.partitions:
+            print(partition.ir)
+    return compiled
+
+
+# CHECK-LABEL: == oproj_residual: matches eager: True
+# CHECK:       partition 0: sol: linear, add (1 kernels)
+# CHECK:       module attributes {sol.target = #sol.target<"h200">} {
+# CHECK-NEXT:    func.func @sol_graph(%arg0: tensor<2x8x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<2x8x2560xf16>) -> (tensor<2x8x2560xf16>) {
+# CHECK-NEXT:      %v1 = sol.matmul %arg0, %arg1 transpose_b : tensor<2x8x2560xf16>, tensor<2560x2560xf16> -> tensor<2x8x2560xf16>
+# CHECK-NEXT:      %v2 = sol.add %v1, %arg2 : tensor<2x8x2560xf16>, tensor<2x8x2560xf16> -> tensor<2x8x2560xf16>
+# CHECK-NEXT:      return %v2 : tensor<2x8x2560xf16>
+class OProjResidual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.o_proj = torch.nn.Linear(2560, 2560, bias=False)
+
+    def forward(self, attn_output, residual):
+        return self.o_proj(attn_output) + residual
+
+
+oproj = OProjResidual().half()
+x = torch.randn(2, 8, 2560).half()
+r = torch.randn(2, 8, 2560).half()
+run("oproj_residual", oproj, x, r)
+
+# CHECK-LABEL: == mlp_gelu_tanh: matches eager: True
+# CHECK:       partition 0: sol: {{.*}}
+# CHECK:         %v1 = sol.matmul %arg0, %arg1 transpose_b : tensor<4x16x256xf16>, tensor<1024x256xf16> -> tensor<4x16x1024xf16>
+# CHECK-NEXT:    %v2 = sol.add %v1, %arg2 : tensor<4x16x1024xf16>, tensor<1024xf16> -> tensor<4x16x1024xf16>
+# CHECK-NEXT:    %v3 = sol.gelu tanh %v2 : tensor<4x16x1024xf16>
+# CHECK-NEXT:    return %v3
+mlp = torch.nn.Sequential(torch.nn.Linear(256, 1024),
+                          torch.nn.GELU(approximate="tanh")).half()
+run("mlp_gelu_tanh", mlp, torch.randn(4, 16, 256).half())
+
+
+# CHECK-LABEL: == swiglu: matches eager: True
+# CHECK:       partition 0: sol: linear, silu, linear_1, mul, linear_2 ({{[2-9]}} kernels)
+# CHECK:         %v1 = sol.matmul %arg0, %arg1 transpose_b : tensor<4x16x256xf16>, tensor<512x256xf16> -> tensor<4x16x512xf16>
+# CHECK-NEXT:    %v2 = sol.silu %v1 : tensor<4x16x512xf16>
+# CHECK-NEXT:    %v3 = sol.matmul %arg0, %arg2 transpose_b : tensor<4x16x256xf16>, tensor<512x256xf16> -> tensor<4x16x512xf16>
+# CHECK-NEXT:    %v4 = sol.mul %v2, %v3
+# CHECK-NEXT:    %v5 = sol.matmul %v4, %arg3 transpose_b : tensor<4x16x512xf16>, tensor<256x512xf16> -> tensor<4x16x256xf16>
+# CHECK-NEXT:    return %v5
+class SwiGLU(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gate = torch.nn.Linear(256, 512, bias=False)
+        self.up = torch.nn.Linear(256, 512, bias=False)
+        self.down = torch.nn.Linear(512, 256, bias=False)
+
+    def forward(self, x):
+        return self.down(torch.nn.functional.silu(self.gate(x)) * self.up(x))
+
+
+swiglu = SwiGLU().half()
+run("swiglu", swiglu, torch.randn(4, 16, 256).half())
+
+
+# Scalars, casts and an unsupported op in the middle: torch.sort stays eager
+# with its reason logged, and splits the graph into two partitions.
+# (The backend logs while the compiled model first runs, before the label.)
+# CHECK:       sol: sort stays eager: sort: op sort not supported
+# CHECK-LABEL: == fallback_sort: matches eager: True
+# CHECK-NEXT:  partition 0: sol: mul, add, h (1 kernels)
+# CHECK-NEXT:  partition 1: sol: sigmoid, sub, half (1 kernels)
+# CHECK-NEXT:  eager sort: sort: op sort not supported
+# CHECK:       sol.constant 5.00000000000000000e-01 : f32
+# CHECK:       sol.cast %{{.*}} : tensor<8x64xf32> to tensor<8x64xf16>
+class WithSort(torch.nn.Module):
+    def forward(self, a, b):
+        h = torch.relu(a * 0.5 + b)
+        s, _ = torch.sort(h, dim=-1)
+        return (torch.sigmoid(s) - 1.0).half()
+
+
+run("fallback_sort", WithSort(), torch.randn(8, 64), torch.randn(8, 64))
+
+
+# int64 is not a sol dtype: the whole graph stays eager, no exception.
+# CHECK:       sol: mul stays eager: mul: dtype torch.int64 not supported
+# CHECK-LABEL: == fallback_int64: matches eager: True
+# CHECK-NOT:   partition
+class IntMath(torch.nn.Module):
+    def forward(self, a):
+        return a * 3 + 1
+
+
+run("fallback_int64", IntMath(), torch.arange(64).reshape(8, 8))
+
+
+# A kernel that cannot launch (no launcher here: the default needs CUDA)
+# falls back to the partition's eager nodes at run time.
+# CHECK:       sol: partition 0 runs eagerly from now on: SolError: no CUDA device
+# CHECK-LABEL: == no_cuda: matches eager: True
+run("no_cuda", mlp, torch.randn(4, 16, 256).half(), options={})
+
+
+# The cache: the same graph again hits it (nothing compiled), a new shape
+# misses and compiles on first use.
+def compiles_for(name, model, *inputs):
+    start = dict(backend.cache_stats)
+    run(name, model, *inputs)
+    print(f"{name}: compiles {backend.cache_stats['compiles'] - start['compiles']}"
+          f" hits {backend.cache_stats['hits'] - start['hits']}")
+
+
+backend._memory_cache.clear()  # the disk cache alone must answer
+# CHECK: same_shape: compiles 0 hits 1
+compiles_for("same_shape", oproj, x, r)
+# CHECK: new_shape: compiles 1 hits 0
+compiles_for("new_shape", oproj, torch.randn(1, 4, 2560).half(),
+             torch.randn(1, 4, 2560).half())
+# CHECK: cost report: [[KERNEL:[a-z_0-9]+]] {{.*}}
+print("cost report:", backend.history[-1].cost_report.splitlines()[2])
+
+# SOL_REPORT-style option: the table goes to stdout.
+# CHECK: sol cost report:
+# CHECK-NEXT: kernel intensity bound
+run("report", oproj, x, r, options={**OPTIONS, "report": True})
