@@ -8,16 +8,16 @@
 // functions are gone: launching is the runtime's job.
 // CHECK-LABEL: gpu.module @mma_sync_residual_matmul_0
 //       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<4608xf16>, %[[B:.*]]: memref<10240xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
-//  CHECK-SAME:     known_block_size = array<i32: 64, 1, 1>
-//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64]
+//  CHECK-SAME:     known_block_size = array<i32: 32, 1, 1>
+//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64]
 //       CHECK:     gpu.dynamic_shared_memory
-//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<4x16x72xf16, #gpu.address_space<workgroup>>
-//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<4x32x72xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<6x16x72xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<6x16x72xf16, #gpu.address_space<workgroup>>
 //       CHECK:     %[[VALID:.*]] = arith.select %{{.*}}, %c8, %c0 : index
 //       CHECK:     nvgpu.device_async_copy %[[A]][%{{.*}}], %[[SA]][%c0, %{{.*}}, %{{.*}}], 8, %[[VALID]] {bypassL1}
 //       CHECK:     nvvm.cp.async.commit.group
 //       CHECK:     scf.for
-//       CHECK:       nvvm.cp.async.wait.group 2
+//       CHECK:       nvvm.cp.async.wait.group 4
 //       CHECK:       gpu.barrier
 //       CHECK:       nvgpu.ldmatrix %[[SA]]{{.*}} {numTiles = 4 : i32, transpose = false}
 //       CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
