@@ -41,7 +41,7 @@ func.func @decode_takes_gemv(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>
 
 // A batched B is one grid z slice per batch.
 // CHECK-LABEL: func.func @batched_rhs_slices_grid_z
-//       CHECK:   grid = [2, 1, 3]
+//       CHECK:   grid = [3, 1, 3]
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rhs_slices_grid_z(%x: tensor<3x7x64xbf16>, %w: tensor<3x64x40xbf16>) -> tensor<3x7x40xbf16> {
   // expected-remark @+1 {{plan mma_sync}}
