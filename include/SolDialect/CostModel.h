@@ -62,6 +62,9 @@ struct MatmulTiling {
   bool tensorCores = true;
   /// Thread blocks the kernel launches; 0 derives it from the tiles.
   int64_t blocks = 0;
+  /// mma.sync on a chip whose full-rate instruction is wgmma (sm_90): the
+  /// model then grants it only its measured share of mma_efficiency.
+  bool legacyMma = false;
 };
 
 /// The tiling a #sol.plan records.

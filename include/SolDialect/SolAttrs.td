@@ -76,6 +76,7 @@ def Sol_KernelPath : I32EnumAttr<"KernelPath",
       I32EnumAttrCase<"simt", 1>,
       I32EnumAttrCase<"elementwise", 2>,
       I32EnumAttrCase<"gemv", 3>,
+      I32EnumAttrCase<"wgmma", 4>,
     ]> {
   let cppNamespace = "::mlir::sol";
   let genSpecializedAttr = 0;
@@ -218,7 +219,9 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     - `path`: `mma_sync` (f16/bf16 tensor cores: m16n8k16 mma.sync fed by a
       multi-stage cp.async pipeline), `simt` (a matmul on the FP32 SIMT
       units: f32 operands, or operands the 16-byte loads cannot reach),
-      `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
+      `wgmma` (sm_90a: two warpgroups of wgmma.mma_async reading 128-byte
+      swizzled shared memory through descriptors, fed by the same cp.async
+      pipeline), `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
       [N, K] weight, one warp per output column streaming its weight row with
       128-bit loads, a shuffle reduction, the epilogue in the lanes);
     - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths

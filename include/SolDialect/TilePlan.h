@@ -54,6 +54,14 @@ int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
 
 PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
                         const MmaSyncTile &tile);
+/// Dynamic shared memory of a wgmma kernel: `stages` copies of a 128 x 64 A
+/// tile and an n x 64 B tile, unpadded (the 128-byte swizzle spreads banks).
+int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages);
+/// Empty when the wgmma path can compute `problem` on `target`.
+std::string whyNotWgmma(const MatmulProblem &problem, TargetAttr target);
+PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulProblem &problem,
+                      int64_t tileN, int64_t stages);
+
 /// Empty when the gemv path can compute `problem`, else the rule it breaks.
 std::string whyNotGemv(const MatmulProblem &problem);
 /// The gemv path: `kGemvWarps` warps per block, one output column each.

@@ -218,6 +218,17 @@ static StringRef peakFieldName(Type elementType) {
   return "fp8_tflops";
 }
 
+/// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
+/// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
+/// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of the
+/// 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the full-rate
+/// path and keeps the whole efficiency.
+static double legacyMmaShare(const MatmulTiling *tiling, TargetAttr target) {
+  if (!tiling || !tiling->legacyMma || !target.getChip().starts_with("sm_90"))
+    return 1.0;
+  return 0.37;
+}
+
 /// The plan sol-tile recorded, priced as it stands.
 static MatmulPlan planFromTiling(const KernelWork &work,
                                  const MatmulTiling &tiling) {
@@ -238,7 +249,9 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
     tiling.tileN = tile[1];
   }
   tiling.splitK = plan.getSplitK();
-  tiling.tensorCores = plan.getPath() == KernelPath::mma_sync;
+  tiling.tensorCores = plan.getPath() == KernelPath::mma_sync ||
+                       plan.getPath() == KernelPath::wgmma;
+  tiling.legacyMma = plan.getPath() == KernelPath::mma_sync;
   ArrayRef<int64_t> grid = plan.getGrid();
   tiling.blocks = grid.size() == 3 ? grid[0] * grid[1] * grid[2] : 0;
   return tiling;
@@ -302,7 +315,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     double scale = static_cast<double>(work.tcFlops) /
                    (2.0 * work.m * work.n * work.k); // other matmuls, if any
     tTcPred = paddedFlops * scale /
-              (pathPeak * target.getMmaEfficiency() * waveEfficiency);
+              (pathPeak * target.getMmaEfficiency() *
+               legacyMmaShare(tiling, target) * waveEfficiency);
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.

@@ -112,6 +112,36 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                        getMmaSyncSmemBytes(tile, problem.transposeB));
 }
 
+int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages) {
+  return stages * (128 + tileN) * 64 * 2;
+}
+
+std::string mlir::sol::whyNotWgmma(const MatmulProblem &problem,
+                                   TargetAttr target) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  if (target.getChip() != "sm_90a")
+    os << "wgmma needs sm_90a; the target is " << target.getChip();
+  else if (!problem.elementType.isF16() && !problem.elementType.isBF16())
+    os << problem.elementType << " operands have no wgmma path here";
+  else if (!problem.transposeB)
+    os << "the wgmma generator reads K-major operands; B is [K, N]";
+  else if (problem.k % 8 != 0)
+    os << "K = " << problem.k << " is not a multiple of 8";
+  return reason;
+}
+
+PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
+                                 const MatmulProblem &problem, int64_t tileN,
+                                 int64_t stages) {
+  int64_t grid[] = {llvm::divideCeilSigned(problem.n, tileN),
+                    llvm::divideCeilSigned(problem.rows, 128), problem.batch};
+  int64_t block[] = {256, 1, 1};
+  return PlanAttr::get(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
+                       stages, 1, grid, block,
+                       getWgmmaSmemBytes(tileN, stages));
+}
+
 std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
@@ -285,6 +315,33 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
       choice.plan = plan;
       choice.cost = cost;
     }
+  }
+  // Hopper: wgmma tiles, priced like the others (the model gives mma.sync
+  // its measured share of the tensor-core rate).
+  std::optional<PlanChoice> wgmma;
+  if (whyNotWgmma(*problem, target).empty()) {
+    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4}}) {
+      if (getWgmmaSmemBytes(tileN, stages) > smemLimit)
+        continue;
+      PlanAttr plan = getWgmmaPlan(context, *problem, tileN, stages);
+      MatmulTiling tiling = getMatmulTiling(plan);
+      CostAttr cost = estimateCost(work, target, &tiling);
+      if (!wgmma || cost.getTPredUs() < wgmma->cost.getTPredUs()) {
+        wgmma.emplace();
+        wgmma->plan = plan;
+        wgmma->cost = cost;
+        llvm::raw_string_ostream(wgmma->reason)
+            << "wgmma: 128x" << tileN << "x64 tile, 2 warpgroups, " << stages
+            << " stages, predicted " << formatReal(cost.getTPredUs()) << " us";
+      }
+    }
+  }
+  if (wgmma && (!best || wgmma->cost.getTPredUs() < bestTime * (1 - 1e-3)) &&
+      (!gemv || wgmma->cost.getTPredUs() < gemv->cost.getTPredUs())) {
+    if (best)
+      llvm::raw_string_ostream(wgmma->reason)
+          << " against " << formatReal(bestTime) << " us for mma.sync";
+    return *wgmma;
   }
   if (!best && !gemv) {
     failureReason = "no mma.sync tile fits the target's shared memory";

@@ -1,6 +1,6 @@
 // The whole way from the sol dialect to files on disk: the seed example
-// becomes one fused kernel with its manifest, its PTX (tensor cores, cp.async
-// pipeline) and a cubin assembled by ptxas for sm_90a.
+// becomes one fused kernel with its manifest, its PTX (Hopper wgmma fed by a
+// cp.async pipeline) and a cubin assembled by ptxas for sm_90a.
 //
 // RUN: rm -rf %t && sol-opt %s --sol-to-ptx=out-dir=%t | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/oproj_residual_matmul_0.json
@@ -23,12 +23,12 @@
 // MANIFEST:      "kernel": "oproj_residual_matmul_0",
 // MANIFEST:      "launch": {
 // MANIFEST-NEXT:   "block": [
-// MANIFEST-NEXT:     128,
+// MANIFEST-NEXT:     256,
 // MANIFEST:        "grid": [
 // MANIFEST-NEXT:     20,
 // MANIFEST-NEXT:     64,
 // MANIFEST-NEXT:     1
-// MANIFEST:        "smem": 61440
+// MANIFEST:        "smem": 131072
 // MANIFEST:      "outputs": [
 // MANIFEST-NEXT:   4
 // MANIFEST:      "program": [
@@ -43,8 +43,10 @@
 // PTX: .target sm_90a
 // PTX: .visible .entry oproj_residual_matmul_0(
 // PTX: cp.async.cg.shared.global
-// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX: fence.proxy.async.shared::cta
+// PTX: wgmma.fence.sync.aligned
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.wait_group.sync.aligned
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @oproj_residual(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
                             %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {

@@ -1,12 +1,13 @@
 // RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics | FileCheck %s
 
-// The seed prefill shape is compute-bound: the largest mma.sync tile wins
-// (fewest L2 re-reads), 4 warps, 3 stages, a grid over N x rows.
-// CHECK-LABEL: func.func @prefill_takes_largest_tile
-//       CHECK:   t_pred_us = 182.25, {{.*}}, plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 1, grid = [20, 64, 1], block = [128, 1, 1], smem = 61440>
+// The seed prefill shape is compute-bound: on sm_90a the wgmma path wins
+// (mma.sync is priced at its measured share of the tensor-core rate), two
+// warpgroups on a 128x128x64 tile, 4 stages, a grid over N x rows.
+// CHECK-LABEL: func.func @prefill_takes_wgmma
+//       CHECK:   t_pred_us = 182.25, {{.*}}, plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [20, 64, 1], block = [256, 1, 1], smem = 131072>
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @prefill_takes_largest_tile(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
-  // expected-remark @+1 {{plan mma_sync: 128x128x32 tile, 2x2 warps, 3 stages, predicted 182.25 us, fastest of 8 tiles}}
+func.func @prefill_takes_wgmma(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
+  // expected-remark @+1 {{plan wgmma: 128x128x64 tile, 2 warpgroups, 4 stages, predicted 182.25 us against 424.68 us for mma.sync}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x512x2560xf16>, tensor<2560x2560xf16>, tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
   ^bb0(%a: tensor<16x512x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x512x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
@@ -155,5 +156,22 @@ func.func @elementwise_vectorized(%x: tensor<7x64xf16>, %b: tensor<64xf16>) -> t
     sol.yield %s : tensor<7x64xf16>
   }
   return %0 : tensor<7x64xf16>
+}
+}
+
+// -----
+
+// Without sm_90a (an A100) the same shape takes the largest mma.sync tile.
+// CHECK-LABEL: func.func @a100_prefill_takes_mma_sync
+//       CHECK:   plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+func.func @a100_prefill_takes_mma_sync(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+  // expected-remark @+1 {{plan mma_sync: 128x128x32 tile, 2x2 warps, 3 stages}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+  ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+    sol.yield %m : tensor<8192x2560xf16>
+  }
+  return %0 : tensor<8192x2560xf16>
 }
 }

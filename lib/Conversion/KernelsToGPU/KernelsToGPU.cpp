@@ -389,7 +389,8 @@ static void emitIf(OpBuilder &b, Location loc, Value cond,
 /// dim, one scalar load of inputs broadcast across it, `vector` copies of the
 /// scalar body, 128-bit stores.
 static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
-                                 ArrayRef<Value> ivs, int64_t vector) {
+                                 ArrayRef<Value> ivs, int64_t vector,
+                                 ArrayRef<Value> accLanes = {}) {
   IndexBuilder ib(b, loc);
   linalg::GenericOp epilogue = kernel.spec.epilogue;
   Block &body = epilogue.getRegion().front();
@@ -398,6 +399,11 @@ static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
   SmallVector<SmallVector<Value>> lanes;
   for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
     int source = kernel.spec.epilogueSources[i];
+    if (source < 0) {
+      // The accumulators of `vector` consecutive columns.
+      lanes.emplace_back(accLanes.begin(), accLanes.end());
+      continue;
+    }
     Value memref = kernel.args[source];
     AffineMap map = epilogue.getMatchingIndexingMap(in);
     SmallVector<Value> index;
@@ -590,6 +596,38 @@ static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
     emitEpilogueAt(b, loc, kernel, ivs, loop.getResult(0));
   });
   return success();
+}
+
+/// The epilogue over m16n8-style accumulator fragments: for n8 block nb,
+/// element e sits at (row + 8 * (e / 2), col + 8 * nb + e % 2). Where N is
+/// even, the two columns of a pair go together: one 2-wide load of each
+/// input along N and one 2-wide store per output, half the memory
+/// instructions of scalar accesses.
+static void emitFragmentEpilogue(
+    OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
+    Value batchSlice, Value row0, Value col0, int64_t blocksN,
+    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
+  IndexBuilder ib(b, loc);
+  bool pairs = g.n % 2 == 0;
+  for (int64_t nb = 0; nb < blocksN; ++nb) {
+    for (int64_t e = 0; e < 4; e += pairs ? 2 : 1) {
+      Value row = ib.add(row0, (e / 2) * 8);
+      Value col = ib.add(col0, nb * 8 + (e % 2));
+      SmallVector<Value> values = {accAt(b, nb, e)};
+      if (pairs)
+        values.push_back(accAt(b, nb, e + 1));
+      Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+      emitIf(b, loc, inBounds, [&](OpBuilder &b) {
+        IndexBuilder ib(b, loc);
+        SmallVector<Value> ivs =
+            matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
+        if (pairs)
+          emitEpilogueVectorAt(b, loc, kernel, ivs, 2, values);
+        else
+          emitEpilogueAt(b, loc, kernel, ivs, values.front());
+      });
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -982,22 +1020,226 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
   Value laneCol = ib.mul(ib.rem(lane, 4), 2);
   Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
   Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
-  for (int64_t mi = 0; mi < l.fragsM; ++mi) {
-    for (int64_t ni = 0; ni < l.fragsN; ++ni) {
-      for (int64_t e = 0; e < 4; ++e) {
-        Value row = ib.add(ib.add(warpRow, laneRow), mi * 16 + (e / 2) * 8);
-        Value col = ib.add(ib.add(warpCol, laneCol), ni * 8 + (e % 2));
-        Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
-        Value value = kLoop.getResult(accIndex(l, mi, ni, e));
-        emitIf(b, loc, inBounds, [&](OpBuilder &b) {
-          IndexBuilder ib(b, loc);
-          SmallVector<Value> ivs =
-              matmulOutputIndex(ib, kernel.spec, bz, row, col);
-          emitEpilogueAt(b, loc, kernel, ivs, value);
+  for (int64_t mi = 0; mi < l.fragsM; ++mi)
+    emitFragmentEpilogue(
+        b, loc, kernel, g, bz, ib.add(ib.add(warpRow, laneRow), mi * 16),
+        ib.add(warpCol, laneCol), l.fragsN,
+        [&](OpBuilder &, int64_t ni, int64_t e) {
+          return kLoop.getResult(accIndex(l, mi, ni, e));
         });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma path (sm_90a)
+//===----------------------------------------------------------------------===//
+
+/// Hopper tensor cores: two warpgroups each own 64 rows of a 128 x tile_n
+/// block tile and accumulate with wgmma.mma_async m64n{tile_n}k16, whose A
+/// and B operands are read straight from shared memory through matrix
+/// descriptors. Both operands are K-major ([M, K] activations, the [N, K]
+/// weight) in rows of 64 elements = 128 bytes, stored with the 128-byte
+/// swizzle the descriptors name (16-byte chunk c of row r lands at chunk
+/// c ^ (r % 8)), so the tensor cores read them without bank conflicts. The
+/// same zero-filling cp.async pipeline as the mma.sync path feeds the
+/// stages; a proxy fence makes its writes visible to the async proxy the
+/// wgmma reads through. The epilogue runs on the accumulator registers (the
+/// m64nN fragment: warp w of the warpgroup holds rows 16w..16w+15, laid out
+/// like an m16n8 mma.sync fragment per 8 columns) and stores once.
+static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
+                                     GpuKernel &kernel) {
+  PlanAttr plan = kernel.spec.plan;
+  ArrayRef<int64_t> tile = plan.getTile();
+  MatmulGeometry g = getGeometry(kernel);
+  if (!kernel.spec.transposeB || tile.size() != 3 || tile[0] != 128 ||
+      tile[2] != 64 || tile[1] % 16 != 0 || tile[1] > 256 ||
+      plan.getThreads() != 256 || plan.getStages() < 3 ||
+      plan.getSmem() != getWgmmaSmemBytes(tile[1], plan.getStages()))
+    return kernel.spec.func.emitError(
+        "sol kernel: the wgmma plan is not one the generator implements "
+        "(tile = [128, n <= 256, 64], 256 threads, an [N, K] weight, smem = "
+        "stages x (128 + n) x 128 bytes)");
+  if (failed(checkGrid(kernel, g, tile[0], tile[1])))
+    return failure();
+  int64_t tileM = 128, tileN = tile[1], tileK = 64, stages = plan.getStages();
+  int64_t threads = 256;
+  IndexBuilder ib(b, loc);
+  MLIRContext *ctx = b.getContext();
+  Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+                      .getElementType();
+  bool isBF16 = elemType.isBF16();
+  auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value warpgroup = ib.div(tid, 128);
+  Value rowBase = ib.mul(by, tileM);
+  Value colBase = ib.mul(bx, tileN);
+  Value aBase = ib.mul(bz, g.aSliceStride);
+  Value bBase = ib.mul(bz, g.bSliceStride);
+
+  auto dynType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), wgSpace);
+  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, dynType);
+  auto aType = MemRefType::get({stages, tileM, tileK}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  auto bType = MemRefType::get({stages, tileN, tileK}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  int64_t aStageBytes = tileM * tileK * 2, bStageBytes = tileN * tileK * 2;
+  Value sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
+  Value sB = memref::ViewOp::create(b, loc, bType, dyn,
+                                    ib.c(stages * aStageBytes), ValueRange{});
+  // The shared-window address of the dynamic shared memory, for the
+  // descriptors (its start is 1024-byte aligned: the kernel has no static
+  // shared memory).
+  Value smemBase = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
+                                                     b.getIndexType(), dyn));
+  Value globalA = kernel.args[kernel.spec.lhsArg];
+  Value globalB = kernel.args[kernel.spec.rhsArg];
+  int64_t numKTiles = llvm::divideCeilSigned(g.k, tileK);
+
+  auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
+    IndexBuilder ib(b, loc);
+    Value kBase = ib.mul(kTile, tileK);
+    auto copyRows = [&](Value global, Value dst, int64_t rows, Value rowStart,
+                        int64_t rowLimit, Value sliceBase) {
+      int64_t chunks = rows * 8;
+      for (int64_t first = 0; first < chunks; first += threads) {
+        auto body = [&](OpBuilder &b) {
+          IndexBuilder ib(b, loc);
+          Value chunk = ib.add(tid, first);
+          Value r = ib.div(chunk, 8);
+          Value c = ib.rem(chunk, 8);
+          Value gRow = ib.add(rowStart, r);
+          Value gK = ib.add(kBase, ib.mul(c, 8));
+          Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gK, g.k));
+          Value offset =
+              ib.add(sliceBase, ib.add(ib.mul(gRow, g.k), gK));
+          Value safe = ib.select(valid, offset, ib.c(0));
+          Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
+          Value swizzled = arith::XOrIOp::create(b, loc, c, ib.rem(r, 8));
+          nvgpu::DeviceAsyncCopyOp::create(
+              b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
+              ValueRange{stage, r, ib.mul(swizzled, 8)}, global,
+              ValueRange{safe}, b.getIndexAttr(8), srcElems, b.getUnitAttr());
+        };
+        if (first + threads <= chunks)
+          body(b);
+        else
+          emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
       }
+    };
+    copyRows(globalA, sA, tileM, rowBase, g.rows, aBase);
+    copyRows(globalB, sB, tileN, colBase, g.n, bBase);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
+
+  // One wgmma group stays in flight while the next tile's loads and
+  // barrier run, so a stage is refilled two iterations after it was read:
+  // the loads run `stages - 2` tiles ahead.
+  int64_t ahead = stages - 2;
+  for (int64_t s = 0; s < ahead; ++s)
+    issueTileLoads(b, ib.c(s), ib.c(s));
+
+  auto f32 = b.getF32Type();
+  SmallVector<Type> accFields(tileN / 2, f32);
+  auto accType = LLVM::LLVMStructType::getLiteral(ctx, accFields);
+  Value accInit = LLVM::ZeroOp::create(b, loc, accType);
+  auto i64 = b.getI64Type();
+  auto c64 = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  // Descriptor bits: [0,14) address >> 4, [16,30) leading byte offset >> 4
+  // (unused by swizzled K-major operands; 1 as CUTLASS sets it), [32,46)
+  // stride byte offset >> 4 (8 rows x 128 B = 1024 B), [62,64) swizzle mode
+  // (1 = 128 B).
+  Value descBits = c64(b, (int64_t(1) << 16) | (int64_t(1024 >> 4) << 32) |
+                              (int64_t(1) << 62));
+  auto makeDesc = [&](OpBuilder &b, Value byteAddress) -> Value {
+    Value addr = arith::ShRUIOp::create(b, loc, byteAddress, c64(b, 4));
+    addr = arith::AndIOp::create(b, loc, addr, c64(b, 0x3FFF));
+    return arith::OrIOp::create(b, loc, addr, descBits);
+  };
+
+  auto kLoop = scf::ForOp::create(b, loc, ib.c(0), ib.c(numKTiles), ib.c(1),
+                                  ValueRange{accInit});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    IndexBuilder lb(b, loc);
+    Value kt = kLoop.getInductionVar();
+    // Tile kt has landed once at most ahead-1 younger groups are pending.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+    // cp.async wrote through the generic proxy; wgmma reads through the
+    // async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc,
+        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    // After this barrier every warpgroup has retired wgmma kt-2 (each
+    // waited for all but its newest group), so stage (kt + ahead) % stages
+    // = (kt - 2) % stages is free.
+    gpu::BarrierOp::create(b, loc);
+    Value nextTile = lb.add(kt, ahead);
+    issueTileLoads(b, lb.rem(nextTile, stages), nextTile);
+    Value stage = arith::IndexCastOp::create(b, loc, i64, lb.rem(kt, stages));
+    Value aAddr = arith::AddIOp::create(
+        b, loc, smemBase,
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, stage, c64(b, aStageBytes)),
+            arith::MulIOp::create(
+                b, loc,
+                arith::IndexCastOp::create(b, loc, i64, warpgroup),
+                c64(b, 64 * tileK * 2))));
+    Value bAddr = arith::AddIOp::create(
+        b, loc, smemBase,
+        arith::AddIOp::create(
+            b, loc, c64(b, stages * aStageBytes),
+            arith::MulIOp::create(b, loc, stage, c64(b, bStageBytes))));
+    Value descA = makeDesc(b, aAddr), descB = makeDesc(b, bAddr);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    Value acc = kLoop.getRegionIterArgs()[0];
+    auto wgmmaType = NVVM::WGMMATypesAttr::get(
+        ctx, isBF16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+    for (int64_t kk = 0; kk < tileK / 16; ++kk) {
+      // 16 elements further along K = 32 bytes = 2 in the address field.
+      Value da = arith::AddIOp::create(b, loc, descA, c64(b, 2 * kk));
+      Value db = arith::AddIOp::create(b, loc, descB, c64(b, 2 * kk));
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, acc, da, db,
+          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), wgmmaType, wgmmaType,
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+          NVVM::MMAIntOverflowAttr());
     }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+    scf::YieldOp::create(b, loc, acc);
   }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+
+  Value acc = kLoop.getResult(0);
+  Value lane = ib.rem(tid, 32);
+  Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
+  Value rowOfThread = ib.add(
+      ib.add(rowBase, ib.mul(warpgroup, 64)),
+      ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
+  Value colOfThread = ib.add(colBase, ib.mul(ib.rem(lane, 4), 2));
+  emitFragmentEpilogue(b, loc, kernel, g, bz, rowOfThread, colOfThread,
+                       tileN / 8, [&](OpBuilder &b, int64_t nb, int64_t e) {
+                         return LLVM::ExtractValueOp::create(
+                             b, loc, acc, ArrayRef<int64_t>{nb * 4 + e});
+                       });
   return success();
 }
 
@@ -1057,6 +1299,9 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) 
     break;
   case KernelPath::gemv:
     result = emitGemvKernel(b, loc, kernel);
+    break;
+  case KernelPath::wgmma:
+    result = emitWgmmaKernel(b, loc, kernel);
     break;
   }
   if (failed(result)) {

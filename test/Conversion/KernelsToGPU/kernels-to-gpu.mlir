@@ -4,7 +4,8 @@
 // (ins..., outs...) order, dynamic shared memory cut into padded A and B
 // stages, zero-filling cp.async for the edges (18 rows over two 16-row tiles here), ldmatrix,
 // m16n8k16 mma.sync accumulating in f32 across a K loop, and the epilogue on
-// the accumulators, each store predicated on the output bounds. Host
+// the accumulators, column pairs loaded and stored 2 wide, each store
+// predicated on the output bounds. Host
 // functions are gone: launching is the runtime's job.
 // CHECK-LABEL: gpu.module @mma_sync_residual_matmul_0
 //       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<4608xf16>, %[[B:.*]]: memref<10240xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
@@ -23,10 +24,10 @@
 //       CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 //       CHECK:     nvvm.cp.async.wait.group 0
 //       CHECK:     scf.if
-//       CHECK:       memref.load %[[R]]
+//       CHECK:       vector.load %[[R]][%{{.*}}] {alignment = 4 : i64} : memref<720xf16>, vector<2xf16>
 //       CHECK:       arith.addf
 //       CHECK:       arith.truncf
-//       CHECK:       memref.store %{{.*}}, %[[O]]
+//       CHECK:       vector.store %{{.*}}, %[[O]][%{{.*}}] {alignment = 4 : i64} : memref<720xf16>, vector<2xf16>
 //   CHECK-NOT:   func.func
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @mma_sync_residual(%x: tensor<2x9x256xf16>, %w: tensor<40x256xf16>, %r: tensor<2x9x40xf16>) -> tensor<2x9x40xf16> {
@@ -45,7 +46,7 @@ func.func @mma_sync_residual(%x: tensor<2x9x256xf16>, %w: tensor<40x256xf16>, %r
 //       CHECK:   llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 //       CHECK:   nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 //       CHECK:   scf.if
-//       CHECK:     memref.load %arg2[%{{.*}}] : memref<40xbf16>
+//       CHECK:     vector.load %arg2[%{{.*}}] {alignment = 4 : i64} : memref<40xbf16>, vector<2xbf16>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @bf16_kn_bias(%x: tensor<7x64xbf16>, %w: tensor<64x40xbf16>, %b: tensor<40xbf16>) -> tensor<7x40xbf16> {
   %m = sol.matmul %x, %w : tensor<7x64xbf16>, tensor<64x40xbf16> -> tensor<7x40xbf16>
@@ -110,5 +111,33 @@ func.func @gemv_decode(%x: tensor<2x4096xf16>, %w: tensor<40x4096xf16>, %r: tens
   %m = sol.matmul %x, %w transpose_b : tensor<2x4096xf16>, tensor<40x4096xf16> -> tensor<2x40xf16>
   %s = sol.add %m, %r : tensor<2x40xf16>, tensor<2x40xf16> -> tensor<2x40xf16>
   return %s : tensor<2x40xf16>
+}
+}
+
+// -----
+
+// The wgmma path (sm_90a, 64+ rows): two warpgroups, 128-byte swizzled
+// stages with no padding (the chunk index XORed with the row), a proxy fence
+// between cp.async and the tensor cores, four m64n128k16 wgmma per K tile
+// from shared-memory descriptors, one group left in flight.
+// CHECK-LABEL: gpu.func @wgmma_residual_matmul_0
+//  CHECK-SAME:   known_block_size = array<i32: 256, 1, 1>
+//       CHECK:   memref.view {{.*}} to memref<4x128x64xf16, #gpu.address_space<workgroup>>
+//       CHECK:   arith.xori
+//       CHECK:   nvgpu.device_async_copy
+//       CHECK:   scf.for
+//       CHECK:     nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//       CHECK:     gpu.barrier
+//       CHECK:     nvvm.wgmma.fence.aligned
+//       CHECK:     nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+//       CHECK:     nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:   llvm.extractvalue
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @wgmma_residual(%x: tensor<2000x1024xf16>, %w: tensor<1000x1024xf16>, %r: tensor<2000x1000xf16>) -> tensor<2000x1000xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<2000x1024xf16>, tensor<1000x1024xf16> -> tensor<2000x1000xf16>
+  %s = sol.add %m, %r : tensor<2000x1000xf16>, tensor<2000x1000xf16> -> tensor<2000x1000xf16>
+  return %s : tensor<2000x1000xf16>
 }
 }
