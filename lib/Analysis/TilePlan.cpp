@@ -320,7 +320,10 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
   // its measured share of the tensor-core rate).
   std::optional<PlanChoice> wgmma;
   if (whyNotWgmma(*problem, target).empty()) {
-    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4}}) {
+    // 128x256 halves the A re-reads through L2, which bound 128x128 on the
+    // H200 (see the H100/H200 l2_gbps in SolTarget.cpp).
+    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4},
+                                 std::pair<int64_t, int64_t>{256, 4}}) {
       if (getWgmmaSmemBytes(tileN, stages) > smemLimit)
         continue;
       PlanAttr plan = getWgmmaPlan(context, *problem, tileN, stages);

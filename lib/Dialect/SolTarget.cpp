@@ -176,9 +176,14 @@ TargetParams makeH100Sxm() {
   p.fp8Tflops = 1978.9;
   p.f32SimtTflops = 66.9;
   p.hbmGbps = 3350;
-  // Lead, not a datasheet figure: the A100 whitepaper's 5120 B/clk L2 read
-  // bandwidth at 1.83 GHz. To be replaced by a measurement.
-  p.l2Gbps = 9370;
+  // Not a datasheet figure. Inferred from a measurement on the H200
+  // (2026-11-29, bench/results/2026-11-29-h200-gpu-check-v3-wgmma): sol's
+  // wgmma kernel on 128x128 tiles ran the o_proj prefill in 265 us while its
+  // tiles re-read 1.68 GB of A and B panels through L2 (20 column tiles x
+  // 42 MB of A + 64 row tiles x 13 MB of B) at 404 TFLOP/s, well under the
+  // tensor-core rate: 1.68 GB / 265 us = 6.33 TB/s. (The earlier lead, the
+  // A100 whitepaper's 5120 B/clk at 1.83 GHz = 9.37 TB/s, predicted 182 us.)
+  p.l2Gbps = 6330;
   p.l2Bytes = 50ll * 1024 * 1024;
   p.smemPerSmBytes = 228 * 1024;
   p.regsPerSm = 65536;

@@ -25,10 +25,10 @@
 // MANIFEST-NEXT:   "block": [
 // MANIFEST-NEXT:     256,
 // MANIFEST:        "grid": [
-// MANIFEST-NEXT:     20,
+// MANIFEST-NEXT:     10,
 // MANIFEST-NEXT:     64,
 // MANIFEST-NEXT:     1
-// MANIFEST:        "smem": 131072
+// MANIFEST:        "smem": 196608
 // MANIFEST:      "outputs": [
 // MANIFEST-NEXT:   4
 // MANIFEST:      "program": [
@@ -45,7 +45,7 @@
 // PTX: cp.async.cg.shared.global
 // PTX: fence.proxy.async.shared::cta
 // PTX: wgmma.fence.sync.aligned
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @oproj_residual(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
