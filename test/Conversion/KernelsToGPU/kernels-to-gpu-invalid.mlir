@@ -89,3 +89,39 @@ func.func @grid_mismatch(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %o: tenso
   } -> tensor<32x32xf16>
   return %out : tensor<32x32xf16>
 }
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// The wgmma generator reads K-major operands: a [K, N] B has no wgmma plan.
+// expected-error @+1 {{sol kernel: the wgmma plan is not one the generator implements (tile = [128, n <= 256, 64], 256 threads, an [N, K] weight, smem = stages x (128 + n) x 128 bytes)}}
+func.func @wgmma_kn_layout(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %o: tensor<128x128xf16>) -> tensor<128x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 131072>} {
+  %e = tensor.empty() : tensor<128x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%z : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<128x128xf32>) outs(%o : tensor<128x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x128xf16>
+  return %out : tensor<128x128xf16>
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// A gemv plan whose row count is not the kernel's.
+// expected-error @+1 {{sol kernel: the gemv plan does not fit the kernel}}
+func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tensor<2x8xf16>) -> tensor<2x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2, 1, 1], block = [128, 1, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<2x8xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x64xf16>, tensor<8x64xf16>) outs(%z : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<2x8xf32>) outs(%o : tensor<2x8xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x8xf16>
+  return %out : tensor<2x8xf16>
+}
