@@ -4,7 +4,7 @@
 # example, o_proj + residual in fp16 on the H200, prefill and decode shapes,
 # then on the other seed workloads. Prints each fusion and tiling decision,
 # the cost table of the planned kernels (T_ideal, T_pred, SOL_pred), and the
-# files written per kernel: manifest, PTX (with its tensor-core
+# files written per kernel: its path, manifest, PTX (with its tensor-core
 # instructions) and cubin, under build/kernels/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +21,9 @@ echo "== kernels in $out"
 for manifest in "$out"/*.json; do
   kernel=$(basename "$manifest" .json)
   ptx="$out/$kernel.ptx"
-  insts=$(grep -oE 'mma\.sync\.aligned\.[a-z0-9.]+|ldmatrix\.sync\.aligned\.[a-z0-9.]+|cp\.async\.cg\.shared\.global' "$ptx" \
+  path=$(grep -oE '"path": "[a-z_]+"' "$manifest" | cut -d'"' -f4)
+  insts=$(grep -oE 'wgmma\.mma_async\.sync\.aligned\.[a-z0-9.]+|mma\.sync\.aligned\.[a-z0-9.]+|ldmatrix\.sync\.aligned\.[a-z0-9.]+|cp\.async\.cg\.shared\.global|ld\.global\.v4\.b32' "$ptx" \
             | sort | uniq -c | awk '{printf "%s x%s  ", $2, $1}' || true)
-  printf '%-34s %7s B PTX, %6s B cubin  %s\n' "$kernel" "$(wc -c < "$ptx")" \
-    "$(wc -c < "$out/$kernel.cubin")" "${insts:-(elementwise: no tensor-core instructions)}"
+  printf '%-32s %-11s %7s B PTX, %6s B cubin  %s\n' "$kernel" "$path" \
+    "$(wc -c < "$ptx")" "$(wc -c < "$out/$kernel.cubin")" "$insts"
 done
