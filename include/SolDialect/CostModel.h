@@ -65,6 +65,13 @@ struct MatmulTiling {
   /// mma.sync on a chip whose full-rate instruction is wgmma (sm_90): the
   /// model then grants it only its measured share of mma_efficiency.
   bool legacyMma = false;
+  /// The gemv path: the SIMT units converting and multiplying every operand
+  /// element themselves.
+  bool gemv = false;
+  /// K extent of one pipeline step (0: the model prices no K loop), and the
+  /// block's shared memory and threads, which bound how many blocks share
+  /// an SM.
+  int64_t tileK = 0, smemBytes = 0, threads = 0;
 };
 
 /// The tiling a #sol.plan records.

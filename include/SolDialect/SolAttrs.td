@@ -42,6 +42,7 @@ def Sol_Limiter : I32EnumAttr<"Limiter",
       I32EnumAttrCase<"hbm", 3>,
       I32EnumAttrCase<"l2", 4>,
       I32EnumAttrCase<"unknown", 5>,
+      I32EnumAttrCase<"kloop", 6>,
     ]> {
   let cppNamespace = "::mlir::sol";
   let genSpecializedAttr = 0;

@@ -218,12 +218,22 @@ static StringRef peakFieldName(Type elementType) {
   return "fp8_tflops";
 }
 
+/// Latency floor of one K step of a pipelined matmul loop (see its use).
+static constexpr double kKTileLatencyUs = 0.28;
+
 /// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
 /// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
 /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of the
 /// 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the full-rate
 /// path and keeps the whole efficiency.
 static double legacyMmaShare(const MatmulTiling *tiling, TargetAttr target) {
+  // gemv converts each f16 element to f32 before its FMA and reduces with
+  // shuffles: measured on the H200 (2026-11-29, bench/results/2026-11-29-
+  // h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
+  // past the launch for 0.21 GFLOP = 8.5 TFLOP/s, 0.127 of the 66.9 SIMT
+  // peak, i.e. 0.18 of the 0.70 mma_efficiency.
+  if (tiling && tiling->gemv)
+    return 0.18;
   if (!tiling || !tiling->legacyMma || !target.getChip().starts_with("sm_90"))
     return 1.0;
   return 0.37;
@@ -252,6 +262,14 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
   tiling.tensorCores = plan.getPath() == KernelPath::mma_sync ||
                        plan.getPath() == KernelPath::wgmma;
   tiling.legacyMma = plan.getPath() == KernelPath::mma_sync;
+  tiling.gemv = plan.getPath() == KernelPath::gemv;
+  if ((plan.getPath() == KernelPath::mma_sync ||
+       plan.getPath() == KernelPath::wgmma) &&
+      tile.size() == 3) {
+    tiling.tileK = tile[2];
+    tiling.smemBytes = plan.getSmem();
+    tiling.threads = plan.getThreads();
+  }
   ArrayRef<int64_t> grid = plan.getGrid();
   tiling.blocks = grid.size() == 3 ? grid[0] * grid[1] * grid[2] : 0;
   return tiling;
@@ -300,7 +318,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
 
   // Prediction for the kernel sol generates.
   double hbmBytes = work.bytes;
-  double tTcPred = 0, tL2Pred = 0;
+  double tTcPred = 0, tL2Pred = 0, tKLoopPred = 0;
   if (work.hasMatmul()) {
     MatmulPlan plan = tiling ? planFromTiling(work, *tiling)
                              : chooseDefaultPlan(work, target.getSmCount());
@@ -325,6 +343,26 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                      static_cast<double>(work.matmulRhsBytes) *
                          llvm::divideCeil(work.m, plan.tileM);
     tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
+
+    // A pipelined K loop costs at least a barrier round trip and a dependent
+    // load per step, however little each step computes: 0.28 us per K tile,
+    // measured on the H200 (2026-11-29, bench/results/2026-11-29-h200-gpu-
+    // check-v4-wgmma256): 16-token decode on 160 single-warp 16x16x64 blocks
+    // (one wave, all resident) ran 14.3 us for 40 K tiles: (14.3 - 3.2)/40.
+    if (tiling && tiling->tileK > 0) {
+      int64_t perSm = tiling->threads > 0 ? 2048 / tiling->threads : 1;
+      if (tiling->smemBytes > 0)
+        perSm = std::min<int64_t>(perSm, target.getSmemPerSmBytes() /
+                                             tiling->smemBytes);
+      perSm = std::clamp<int64_t>(perSm, 1, 32);
+      int64_t blocks =
+          tiling->blocks > 0 ? tiling->blocks : plan.units();
+      int64_t residentWaves =
+          llvm::divideCeil(blocks, target.getSmCount() * perSm);
+      tKLoopPred = residentWaves *
+                   llvm::divideCeil(work.k, tiling->tileK) * kKTileLatencyUs *
+                   1e-6;
+    }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,
     // so what is live is one K-slab of the wave's panels, far below the L2
@@ -353,6 +391,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   } terms[] = {{Limiter::matmul, tTcPred},
                {Limiter::elementwise, tSimt},
                {Limiter::hbm, tHbmPred},
+               {Limiter::kloop, tKLoopPred},
                {Limiter::l2, tL2Pred}};
   Term dominant = *llvm::max_element(terms, [](const Term &a, const Term &b) {
     return a.seconds < b.seconds;

@@ -21,14 +21,14 @@ func.func @prefill_takes_wgmma(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560
 
 // -----
 
-// One decode token: launch-bound either way, and the tie goes to gemv (a
-// warp on each of the 2560 weight rows), which computes no padding rows
-// where the best mma.sync tile computes 15 of every 16.
+// One decode token: gemv (a warp on each of the 2560 weight rows, launch-
+// bound) against mma.sync tiles whose 40 serial K steps cost 0.28 us each
+// (measured on the H200).
 // CHECK-LABEL: func.func @decode_takes_gemv
 //       CHECK:   plan = #sol.plan<path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode_takes_gemv(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
-  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 6.2376 us against 6.2376 us for the best mma.sync tile}}
+  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 6.2376 us against 14.4 us for the best mma.sync tile}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<1x1x2560xf16>, tensor<2560x2560xf16>, tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
   ^bb0(%a: tensor<1x1x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<1x1x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<1x1x2560xf16>, tensor<2560x2560xf16> -> tensor<1x1x2560xf16>
