@@ -355,13 +355,11 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
         perSm = std::min<int64_t>(perSm, target.getSmemPerSmBytes() /
                                              tiling->smemBytes);
       perSm = std::clamp<int64_t>(perSm, 1, 32);
-      int64_t blocks =
-          tiling->blocks > 0 ? tiling->blocks : plan.units();
+      int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
       int64_t residentWaves =
           llvm::divideCeil(blocks, target.getSmCount() * perSm);
-      tKLoopPred = residentWaves *
-                   llvm::divideCeil(work.k, tiling->tileK) * kKTileLatencyUs *
-                   1e-6;
+      tKLoopPred = residentWaves * llvm::divideCeil(work.k, tiling->tileK) *
+                   kKTileLatencyUs * 1e-6;
     }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,

@@ -11,9 +11,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <optional>
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -47,7 +47,8 @@ FailureOr<MatmulProblem> mlir::sol::getMatmulProblem(MatmulOp matmul) {
   problem.k = lhsType.getDimSize(rank - 1);
   problem.transposeB = matmul.getTransposeB();
   int64_t rhsRank = rhsType.getRank();
-  problem.n = rhsType.getDimSize(problem.transposeB ? rhsRank - 2 : rhsRank - 1);
+  problem.n =
+      rhsType.getDimSize(problem.transposeB ? rhsRank - 2 : rhsRank - 1);
   if (rhsRank == 2) {
     problem.rows = batch * m;
   } else {
@@ -104,7 +105,8 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                                    const MatmulProblem &problem,
                                    const MmaSyncTile &tile) {
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, tile.tileN),
-                    llvm::divideCeilSigned(problem.rows, tile.tileM), problem.batch};
+                    llvm::divideCeilSigned(problem.rows, tile.tileM),
+                    problem.batch};
   int64_t block[] = {tile.warpsM * tile.warpsN * 32, 1, 1};
   return PlanAttr::get(context, KernelPath::mma_sync,
                        {tile.tileM, tile.tileN, tile.tileK},
@@ -244,14 +246,13 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
   PlanChoice choice;
   llvm::raw_string_ostream reason(choice.reason);
   if (matmuls.empty()) {
-    int64_t elements =
-        cast<RankedTensorType>(kernel.getResultTypes().front()).getNumElements();
+    int64_t elements = cast<RankedTensorType>(kernel.getResultTypes().front())
+                           .getNumElements();
     int64_t vector = getElementwiseVector(kernel);
     choice.plan = getElementwisePlan(context, elements, vector);
     choice.cost = estimateCost(work, target);
-    reason << "elementwise: " << elements << " elements, "
-           << kElementwiseBlock << " threads per block, " << vector
-           << " per thread";
+    reason << "elementwise: " << elements << " elements, " << kElementwiseBlock
+           << " threads per block, " << vector << " per thread";
     return choice;
   }
 

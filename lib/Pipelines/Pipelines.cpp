@@ -13,8 +13,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Process.h"
 
 using namespace mlir;
 using namespace mlir::sol;

@@ -101,8 +101,8 @@ struct WriteBinariesPass
       llvm::SmallString<128> logPath;
       llvm::sys::fs::createTemporaryFile("sol-ptxas", "log", logPath);
       std::string arch = "-arch=" + nvvmTarget.getChip().str();
-      SmallVector<StringRef> argv = {ptxas,   arch,    "-O3",
-                                     ptxPath, "-o",    cubinPath};
+      SmallVector<StringRef> argv = {ptxas,   arch, "-O3",
+                                     ptxPath, "-o", cubinPath};
       std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                               logPath.str()};
       std::string error;

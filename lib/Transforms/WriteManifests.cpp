@@ -61,8 +61,8 @@ static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
   Block &body = kernel.getBodyBlock();
   for (BlockArgument arg : body.getArguments()) {
     ids[arg] = program.size();
-    program.push_back(llvm::json::Object{{"op", "arg"},
-                                         {"index", arg.getArgNumber()}});
+    program.push_back(
+        llvm::json::Object{{"op", "arg"}, {"index", arg.getArgNumber()}});
   }
   for (Operation &op : body.without_terminator()) {
     if (op.getNumResults() != 1)
@@ -79,7 +79,8 @@ static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
     if (auto matmul = dyn_cast<MatmulOp>(op))
       entry["transpose_b"] = matmul.getTransposeB();
     if (auto gelu = dyn_cast<GeluOp>(op))
-      entry["approximate"] = stringifyGeluApproximation(gelu.getApproximation());
+      entry["approximate"] =
+          stringifyGeluApproximation(gelu.getApproximation());
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       auto value = dyn_cast<FloatAttr>(constant.getValue());
       if (!value)
@@ -97,16 +98,15 @@ static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
 }
 
 static llvm::json::Object costToJson(CostAttr cost) {
-  return llvm::json::Object{
-      {"bound", stringifyBound(cost.getBound())},
-      {"tc_flops", cost.getTcFlops()},
-      {"ew_flops", cost.getEwFlops()},
-      {"bytes", cost.getBytes()},
-      {"intensity", cost.getIntensity()},
-      {"t_ideal_us", cost.getTIdealUs()},
-      {"t_pred_us", cost.getTPredUs()},
-      {"sol_pred", cost.getSolPred()},
-      {"limiter", stringifyLimiter(cost.getLimiter())}};
+  return llvm::json::Object{{"bound", stringifyBound(cost.getBound())},
+                            {"tc_flops", cost.getTcFlops()},
+                            {"ew_flops", cost.getEwFlops()},
+                            {"bytes", cost.getBytes()},
+                            {"intensity", cost.getIntensity()},
+                            {"t_ideal_us", cost.getTIdealUs()},
+                            {"t_pred_us", cost.getTPredUs()},
+                            {"sol_pred", cost.getSolPred()},
+                            {"limiter", stringifyLimiter(cost.getLimiter())}};
 }
 
 static llvm::json::Object planToJson(PlanAttr plan) {
@@ -174,8 +174,8 @@ struct WriteManifestsPass
     // peak, else the SIMT peak.
     double peakTflops = target.getF32SimtTflops();
     for (MatmulOp matmul : kernel.getBodyBlock().getOps<MatmulOp>())
-      peakTflops = target.getMatmulPeakFlops(getElementTypeOrSelf(
-                       matmul.getLhs().getType())) /
+      peakTflops = target.getMatmulPeakFlops(
+                       getElementTypeOrSelf(matmul.getLhs().getType())) /
                    1e12;
 
     llvm::json::Object manifest{

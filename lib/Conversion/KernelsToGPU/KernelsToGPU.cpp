@@ -133,7 +133,8 @@ static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
     return op->emitError("sol kernel: A must be indexed (batch..., m, k)");
   SmallVector<unsigned> batched(batchDims);
   auto rhsMatches = [&](bool batchedB, bool transposeB) {
-    SmallVector<unsigned> rhsDims = batchedB ? batched : SmallVector<unsigned>();
+    SmallVector<unsigned> rhsDims =
+        batchedB ? batched : SmallVector<unsigned>();
     if (transposeB)
       rhsDims.append({n, k});
     else
@@ -421,15 +422,14 @@ static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
     if (alongInner) {
       auto vecType = VectorType::get({vector}, elemType);
       int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
-      Value loaded = vector::LoadOp::create(b, loc, vecType, memref,
-                                            ValueRange{offset}, false,
-                                            llvm::MaybeAlign(bytes));
-      for (int64_t e = 0; e < vector; ++e)
-        values.push_back(vector::ExtractOp::create(b, loc, loaded,
-                                                   ArrayRef<int64_t>{e}));
-    } else {
       Value loaded =
-          memref::LoadOp::create(b, loc, memref, ValueRange{offset});
+          vector::LoadOp::create(b, loc, vecType, memref, ValueRange{offset},
+                                 false, llvm::MaybeAlign(bytes));
+      for (int64_t e = 0; e < vector; ++e)
+        values.push_back(
+            vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{e}));
+    } else {
+      Value loaded = memref::LoadOp::create(b, loc, memref, ValueRange{offset});
       values.assign(vector, loaded);
     }
     lanes.push_back(std::move(values));
@@ -466,12 +466,13 @@ static LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
   ArrayRef<int64_t> tile = kernel.spec.plan.getTile();
-  int64_t inner = kernel.spec.outShape.empty() ? 1 : kernel.spec.outShape.back();
+  int64_t inner =
+      kernel.spec.outShape.empty() ? 1 : kernel.spec.outShape.back();
   int64_t vector = tile.size() == 1 && block.size() == 3 && block[0] > 0
                        ? tile[0] / block[0]
                        : 0;
-  if (grid.size() != 3 || block.size() != 3 || block[1] != 1 ||
-      block[2] != 1 || grid[1] != 1 || grid[2] != 1 ||
+  if (grid.size() != 3 || block.size() != 3 || block[1] != 1 || block[2] != 1 ||
+      grid[1] != 1 || grid[2] != 1 ||
       grid[0] * block[0] * std::max<int64_t>(vector, 1) < total)
     return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
                                       "grid x block does not cover the ")
@@ -583,16 +584,15 @@ static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
                        : lb.add(bBase, lb.add(lb.mul(k, g.n), col));
       Value a = memref::LoadOp::create(b, loc, kernel.args[kernel.spec.lhsArg],
                                        ValueRange{aOff});
-      Value bv = memref::LoadOp::create(
-          b, loc, kernel.args[kernel.spec.rhsArg], ValueRange{bOff});
+      Value bv = memref::LoadOp::create(b, loc, kernel.args[kernel.spec.rhsArg],
+                                        ValueRange{bOff});
       Value prod = arith::MulFOp::create(b, loc, extendToF32(b, loc, a),
                                          extendToF32(b, loc, bv));
       Value sum =
           arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], prod);
       scf::YieldOp::create(b, loc, sum);
     }
-    SmallVector<Value> ivs =
-        matmulOutputIndex(ib, kernel.spec, bz, row, col);
+    SmallVector<Value> ivs = matmulOutputIndex(ib, kernel.spec, bz, row, col);
     emitEpilogueAt(b, loc, kernel, ivs, loop.getResult(0));
   });
   return success();
@@ -603,10 +603,11 @@ static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
 /// even, the two columns of a pair go together: one 2-wide load of each
 /// input along N and one 2-wide store per output, half the memory
 /// instructions of scalar accesses.
-static void emitFragmentEpilogue(
-    OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
-    Value batchSlice, Value row0, Value col0, int64_t blocksN,
-    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
+static void
+emitFragmentEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
+                     const MatmulGeometry &g, Value batchSlice, Value row0,
+                     Value col0, int64_t blocksN,
+                     function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
   IndexBuilder ib(b, loc);
   bool pairs = g.n % 2 == 0;
   for (int64_t nb = 0; nb < blocksN; ++nb) {
@@ -678,8 +679,8 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> init(rows, zero);
     Value weightRow = ib.mul(col, g.k);
-    auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(loopTrips), ib.c(1),
-                                   init);
+    auto loop =
+        scf::ForOp::create(b, loc, ib.c(0), ib.c(loopTrips), ib.c(1), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -703,20 +704,20 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
         auto [safeK, valid] = weights[u];
         SmallVector<Value> w;
         for (int64_t e = 0; e < vector; ++e)
-          w.push_back(extendToF32(
-              b, loc,
-              vector::ExtractOp::create(b, loc, weightVecs[u],
-                                        ArrayRef<int64_t>{e})));
+          w.push_back(
+              extendToF32(b, loc,
+                          vector::ExtractOp::create(b, loc, weightVecs[u],
+                                                    ArrayRef<int64_t>{e})));
         for (int64_t m = 0; m < rows; ++m) {
-          Value x = vector::LoadOp::create(
-              b, loc, vecType, globalA,
-              ValueRange{lb.add(lb.c(m * g.k), safeK)}, false,
-              llvm::MaybeAlign(alignBytes));
+          Value x =
+              vector::LoadOp::create(b, loc, vecType, globalA,
+                                     ValueRange{lb.add(lb.c(m * g.k), safeK)},
+                                     false, llvm::MaybeAlign(alignBytes));
           Value sum = acc[m];
           for (int64_t e = 0; e < vector; ++e) {
             Value xe = extendToF32(
-                b, loc, vector::ExtractOp::create(b, loc, x,
-                                                  ArrayRef<int64_t>{e}));
+                b, loc,
+                vector::ExtractOp::create(b, loc, x, ArrayRef<int64_t>{e}));
             sum = math::FmaOp::create(b, loc, w[e], xe, sum);
           }
           // Lanes past K contribute nothing (their loads were clamped).
@@ -734,14 +735,14 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
             arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
         auto shuffle = gpu::ShuffleOp::create(b, loc, sums[m], off, width,
                                               gpu::ShuffleMode::XOR);
-        sums[m] = arith::AddFOp::create(b, loc, sums[m],
-                                        shuffle.getShuffleResult());
+        sums[m] =
+            arith::AddFOp::create(b, loc, sums[m], shuffle.getShuffleResult());
       }
     }
     (void)f32;
     for (int64_t m = 0; m < rows; ++m) {
-      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         lane, ib.c(m % 32));
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                         ib.c(m % 32));
       emitIf(b, loc, mine, [&](OpBuilder &b) {
         IndexBuilder ib(b, loc);
         SmallVector<Value> ivs =
@@ -815,9 +816,8 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
   if (failed(checkGrid(kernel, g, t.tileM, t.tileN)))
     return failure();
   IndexBuilder ib(b, loc);
-  Type elemType =
-      cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
-          .getElementType();
+  Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+                      .getElementType();
   bool isBF16 = elemType.isBF16();
   MLIRContext *ctx = b.getContext();
   auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -845,9 +845,8 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
   auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, elemType,
                                MemRefLayoutAttrInterface(), wgSpace);
   Value sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
-  Value sB = memref::ViewOp::create(b, loc, bType, dyn,
-                                    ib.c(t.stages * l.aStageElems * 2),
-                                    ValueRange{});
+  Value sB = memref::ViewOp::create(
+      b, loc, bType, dyn, ib.c(t.stages * l.aStageElems * 2), ValueRange{});
   Value globalA = kernel.args[kernel.spec.lhsArg];
   Value globalB = kernel.args[kernel.spec.rhsArg];
   int64_t numKTiles = llvm::divideCeilSigned(g.k, t.tileK);
@@ -917,8 +916,8 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
 
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   SmallVector<Value> accInit(l.fragsM * l.fragsN * 4, zero);
-  auto kLoop = scf::ForOp::create(b, loc, ib.c(0), ib.c(numKTiles), ib.c(1),
-                                  accInit);
+  auto kLoop =
+      scf::ForOp::create(b, loc, ib.c(0), ib.c(numKTiles), ib.c(1), accInit);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
@@ -945,22 +944,23 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
       return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
     };
     auto f32 = b.getF32Type();
-    auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
     Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
     for (int64_t kk = 0; kk < t.tileK; kk += 16) {
       // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
       SmallVector<SmallVector<Value, 4>> aFrags;
       for (int64_t mi = 0; mi < l.fragsM; ++mi) {
-        Value r = lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
+        Value r =
+            lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
         Value c = lb.add(lb.mul(laneHalf, 8), kk);
         Value m = nvgpu::LdMatrixOp::create(
             b, loc, VectorType::get({4, 2}, elemType), sA,
             ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
-        aFrags.push_back({asOperand(extractRow(m, 0)),
-                          asOperand(extractRow(m, 1)),
-                          asOperand(extractRow(m, 2)),
-                          asOperand(extractRow(m, 3))});
+        aFrags.push_back(
+            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1)),
+             asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
       }
       // B fragments, two n8 fragments per ldmatrix.x4.
       SmallVector<std::pair<Value, Value>> bFrags;
@@ -982,10 +982,10 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
                                         VectorType::get({4, 2}, elemType), sB,
                                         ValueRange{stage, k, n}, true, 4);
         }
-        bFrags.push_back({asOperand(extractRow(m, 0)),
-                          asOperand(extractRow(m, 1))});
-        bFrags.push_back({asOperand(extractRow(m, 2)),
-                          asOperand(extractRow(m, 3))});
+        bFrags.push_back(
+            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1))});
+        bFrags.push_back(
+            {asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
       }
       (void)fragType;
       NVVM::MMATypes ptxType =
@@ -1003,8 +1003,8 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
               std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                              NVVM::MMALayout::col});
           for (int64_t e = 0; e < 4; ++e)
-            acc[accIndex(l, mi, ni, e)] = LLVM::ExtractValueOp::create(
-                b, loc, d, ArrayRef<int64_t>{e});
+            acc[accIndex(l, mi, ni, e)] =
+                LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e});
         }
       }
     }
@@ -1021,12 +1021,12 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
   Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
   Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
   for (int64_t mi = 0; mi < l.fragsM; ++mi)
-    emitFragmentEpilogue(
-        b, loc, kernel, g, bz, ib.add(ib.add(warpRow, laneRow), mi * 16),
-        ib.add(warpCol, laneCol), l.fragsN,
-        [&](OpBuilder &, int64_t ni, int64_t e) {
-          return kLoop.getResult(accIndex(l, mi, ni, e));
-        });
+    emitFragmentEpilogue(b, loc, kernel, g, bz,
+                         ib.add(ib.add(warpRow, laneRow), mi * 16),
+                         ib.add(warpCol, laneCol), l.fragsN,
+                         [&](OpBuilder &, int64_t ni, int64_t e) {
+                           return kLoop.getResult(accIndex(l, mi, ni, e));
+                         });
   return success();
 }
 
@@ -1094,10 +1094,10 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
   // The shared-window address of the dynamic shared memory, for the
   // descriptors (its start is 1024-byte aligned: the kernel has no static
   // shared memory).
-  Value smemBase = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
-                                                     b.getIndexType(), dyn));
+  Value smemBase =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                 memref::ExtractAlignedPointerAsIndexOp::create(
+                                     b, loc, b.getIndexType(), dyn));
   Value globalA = kernel.args[kernel.spec.lhsArg];
   Value globalB = kernel.args[kernel.spec.rhsArg];
   int64_t numKTiles = llvm::divideCeilSigned(g.k, tileK);
@@ -1117,8 +1117,7 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
           Value gRow = ib.add(rowStart, r);
           Value gK = ib.add(kBase, ib.mul(c, 8));
           Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gK, g.k));
-          Value offset =
-              ib.add(sliceBase, ib.add(ib.mul(gRow, g.k), gK));
+          Value offset = ib.add(sliceBase, ib.add(ib.mul(gRow, g.k), gK));
           Value safe = ib.select(valid, offset, ib.c(0));
           Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
           Value swizzled = arith::XOrIOp::create(b, loc, c, ib.rem(r, 8));
@@ -1177,8 +1176,7 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
     // cp.async wrote through the generic proxy; wgmma reads through the
     // async proxy.
     NVVM::FenceProxyOp::create(
-        b, loc,
-        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     // After this barrier every warpgroup has retired wgmma kt-2 (each
     // waited for all but its newest group), so stage (kt + ahead) % stages
@@ -1190,11 +1188,9 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
     Value aAddr = arith::AddIOp::create(
         b, loc, smemBase,
         arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, stage, c64(b, aStageBytes)),
+            b, loc, arith::MulIOp::create(b, loc, stage, c64(b, aStageBytes)),
             arith::MulIOp::create(
-                b, loc,
-                arith::IndexCastOp::create(b, loc, i64, warpgroup),
+                b, loc, arith::IndexCastOp::create(b, loc, i64, warpgroup),
                 c64(b, 64 * tileK * 2))));
     Value bAddr = arith::AddIOp::create(
         b, loc, smemBase,
@@ -1231,9 +1227,8 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
   Value acc = kLoop.getResult(0);
   Value lane = ib.rem(tid, 32);
   Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
-  Value rowOfThread = ib.add(
-      ib.add(rowBase, ib.mul(warpgroup, 64)),
-      ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
+  Value rowOfThread = ib.add(ib.add(rowBase, ib.mul(warpgroup, 64)),
+                             ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
   Value colOfThread = ib.add(colBase, ib.mul(ib.rem(lane, 4), 2));
   emitFragmentEpilogue(b, loc, kernel, g, bz, rowOfThread, colOfThread,
                        tileN / 8, [&](OpBuilder &b, int64_t nb, int64_t e) {
@@ -1247,7 +1242,8 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
 // The pass
 //===----------------------------------------------------------------------===//
 
-static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) {
+static LogicalResult convertKernel(func::FuncOp func,
+                                   OpBuilder &moduleBuilder) {
   FailureOr<KernelSpec> spec = readKernel(func);
   if (failed(spec))
     return failure();
@@ -1263,9 +1259,9 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) 
       return func.emitError("sol kernel: dynamic argument shape");
     kernel.argShapes.emplace_back(tensor.getShape().begin(),
                                   tensor.getShape().end());
-    argTypes.push_back(MemRefType::get({std::max<int64_t>(
-                                           1, tensor.getNumElements())},
-                                       tensor.getElementType()));
+    argTypes.push_back(
+        MemRefType::get({std::max<int64_t>(1, tensor.getNumElements())},
+                        tensor.getElementType()));
   }
 
   auto gpuModule =
@@ -1275,10 +1271,10 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder) 
                                         FunctionType::get(ctx, argTypes, {}));
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   PlanAttr plan = spec->plan;
-  gpuFunc.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(plan.getBlock()[0]),
-       static_cast<int32_t>(plan.getBlock()[1]),
-       static_cast<int32_t>(plan.getBlock()[2])}));
+  gpuFunc.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(plan.getBlock()[0]),
+                              static_cast<int32_t>(plan.getBlock()[1]),
+                              static_cast<int32_t>(plan.getBlock()[2])}));
   gpuFunc->setAttr(SolDialect::kPlanAttrName, plan);
   if (Attribute cost = func->getAttr(SolDialect::kCostAttrName))
     gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
