@@ -40,6 +40,10 @@ inline llvm::hash_code hash_value(Real r) {
 
 /// Parses a floating-point attribute parameter.
 FailureOr<Real> parseReal(AsmParser &parser);
+/// "16x512x2560" ("?" for a dynamic dim, "scalar" for rank 0), as
+/// diagnostics and remarks spell shapes.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// `[1, 2, 3]`: the spelling of integer-list attribute parameters.
 FailureOr<SmallVector<int64_t>> parseI64List(AsmParser &parser);
 void printI64List(AsmPrinter &printer, ArrayRef<int64_t> values);

@@ -307,6 +307,23 @@ FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
   return Real(sign * value);
 }
 
+std::string mlir::sol::formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  return s;
+}
+
 FailureOr<SmallVector<int64_t>> mlir::sol::parseI64List(AsmParser &parser) {
   SmallVector<int64_t> values;
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {

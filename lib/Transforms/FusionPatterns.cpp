@@ -43,23 +43,6 @@ static std::string opName(Operation *op) {
   return op->getName().getStringRef().str();
 }
 
-/// "16x512x2560" ("?" for a dynamic dim).
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  if (shape.empty())
-    return "scalar";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << "?";
-        else
-          os << d;
-      },
-      "x");
-  return s;
-}
 
 static ArrayRef<int64_t> resultShape(Operation *op) {
   return cast<ShapedType>(op->getResult(0).getType()).getShape();

@@ -30,23 +30,6 @@ namespace mlir::sol {
 using namespace mlir;
 using namespace mlir::sol;
 
-/// "16x512x2560" ("?" for a dynamic dim, "scalar" for rank 0).
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  if (shape.empty())
-    return "scalar";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << "?";
-        else
-          os << d;
-      },
-      "x");
-  return s;
-}
 
 static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<ShapedType>(v.getType()).getShape();
