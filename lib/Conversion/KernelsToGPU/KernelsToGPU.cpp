@@ -670,7 +670,6 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
   Value warp = ib.div(tid, 32);
   Value lane = ib.rem(tid, 32);
   Value col = ib.add(ib.mul(bid, warps), warp);
-  auto f32 = b.getF32Type();
   auto vecType = VectorType::get({vector}, elemType);
   int64_t alignBytes = 16;
 
@@ -739,7 +738,6 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
             arith::AddFOp::create(b, loc, sums[m], shuffle.getShuffleResult());
       }
     }
-    (void)f32;
     for (int64_t m = 0; m < rows; ++m) {
       Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                          ib.c(m % 32));
@@ -934,7 +932,6 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
 
     SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
                            kLoop.getRegionIterArgs().end());
-    auto fragType = VectorType::get({2}, elemType);
     auto i32 = b.getI32Type();
     auto asOperand = [&](Value v) -> Value {
       // bf16 fragments go to mma.sync as packed b32 registers.
@@ -987,7 +984,6 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
         bFrags.push_back(
             {asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
       }
-      (void)fragType;
       NVVM::MMATypes ptxType =
           isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
       for (int64_t mi = 0; mi < l.fragsM; ++mi) {
