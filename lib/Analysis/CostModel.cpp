@@ -221,12 +221,15 @@ static StringRef peakFieldName(Type elementType) {
 /// Latency floor of one K step of a pipelined matmul loop (see its use).
 static constexpr double kKTileLatencyUs = 0.28;
 
-/// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
+/// The share of the target's mma_efficiency (calibrated on wgmma-class
+/// kernels) that a path reaches. mma.sync cannot issue at Hopper's wgmma
+/// rate: sol's mma.sync kernel
 /// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
 /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of the
 /// 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the full-rate
 /// path and keeps the whole efficiency.
-static double legacyMmaShare(const MatmulTiling *tiling, TargetAttr target) {
+static double pathShareOfMmaEfficiency(const MatmulTiling *tiling,
+                                       TargetAttr target) {
   // gemv converts each f16 element to f32 before its FMA and reduces with
   // shuffles: measured on the H200 (2026-11-29, bench/results/2026-11-29-
   // h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
@@ -334,7 +337,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                    (2.0 * work.m * work.n * work.k); // other matmuls, if any
     tTcPred = paddedFlops * scale /
               (pathPeak * target.getMmaEfficiency() *
-               legacyMmaShare(tiling, target) * waveEfficiency);
+               pathShareOfMmaEfficiency(tiling, target) * waveEfficiency);
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.

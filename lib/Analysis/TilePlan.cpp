@@ -261,106 +261,94 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
     failureReason = "the matmul has a dynamic shape";
     return failure();
   }
+  // Every plan a generator can build for this matmul, priced by the same
+  // model; the cheapest wins.
+  struct Candidate {
+    PlanAttr plan;
+    CostAttr cost;
+    int64_t paddedOutputs; // output elements computed, padding included
+    std::string description;
+  };
+  SmallVector<Candidate> candidates;
+  auto addCandidate = [&](PlanAttr plan, int64_t tileM, int64_t tileN,
+                          std::string description) {
+    MatmulTiling tiling = getMatmulTiling(plan);
+    int64_t padded = llvm::divideCeilSigned(problem->rows, tileM) * tileM *
+                     llvm::divideCeilSigned(problem->n, tileN) * tileN;
+    candidates.push_back({plan, estimateCost(work, target, &tiling), padded,
+                          std::move(description)});
+  };
   // Decode shapes: a warp per output column streams the weight with every
-  // SM busy, where a tile grid over N leaves most SMs idle.
+  // SM busy, where a tile grid over N leaves most SMs idle. Listed first:
+  // in a tie it computes no padding rows.
   std::string notGemv = whyNotGemv(*problem);
-  std::optional<PlanChoice> gemv;
-  if (notGemv.empty()) {
-    gemv.emplace();
-    gemv->plan = getGemvPlan(context, *problem);
-    MatmulTiling tiling = getMatmulTiling(gemv->plan);
-    gemv->cost = estimateCost(work, target, &tiling);
-  }
+  if (notGemv.empty())
+    addCandidate(getGemvPlan(context, *problem), problem->rows, 1,
+                 "gemv: " + std::to_string(problem->rows) +
+                     " rows, a warp per column");
   std::string notMma = whyNotMmaSync(*problem);
-  if (!notMma.empty() && gemv) {
-    llvm::raw_string_ostream(gemv->reason)
-        << "gemv: " << problem->rows << " rows, a warp per column, predicted "
-        << formatReal(gemv->cost.getTPredUs()) << " us (" << notMma << ")";
-    return *gemv;
+  int64_t smemLimit = target.getSmemPerSmBytes();
+  if (notMma.empty()) {
+    for (const MmaSyncTile &tile : getMmaSyncTiles())
+      if (getMmaSyncSmemBytes(tile, problem->transposeB) <= smemLimit)
+        addCandidate(getMmaSyncPlan(context, *problem, tile), tile.tileM,
+                     tile.tileN, "mma_sync: " + describeTile(tile));
   }
-  if (!notMma.empty()) {
-    choice.plan = getSimtMatmulPlan(context, *problem);
-    MatmulTiling tiling = getMatmulTiling(choice.plan);
-    choice.cost = estimateCost(work, target, &tiling);
-    reason << "simt: " << notMma;
-    return choice;
+  // Hopper: the model gives mma.sync its measured share of the tensor-core
+  // rate, so large shapes go to wgmma. 128x256 halves the A re-reads through
+  // L2, which bound 128x128 on the H200 (see l2_gbps in SolTarget.cpp).
+  if (whyNotWgmma(*problem, target).empty()) {
+    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4},
+                                 std::pair<int64_t, int64_t>{256, 4}})
+      if (getWgmmaSmemBytes(tileN, stages) <= smemLimit)
+        addCandidate(getWgmmaPlan(context, *problem, tileN, stages), 128, tileN,
+                     "wgmma: 128x" + std::to_string(tileN) +
+                         "x64 tile, 2 warpgroups, " + std::to_string(stages) +
+                         " stages");
   }
 
-  int64_t smemLimit = target.getSmemPerSmBytes();
-  const MmaSyncTile *best = nullptr;
-  double bestTime = 0;
-  int64_t bestPadded = 0;
-  // Tiles the model prices within 0.1% of each other are a tie (decode
-  // shapes, where launch latency hides the tile): the one computing the
-  // fewest padded rows and columns wins, then the larger.
-  auto paddedOutputs = [&](const MmaSyncTile &tile) {
-    return llvm::divideCeilSigned(problem->rows, tile.tileM) * tile.tileM *
-           llvm::divideCeilSigned(problem->n, tile.tileN) * tile.tileN;
-  };
-  unsigned candidates = 0;
-  for (const MmaSyncTile &tile : getMmaSyncTiles()) {
-    if (getMmaSyncSmemBytes(tile, problem->transposeB) > smemLimit)
-      continue;
-    ++candidates;
-    PlanAttr plan = getMmaSyncPlan(context, *problem, tile);
-    MatmulTiling tiling = getMatmulTiling(plan);
-    CostAttr cost = estimateCost(work, target, &tiling);
-    double time = cost.getTPredUs();
-    int64_t padded = paddedOutputs(tile);
-    bool faster = time < bestTime * (1 - 1e-3);
-    bool tie = !faster && time <= bestTime * (1 + 1e-3);
-    if (!best || faster || (tie && padded < bestPadded)) {
-      best = &tile;
-      bestTime = time;
-      bestPadded = padded;
-      choice.plan = plan;
-      choice.cost = cost;
+  if (candidates.empty()) {
+    if (!notMma.empty()) {
+      choice.plan = getSimtMatmulPlan(context, *problem);
+      MatmulTiling tiling = getMatmulTiling(choice.plan);
+      choice.cost = estimateCost(work, target, &tiling);
+      reason << "simt: " << notMma;
+      return choice;
     }
-  }
-  // Hopper: wgmma tiles, priced like the others (the model gives mma.sync
-  // its measured share of the tensor-core rate).
-  std::optional<PlanChoice> wgmma;
-  if (whyNotWgmma(*problem, target).empty()) {
-    // 128x256 halves the A re-reads through L2, which bound 128x128 on the
-    // H200 (see the H100/H200 l2_gbps in SolTarget.cpp).
-    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4},
-                                 std::pair<int64_t, int64_t>{256, 4}}) {
-      if (getWgmmaSmemBytes(tileN, stages) > smemLimit)
-        continue;
-      PlanAttr plan = getWgmmaPlan(context, *problem, tileN, stages);
-      MatmulTiling tiling = getMatmulTiling(plan);
-      CostAttr cost = estimateCost(work, target, &tiling);
-      if (!wgmma || cost.getTPredUs() < wgmma->cost.getTPredUs()) {
-        wgmma.emplace();
-        wgmma->plan = plan;
-        wgmma->cost = cost;
-        llvm::raw_string_ostream(wgmma->reason)
-            << "wgmma: 128x" << tileN << "x64 tile, 2 warpgroups, " << stages
-            << " stages, predicted " << formatReal(cost.getTPredUs()) << " us";
-      }
-    }
-  }
-  if (wgmma && (!best || wgmma->cost.getTPredUs() < bestTime * (1 - 1e-3)) &&
-      (!gemv || wgmma->cost.getTPredUs() < gemv->cost.getTPredUs())) {
-    if (best)
-      llvm::raw_string_ostream(wgmma->reason)
-          << " against " << formatReal(bestTime) << " us for mma.sync";
-    return *wgmma;
-  }
-  if (!best && !gemv) {
-    failureReason = "no mma.sync tile fits the target's shared memory";
+    failureReason = "no tile fits the target's shared memory";
     return failure();
   }
-  // Ties (launch-bound decode) go to gemv: it computes no padding rows.
-  if (gemv && (!best || gemv->cost.getTPredUs() <= bestTime * (1 + 1e-3))) {
-    llvm::raw_string_ostream(gemv->reason)
-        << "gemv: " << problem->rows << " rows, a warp per column, predicted "
-        << formatReal(gemv->cost.getTPredUs()) << " us against "
-        << formatReal(bestTime) << " us for the best mma.sync tile";
-    return *gemv;
-  }
-  reason << "mma_sync: " << describeTile(*best) << ", predicted "
-         << formatReal(bestTime) << " us, fastest of " << candidates
-         << " tiles";
+
+  // Predictions within 0.1% of each other are a tie (launch-bound decode
+  // shapes, where the tile hardly matters): the candidate computing the
+  // fewest padded outputs wins, then the one listed first.
+  auto better = [](const Candidate &a, const Candidate &b) {
+    double ta = a.cost.getTPredUs(), tb = b.cost.getTPredUs();
+    if (ta < tb * (1 - 1e-3))
+      return true;
+    if (ta > tb * (1 + 1e-3))
+      return false;
+    return a.paddedOutputs < b.paddedOutputs;
+  };
+  const Candidate *best = &candidates.front();
+  for (const Candidate &candidate : candidates)
+    if (better(candidate, *best))
+      best = &candidate;
+  const Candidate *runnerUp = nullptr;
+  for (const Candidate &candidate : candidates)
+    if (&candidate != best && (!runnerUp || better(candidate, *runnerUp)))
+      runnerUp = &candidate;
+
+  choice.plan = best->plan;
+  choice.cost = best->cost;
+  reason << best->description << ", predicted "
+         << formatReal(best->cost.getTPredUs()) << " us";
+  if (runnerUp)
+    reason << "; next " << runnerUp->description << " at "
+           << formatReal(runnerUp->cost.getTPredUs()) << " us";
+  reason << " (" << candidates.size() << " candidates";
+  if (!notMma.empty())
+    reason << "; no mma.sync: " << notMma;
+  reason << ")";
   return choice;
 }

@@ -752,6 +752,52 @@ static LogicalResult emitGemvKernel(OpBuilder &b, Location loc,
   return success();
 }
 
+/// Copies one tile of a row-major global matrix into stage `stage` of a
+/// shared-memory buffer with 16-byte cp.async copies spread over `threads`
+/// threads: `tileRows` x `tileCols` elements from (rowStart, colStart) of a
+/// [rowLimit, colLimit] matrix that starts at element `base` of `global`.
+/// Copies past either limit read nothing and zero-fill (source size 0), so
+/// edge tiles need no other masking. With `swizzle128`, 16-byte chunk c of
+/// row r lands at chunk c ^ (r % 8): the 128-byte swizzle wgmma descriptors
+/// name.
+static void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid,
+                              int64_t threads, Value global, Value base,
+                              Value rowStart, int64_t rowLimit, Value colStart,
+                              int64_t colLimit, Value dst, Value stage,
+                              int64_t tileRows, int64_t tileCols,
+                              bool swizzle128) {
+  MLIRContext *ctx = b.getContext();
+  int64_t chunksPerRow = tileCols / 8;
+  int64_t chunks = tileRows * chunksPerRow;
+  for (int64_t first = 0; first < chunks; first += threads) {
+    auto body = [&](OpBuilder &b) {
+      IndexBuilder ib(b, loc);
+      Value chunk = ib.add(tid, first);
+      Value r = ib.div(chunk, chunksPerRow);
+      Value c = ib.rem(chunk, chunksPerRow);
+      Value gRow = ib.add(rowStart, r);
+      Value gCol = ib.add(colStart, ib.mul(c, 8));
+      Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gCol, colLimit));
+      Value offset = ib.add(base, ib.add(ib.mul(gRow, colLimit), gCol));
+      Value safe = ib.select(valid, offset, ib.c(0));
+      Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
+      Value dstChunk =
+          swizzle128
+              ? arith::XOrIOp::create(b, loc, c, ib.rem(r, 8)).getResult()
+              : c;
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
+          ValueRange{stage, r, ib.mul(dstChunk, 8)}, global, ValueRange{safe},
+          b.getIndexAttr(8), srcElems, b.getUnitAttr());
+    };
+    IndexBuilder ib(b, loc);
+    if (first + threads <= chunks)
+      body(b);
+    else
+      emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // mma.sync path
 //===----------------------------------------------------------------------===//
@@ -849,62 +895,20 @@ static LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc,
   Value globalB = kernel.args[kernel.spec.rhsArg];
   int64_t numKTiles = llvm::divideCeilSigned(g.k, t.tileK);
 
-  // Issues the cp.async copies of K tile `kTile` into `stage`: 16 bytes per
-  // copy, zero-filled (source size 0) outside the matrix, so edge tiles and
-  // tiles past the last need no other masking.
+  // Issues the copies of K tile `kTile` into `stage` as one cp.async group
+  // (tiles past the last K tile zero-fill, like edges).
   auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
     IndexBuilder ib(b, loc);
     Value kBase = ib.mul(kTile, t.tileK);
-    auto copyRows = [&](Value global, Value dst, int64_t tileRows,
-                        int64_t tileCols,
-                        function_ref<std::pair<Value, Value>(Value, Value)>
-                            globalOffsetAndValid) {
-      int64_t chunksPerRow = tileCols / 8;
-      int64_t chunks = tileRows * chunksPerRow;
-      for (int64_t first = 0; first < chunks; first += l.threads) {
-        auto body = [&](OpBuilder &b) {
-          IndexBuilder ib(b, loc);
-          Value chunk = ib.add(tid, first);
-          Value r = ib.div(chunk, chunksPerRow);
-          Value c = ib.mul(ib.rem(chunk, chunksPerRow), 8);
-          auto [offset, valid] = globalOffsetAndValid(r, c);
-          Value safe = ib.select(valid, offset, ib.c(0));
-          Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
-          nvgpu::DeviceAsyncCopyOp::create(
-              b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
-              ValueRange{stage, r, c}, global, ValueRange{safe},
-              b.getIndexAttr(8), srcElems, b.getUnitAttr());
-        };
-        if (first + l.threads <= chunks)
-          body(b);
-        else
-          emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
-      }
-    };
-    // A tile: tileM rows of A, tileK columns.
-    copyRows(globalA, sA, t.tileM, t.tileK, [&](Value r, Value c) {
-      Value gRow = ib.add(rowBase, r), gK = ib.add(kBase, c);
-      Value valid = ib.land(ib.lt(gRow, g.rows), ib.lt(gK, g.k));
-      return std::make_pair(ib.add(aBase, ib.add(ib.mul(gRow, g.k), gK)),
-                            valid);
-    });
-    if (l.transposeB) {
-      // B is [N, K]: tileN rows of B, tileK columns.
-      copyRows(globalB, sB, t.tileN, t.tileK, [&](Value r, Value c) {
-        Value gN = ib.add(colBase, r), gK = ib.add(kBase, c);
-        Value valid = ib.land(ib.lt(gN, g.n), ib.lt(gK, g.k));
-        return std::make_pair(ib.add(bBase, ib.add(ib.mul(gN, g.k), gK)),
-                              valid);
-      });
-    } else {
-      // B is [K, N]: tileK rows of B, tileN columns.
-      copyRows(globalB, sB, t.tileK, t.tileN, [&](Value r, Value c) {
-        Value gK = ib.add(kBase, r), gN = ib.add(colBase, c);
-        Value valid = ib.land(ib.lt(gK, g.k), ib.lt(gN, g.n));
-        return std::make_pair(ib.add(bBase, ib.add(ib.mul(gK, g.n), gN)),
-                              valid);
-      });
-    }
+    // A: tileM rows of A, tileK columns.
+    emitAsyncTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g.rows,
+                      kBase, g.k, sA, stage, t.tileM, t.tileK, false);
+    if (l.transposeB) // B is [N, K]: tileN rows of B, tileK columns.
+      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, colBase, g.n,
+                        kBase, g.k, sB, stage, t.tileN, t.tileK, false);
+    else // B is [K, N]: tileK rows of B, tileN columns.
+      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, kBase, g.k,
+                        colBase, g.n, sB, stage, t.tileK, t.tileN, false);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   };
 
@@ -1098,38 +1102,15 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
   Value globalB = kernel.args[kernel.spec.rhsArg];
   int64_t numKTiles = llvm::divideCeilSigned(g.k, tileK);
 
+  // Issues the copies of K tile `kTile` into `stage` as one cp.async group,
+  // both operands K-major in 64-element (128-byte) swizzled rows.
   auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
     IndexBuilder ib(b, loc);
     Value kBase = ib.mul(kTile, tileK);
-    auto copyRows = [&](Value global, Value dst, int64_t rows, Value rowStart,
-                        int64_t rowLimit, Value sliceBase) {
-      int64_t chunks = rows * 8;
-      for (int64_t first = 0; first < chunks; first += threads) {
-        auto body = [&](OpBuilder &b) {
-          IndexBuilder ib(b, loc);
-          Value chunk = ib.add(tid, first);
-          Value r = ib.div(chunk, 8);
-          Value c = ib.rem(chunk, 8);
-          Value gRow = ib.add(rowStart, r);
-          Value gK = ib.add(kBase, ib.mul(c, 8));
-          Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gK, g.k));
-          Value offset = ib.add(sliceBase, ib.add(ib.mul(gRow, g.k), gK));
-          Value safe = ib.select(valid, offset, ib.c(0));
-          Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
-          Value swizzled = arith::XOrIOp::create(b, loc, c, ib.rem(r, 8));
-          nvgpu::DeviceAsyncCopyOp::create(
-              b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
-              ValueRange{stage, r, ib.mul(swizzled, 8)}, global,
-              ValueRange{safe}, b.getIndexAttr(8), srcElems, b.getUnitAttr());
-        };
-        if (first + threads <= chunks)
-          body(b);
-        else
-          emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
-      }
-    };
-    copyRows(globalA, sA, tileM, rowBase, g.rows, aBase);
-    copyRows(globalB, sB, tileN, colBase, g.n, bBase);
+    emitAsyncTileCopy(b, loc, tid, threads, globalA, aBase, rowBase, g.rows,
+                      kBase, g.k, sA, stage, tileM, tileK, true);
+    emitAsyncTileCopy(b, loc, tid, threads, globalB, bBase, colBase, g.n, kBase,
+                      g.k, sB, stage, tileN, tileK, true);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   };
 

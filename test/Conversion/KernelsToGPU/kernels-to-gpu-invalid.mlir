@@ -125,3 +125,150 @@ func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tenso
   } -> tensor<2x8xf16>
   return %out : tensor<2x8xf16>
 }
+
+// -----
+
+// The reduction must be a multiply-add: a max-reduction is not a matmul.
+#A = affine_map<(m, n, k) -> (m, k)>
+#B = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @not_multiply_add(%a: tensor<16x64xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  // expected-error @+1 {{sol kernel: the reduction is not a multiply-add contraction}}
+  %mm = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf16>, tensor<16x64xf16>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %m = arith.maximumf %acc, %xf : f32
+    linalg.yield %m : f32
+  } -> tensor<16x16xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x16xf32>) outs(%o : tensor<16x16xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x16xf16>
+  return %out : tensor<16x16xf16>
+}
+
+// -----
+
+// A transposed A ([K, M]) is not a layout the generators read.
+#A = affine_map<(m, n, k) -> (k, m)>
+#B = affine_map<(m, n, k) -> (n, k)>
+#C = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @transposed_a(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  // expected-error @+1 {{sol kernel: A must be indexed (batch..., m, k)}}
+  %mm = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x16xf16>, tensor<16x64xf16>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x16xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x16xf32>) outs(%o : tensor<16x16xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x16xf16>
+  return %out : tensor<16x16xf16>
+}
+
+// -----
+
+// A kernel function with no elementwise generic has nothing that writes
+// its outputs.
+// expected-error @+1 {{sol kernel: no elementwise linalg.generic}}
+func.func @no_epilogue(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  return %x : tensor<8xf16>
+}
+
+// -----
+
+// Broadcast maps use dims or 0; an offset index is not broadcasting.
+func.func @map_with_offset(%x: tensor<8x4xf16>, %o: tensor<8x4xf16>) -> tensor<8x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  // expected-error @+1 {{sol kernel: epilogue maps may only use dims and 0 (broadcast)}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x4xf16>) outs(%o : tensor<8x4xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<8x4xf16>
+  return %0 : tensor<8x4xf16>
+}
+
+// -----
+
+// Outputs are written in place, row-major: a transposed output map is not.
+func.func @transposed_output(%x: tensor<4x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  // expected-error @+1 {{sol kernel: outputs must be indexed by the identity map}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf16>) outs(%o : tensor<4x4xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<4x4xf16>
+  return %0 : tensor<4x4xf16>
+}
+
+// -----
+
+// Dynamic shapes have no launch the plan could have sized.
+func.func @dynamic_shape(%x: tensor<?xf16>, %o: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  // expected-error @+1 {{sol kernel: dynamic output shape}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf16>) outs(%o : tensor<?xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<?xf16>
+  return %0 : tensor<?xf16>
+}
+
+// -----
+
+// A SIMT plan is one thread per output element of a 16x16 block.
+#id = affine_map<(m, n) -> (m, n)>
+// expected-error @+1 {{sol kernel: a simt plan has block = [tile_n, tile_m, 1]}}
+func.func @simt_block_mismatch(%a: tensor<16x64xf32>, %b: tensor<64x16xf32>, %o: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x16xf32>) outs(%z : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x16xf32>) outs(%o : tensor<16x16xf32>) {
+  ^bb0(%c: f32, %_: f32):
+    linalg.yield %c : f32
+  } -> tensor<16x16xf32>
+  return %out : tensor<16x16xf32>
+}
+
+// -----
+
+// An elementwise plan cannot compute a matmul.
+#id = affine_map<(m, n) -> (m, n)>
+// expected-error @+1 {{sol kernel: an elementwise plan for a kernel with a matmul}}
+func.func @elementwise_plan_for_matmul(%a: tensor<16x64xf32>, %b: tensor<64x16xf32>, %o: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x16xf32>) outs(%z : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x16xf32>) outs(%o : tensor<16x16xf32>) {
+  ^bb0(%c: f32, %_: f32):
+    linalg.yield %c : f32
+  } -> tensor<16x16xf32>
+  return %out : tensor<16x16xf32>
+}
+
+// -----
+
+// mma.sync warp tiles are multiples of 16x16: 3 warps cannot split 16 rows.
+#id = affine_map<(m, n) -> (m, n)>
+// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements}}
+func.func @mma_sync_bad_warps(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [3, 1], stages = 4, split_k = 1, grid = [1, 1, 1], block = [96, 1, 1], smem = 29696>} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x32xf16>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x32xf32>) outs(%o : tensor<16x32xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x32xf16>
+  return %out : tensor<16x32xf16>
+}
