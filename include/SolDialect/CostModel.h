@@ -72,6 +72,8 @@ struct MatmulTiling {
   /// block's shared memory and threads, which bound how many blocks share
   /// an SM.
   int64_t tileK = 0, smemBytes = 0, threads = 0;
+  /// Blocks per cluster along M sharing each B tile by multicast.
+  int64_t cluster = 1;
 };
 
 /// The tiling a #sol.plan records.

@@ -70,6 +70,11 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per kernel with the chosen plan and its reason">,
+    Option<"paths", "paths", "std::string", /*default=*/"\"\"",
+           "Comma-separated matmul paths the tiler may choose from (gemv, "
+           "mma_sync, wgmma, wgmma_tma; empty: all), for A/B measurements">,
+    Option<"maxCluster", "max-cluster", "int64_t", /*default=*/"2",
+           "Largest thread-block cluster a plan may use">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

@@ -78,6 +78,7 @@ def Sol_KernelPath : I32EnumAttr<"KernelPath",
       I32EnumAttrCase<"elementwise", 2>,
       I32EnumAttrCase<"gemv", 3>,
       I32EnumAttrCase<"wgmma", 4>,
+      I32EnumAttrCase<"wgmma_tma", 5>,
     ]> {
   let cppNamespace = "::mlir::sol";
   let genSpecializedAttr = 0;
@@ -222,7 +223,11 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
       units: f32 operands, or operands the 16-byte loads cannot reach),
       `wgmma` (sm_90a: two warpgroups of wgmma.mma_async reading 128-byte
       swizzled shared memory through descriptors, fed by the same cp.async
-      pipeline), `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
+      pipeline), `wgmma_tma` (sm_90a: a persistent, warp-specialised
+      kernel: one producer warpgroup issues TMA tile loads into an
+      mbarrier-synchronised ring of stages, two consumer warpgroups run
+      wgmma on them; with `cluster` = 2, pairs of CTAs share each B tile
+      through TMA multicast), `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
       [N, K] weight, one warp per output column streaming its weight row with
       128-bit loads, a shuffle reduction, the epilogue in the lanes);
     - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths
@@ -231,7 +236,9 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps;
     - `stages`: shared-memory pipeline depth (mma_sync), `split_k`: K slices;
     - `grid`, `block`: the launch geometry; `smem`: dynamic shared memory in
-      bytes.
+      bytes;
+    - `cluster`: thread blocks per cluster along grid x (1: no cluster;
+      printed only when not 1).
   }];
   let parameters = (ins
     EnumParameter<Sol_KernelPath>:$path,
@@ -241,7 +248,8 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     "int64_t":$split_k,
     Sol_I64ListParameter:$grid,
     Sol_I64ListParameter:$block,
-    "int64_t":$smem
+    "int64_t":$smem,
+    DefaultValuedParameter<"int64_t", "1">:$cluster
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{

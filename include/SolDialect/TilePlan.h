@@ -36,6 +36,9 @@ struct MatmulProblem {
   int64_t n = 0, k = 0;
   bool transposeB = false;
   Type elementType;
+  /// A and B are arguments of the kernel (not computed inside it): what a
+  /// TMA map, made on the host for a buffer, can describe.
+  bool operandsAreKernelArgs = false;
 };
 
 /// Reads the problem off a sol.matmul with static shapes.
@@ -61,6 +64,20 @@ int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages);
 std::string whyNotWgmma(const MatmulProblem &problem, TargetAttr target);
 PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulProblem &problem,
                       int64_t tileN, int64_t stages);
+
+/// The TMA-fed, warp-specialised, persistent wgmma path: a producer
+/// warpgroup and two consumer warpgroups; `smem` adds the stage ring's
+/// mbarriers to the wgmma tiles.
+constexpr int64_t kWgmmaTmaThreads = 384;
+constexpr int64_t kWgmmaTmaAlignSlack = 1024;
+int64_t getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages);
+/// Empty when the wgmma_tma path can compute `problem` on `target`.
+std::string whyNotWgmmaTma(const MatmulProblem &problem, TargetAttr target);
+/// A persistent grid of at most one block per SM, in whole clusters of
+/// `cluster` blocks along M.
+PlanAttr getWgmmaTmaPlan(MLIRContext *context, const MatmulProblem &problem,
+                         int64_t tileN, int64_t stages, int64_t cluster,
+                         int64_t smCount);
 
 /// Empty when the gemv path can compute `problem`, else the rule it breaks.
 std::string whyNotGemv(const MatmulProblem &problem);
@@ -94,8 +111,20 @@ struct PlanChoice {
 /// re-reads less through L2); the SIMT path when mma.sync cannot take the
 /// matmul; the elementwise plan without a matmul. Fails with a reason when
 /// a shape is dynamic or the kernel holds more than one matmul.
+/// What the caller lets the tiler choose from (measurements compare paths).
+struct PlanConstraints {
+  /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
+  SmallVector<KernelPath> paths;
+  int64_t maxCluster = 2;
+  bool allows(PlanAttr plan) const {
+    return plan.getCluster() <= maxCluster &&
+           (paths.empty() || llvm::is_contained(paths, plan.getPath()));
+  }
+};
+
 FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
-                                       std::string &failureReason);
+                                       std::string &failureReason,
+                                       const PlanConstraints &constraints = {});
 
 } // namespace mlir::sol
 

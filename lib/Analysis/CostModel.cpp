@@ -262,13 +262,14 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
     tiling.tileN = tile[1];
   }
   tiling.splitK = plan.getSplitK();
-  tiling.tensorCores = plan.getPath() == KernelPath::mma_sync ||
-                       plan.getPath() == KernelPath::wgmma;
-  tiling.legacyMma = plan.getPath() == KernelPath::mma_sync;
-  tiling.gemv = plan.getPath() == KernelPath::gemv;
-  if ((plan.getPath() == KernelPath::mma_sync ||
-       plan.getPath() == KernelPath::wgmma) &&
-      tile.size() == 3) {
+  KernelPath path = plan.getPath();
+  tiling.tensorCores = path == KernelPath::mma_sync ||
+                       path == KernelPath::wgmma ||
+                       path == KernelPath::wgmma_tma;
+  tiling.legacyMma = path == KernelPath::mma_sync;
+  tiling.gemv = path == KernelPath::gemv;
+  tiling.cluster = plan.getCluster();
+  if (tiling.tensorCores && tile.size() == 3) {
     tiling.tileK = tile[2];
     tiling.smemBytes = plan.getSmem();
     tiling.threads = plan.getThreads();
@@ -341,10 +342,14 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.
-    double l2Bytes = static_cast<double>(work.matmulLhsBytes) *
-                         llvm::divideCeil(work.n, plan.tileN) +
-                     static_cast<double>(work.matmulRhsBytes) *
-                         llvm::divideCeil(work.m, plan.tileM);
+    // A cluster multicasting B to its blocks (stacked along M) reads each
+    // B tile once per cluster.
+    int64_t cluster = tiling ? std::max<int64_t>(1, tiling->cluster) : 1;
+    double l2Bytes =
+        static_cast<double>(work.matmulLhsBytes) *
+            llvm::divideCeil(work.n, plan.tileN) +
+        static_cast<double>(work.matmulRhsBytes) *
+            llvm::divideCeil(llvm::divideCeil(work.m, plan.tileM), cluster);
     tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
 
     // A pipelined K loop costs at least a barrier round trip and a dependent
@@ -361,8 +366,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
       int64_t residentWaves =
           llvm::divideCeil(blocks, target.getSmCount() * perSm);
-      tKLoopPred = residentWaves * llvm::divideCeil(work.k, tiling->tileK) *
-                   kKTileLatencyUs * 1e-6;
+      // A persistent grid (fewer blocks than tiles) walks its tiles in
+      // turn, each through the whole K loop.
+      int64_t tilesPerBlock = llvm::divideCeil(plan.units(), blocks);
+      tKLoopPred = residentWaves * tilesPerBlock *
+                   llvm::divideCeil(work.k, tiling->tileK) * kKTileLatencyUs *
+                   1e-6;
     }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,

@@ -56,6 +56,8 @@ FailureOr<MatmulProblem> mlir::sol::getMatmulProblem(MatmulOp matmul) {
     problem.rows = m;
   }
   problem.elementType = lhsType.getElementType();
+  problem.operandsAreKernelArgs = isa<BlockArgument>(matmul.getLhs()) &&
+                                  isa<BlockArgument>(matmul.getRhs());
   return problem;
 }
 
@@ -111,7 +113,7 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
   return PlanAttr::get(context, KernelPath::mma_sync,
                        {tile.tileM, tile.tileN, tile.tileK},
                        {tile.warpsM, tile.warpsN}, tile.stages, 1, grid, block,
-                       getMmaSyncSmemBytes(tile, problem.transposeB));
+                       getMmaSyncSmemBytes(tile, problem.transposeB), 1);
 }
 
 int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages) {
@@ -141,7 +143,47 @@ PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
   int64_t block[] = {256, 1, 1};
   return PlanAttr::get(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
                        stages, 1, grid, block,
-                       getWgmmaSmemBytes(tileN, stages));
+                       getWgmmaSmemBytes(tileN, stages), 1);
+}
+
+int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages) {
+  // The stage ring, then a full and an empty mbarrier (8 bytes each) per
+  // stage, and the slack to start the ring on a 1024-byte boundary.
+  return getWgmmaSmemBytes(tileN, stages) + stages * 2 * 8 +
+         kWgmmaTmaAlignSlack;
+}
+
+std::string mlir::sol::whyNotWgmmaTma(const MatmulProblem &problem,
+                                      TargetAttr target) {
+  std::string reason = whyNotWgmma(problem, target);
+  if (!reason.empty())
+    return reason;
+  llvm::raw_string_ostream os(reason);
+  if (problem.batch != 1)
+    os << "TMA maps describe one B; B is batched";
+  else if (!problem.operandsAreKernelArgs)
+    os << "TMA maps describe kernel arguments; an operand of the matmul is "
+          "computed in the kernel";
+  return reason;
+}
+
+PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
+                                    const MatmulProblem &problem,
+                                    int64_t tileN, int64_t stages,
+                                    int64_t cluster, int64_t smCount) {
+  // Persistent: at most one block per SM (the stage ring fills its shared
+  // memory), whole clusters only; never more blocks than cluster-sized
+  // groups of tiles.
+  int64_t tilesM = llvm::divideCeilSigned(problem.rows, 128);
+  int64_t tilesN = llvm::divideCeilSigned(problem.n, tileN);
+  int64_t units = llvm::divideCeilSigned(tilesM, cluster) * tilesN;
+  int64_t blocks =
+      std::max<int64_t>(1, std::min(units, smCount / cluster)) * cluster;
+  int64_t grid[] = {blocks, 1, 1};
+  int64_t block[] = {kWgmmaTmaThreads, 1, 1};
+  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64},
+                       {2, 1}, stages, 1, grid, block,
+                       getWgmmaTmaSmemBytes(tileN, stages), cluster);
 }
 
 std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
@@ -167,7 +209,7 @@ PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
   int64_t block[] = {kGemvWarps * 32, 1, 1};
   return PlanAttr::get(context, KernelPath::gemv,
                        {problem.rows, kGemvWarps, vector}, {1, kGemvWarps}, 1,
-                       1, grid, block, 0);
+                       1, grid, block, 0, 1);
 }
 
 PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
@@ -178,7 +220,7 @@ PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
   int64_t block[] = {kSimtBlockEdge, kSimtBlockEdge, 1};
   return PlanAttr::get(context, KernelPath::simt,
                        {kSimtBlockEdge, kSimtBlockEdge, 1}, {1, 1}, 1, 1, grid,
-                       block, 0);
+                       block, 0, 1);
 }
 
 PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
@@ -189,7 +231,7 @@ PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
       1};
   int64_t block[] = {kElementwiseBlock, 1, 1};
   return PlanAttr::get(context, KernelPath::elementwise, {perBlock}, {1, 1}, 1,
-                       1, grid, block, 0);
+                       1, grid, block, 0, 1);
 }
 
 int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
@@ -221,9 +263,10 @@ static std::string describeTile(const MmaSyncTile &tile) {
   return s;
 }
 
-FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
-                                                  TargetAttr target,
-                                                  std::string &failureReason) {
+FailureOr<PlanChoice>
+mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
+                            std::string &failureReason,
+                            const PlanConstraints &constraints) {
   MLIRContext *context = kernel.getContext();
   SmallVector<MatmulOp> matmuls(kernel.getBodyBlock().getOps<MatmulOp>());
   KernelWork work = countKernelWork(kernel);
@@ -272,6 +315,8 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
   SmallVector<Candidate> candidates;
   auto addCandidate = [&](PlanAttr plan, int64_t tileM, int64_t tileN,
                           std::string description) {
+    if (!constraints.allows(plan))
+      return;
     MatmulTiling tiling = getMatmulTiling(plan);
     int64_t padded = llvm::divideCeilSigned(problem->rows, tileM) * tileM *
                      llvm::divideCeilSigned(problem->n, tileN) * tileN;
@@ -306,6 +351,25 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
                          "x64 tile, 2 warpgroups, " + std::to_string(stages) +
                          " stages");
   }
+  // The same tensor cores fed by TMA from a producer warpgroup, persistent
+  // over the tiles; a 2-CTA cluster multicasts each B tile to both CTAs,
+  // cutting the B re-reads through L2 in half.
+  if (whyNotWgmmaTma(*problem, target).empty()) {
+    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 6},
+                                 std::pair<int64_t, int64_t>{256, 4}})
+      for (int64_t cluster : {1, 2})
+        if (getWgmmaTmaSmemBytes(tileN, stages) <= smemLimit)
+          addCandidate(
+              getWgmmaTmaPlan(context, *problem, tileN, stages, cluster,
+                              target.getSmCount()),
+              128, tileN,
+              "wgmma_tma: 128x" + std::to_string(tileN) +
+                  "x64 tile, TMA producer + 2 consumer warpgroups, " +
+                  std::to_string(stages) + " stages, persistent" +
+                  (cluster > 1 ? ", " + std::to_string(cluster) +
+                                     "-CTA cluster multicasting B"
+                               : std::string()));
+  }
 
   if (candidates.empty()) {
     if (!notMma.empty()) {
@@ -315,7 +379,9 @@ FailureOr<PlanChoice> mlir::sol::chooseKernelPlan(KernelOp kernel,
       reason << "simt: " << notMma;
       return choice;
     }
-    failureReason = "no tile fits the target's shared memory";
+    failureReason = constraints.paths.empty()
+                        ? "no tile fits the target's shared memory"
+                        : "no allowed path can compute this matmul";
     return failure();
   }
 

@@ -56,6 +56,15 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       *this, "report",
       llvm::cl::desc("Cost report of the planned kernels: none, table or json"),
       llvm::cl::init("none")};
+  Option<std::string> paths{
+      *this, "paths",
+      llvm::cl::desc("Matmul paths sol-tile may choose (comma-separated; "
+                     "empty: all)"),
+      llvm::cl::init("")};
+  Option<int64_t> maxCluster{
+      *this, "max-cluster",
+      llvm::cl::desc("Largest thread-block cluster sol-tile may plan"),
+      llvm::cl::init(2)};
 };
 } // namespace
 
@@ -70,11 +79,14 @@ static std::string resolveCudaPath(StringRef cudaPath) {
 
 void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
-                                      bool remarks, StringRef report) {
+                                      bool remarks, StringRef report,
+                                      StringRef paths, int64_t maxCluster) {
   buildSolAnnotatePipeline(pm, "none", "-", remarks);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
+  tile.paths = paths.str();
+  tile.maxCluster = maxCluster;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;
@@ -189,6 +201,7 @@ void mlir::sol::registerSolPipelines() {
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks,
-                              options.report);
+                              options.report, options.paths,
+                              options.maxCluster);
       });
 }

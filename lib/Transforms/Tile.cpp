@@ -30,10 +30,23 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
       emitMissingTargetError(module, "sol-tile");
       return signalPassFailure();
     }
+    PlanConstraints constraints;
+    constraints.maxCluster = maxCluster;
+    SmallVector<StringRef> names;
+    StringRef(paths).split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef name : names) {
+      std::optional<KernelPath> path = symbolizeKernelPath(name.trim());
+      if (!path) {
+        module.emitError() << "sol-tile: unknown path '" << name.trim()
+                           << "' in paths=" << paths;
+        return signalPassFailure();
+      }
+      constraints.paths.push_back(*path);
+    }
     WalkResult result = module.walk([&](KernelOp kernel) {
       std::string failureReason;
       FailureOr<PlanChoice> choice =
-          chooseKernelPlan(kernel, target, failureReason);
+          chooseKernelPlan(kernel, target, failureReason, constraints);
       if (failed(choice)) {
         kernel.emitError() << "sol-tile: cannot plan kernel @"
                            << kernel.getSymName() << ": " << failureReason;

@@ -114,7 +114,44 @@ static llvm::json::Object planToJson(PlanAttr plan) {
                             {"tile", toJson(plan.getTile())},
                             {"warps", toJson(plan.getWarps())},
                             {"stages", plan.getStages()},
-                            {"split_k", plan.getSplitK()}};
+                            {"split_k", plan.getSplitK()},
+                            {"cluster", plan.getCluster()}};
+}
+
+/// The TMA maps a wgmma_tma kernel reads its operands through, in the order
+/// of the kernel's trailing map parameters: A as a [rows, K] matrix in
+/// 128 x 64 boxes, B ([N, K]) in (tile_n / cluster) x 64 boxes (each block
+/// of a cluster loads its share of the B tile and multicasts it). Both with
+/// the 128-byte swizzle the wgmma descriptors name; out-of-bounds boxes
+/// zero-fill, which masks the edges.
+static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
+                                                    PlanAttr plan) {
+  auto matmuls = kernel.getBodyBlock().getOps<MatmulOp>();
+  if (std::distance(matmuls.begin(), matmuls.end()) != 1)
+    return kernel.emitError("sol-write-manifests: a wgmma_tma plan needs "
+                            "exactly one matmul");
+  MatmulOp matmul = *matmuls.begin();
+  auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
+  auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
+  if (!lhs || !rhs || !matmul.getTransposeB())
+    return kernel.emitError("sol-write-manifests: a wgmma_tma plan needs A "
+                            "and an [N, K] B that are kernel arguments");
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t k = lhsType.getShape().back();
+  ArrayRef<int64_t> tile = plan.getTile();
+  auto map = [&](BlockArgument arg, RankedTensorType type, int64_t boxRows) {
+    return llvm::json::Object{
+        {"arg", arg.getArgNumber()},
+        {"dtype", dtypeName(type.getElementType())},
+        {"dims", llvm::json::Array{k, type.getNumElements() / k}},
+        {"box", llvm::json::Array{tile[2], boxRows}},
+        {"swizzle", "128B"},
+        {"l2_promotion", "256B"},
+        {"oob_fill", "zero"}};
+  };
+  return llvm::json::Array{map(lhs, lhsType, tile[0]),
+                           map(rhs, rhsType, tile[1] / plan.getCluster())};
 }
 
 namespace {
@@ -189,11 +226,20 @@ struct WriteManifestsPass
                                       {"peak_gbps", target.getHbmGbps()}}},
         {"launch", llvm::json::Object{{"grid", toJson(plan.getGrid())},
                                       {"block", toJson(plan.getBlock())},
-                                      {"smem", plan.getSmem()}}},
+                                      {"smem", plan.getSmem()},
+                                      {"cluster", llvm::json::Array{
+                                                      plan.getCluster(), 1,
+                                                      1}}}},
         {"args", std::move(args)},
         {"program", std::move((*program)["program"])},
         {"outputs", std::move((*program)["outputs"])},
         {"plan", planToJson(plan)}};
+    if (plan.getPath() == KernelPath::wgmma_tma) {
+      FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
+      if (failed(maps))
+        return failure();
+      manifest["tensor_maps"] = std::move(*maps);
+    }
     if (CostAttr cost = kernel.getCostAttr())
       manifest["cost"] = costToJson(cost);
 

@@ -1,6 +1,8 @@
 // The whole way from the sol dialect to files on disk: the seed example
-// becomes one fused kernel with its manifest, its PTX (Hopper wgmma fed by a
-// cp.async pipeline) and a cubin assembled by ptxas for sm_90a.
+// becomes one fused kernel with its manifest (launch geometry with a 2-CTA
+// cluster, the two TMA maps the launcher must encode), its PTX (Hopper wgmma
+// fed by TMA through mbarriers, warp-specialised) and a cubin assembled by
+// ptxas for sm_90a.
 //
 // RUN: rm -rf %t && sol-opt %s --sol-to-ptx=out-dir=%t | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/oproj_residual_matmul_0.json
@@ -23,12 +25,14 @@
 // MANIFEST:      "kernel": "oproj_residual_matmul_0",
 // MANIFEST:      "launch": {
 // MANIFEST-NEXT:   "block": [
-// MANIFEST-NEXT:     256,
+// MANIFEST-NEXT:     384,
+// MANIFEST:        "cluster": [
+// MANIFEST-NEXT:     2,
 // MANIFEST:        "grid": [
-// MANIFEST-NEXT:     10,
-// MANIFEST-NEXT:     64,
+// MANIFEST-NEXT:     132,
+// MANIFEST-NEXT:     1,
 // MANIFEST-NEXT:     1
-// MANIFEST:        "smem": 196608
+// MANIFEST:        "smem": 197696
 // MANIFEST:      "outputs": [
 // MANIFEST-NEXT:   4
 // MANIFEST:      "program": [
@@ -39,14 +43,41 @@
 // MANIFEST:      "target": {
 // MANIFEST:        "chip": "sm_90a",
 // MANIFEST:        "l2_bytes": 62914560,
+// MANIFEST:      "tensor_maps": [
+// MANIFEST-NEXT:   {
+// MANIFEST-NEXT:     "arg": 0,
+// MANIFEST-NEXT:     "box": [
+// MANIFEST-NEXT:       64,
+// MANIFEST-NEXT:       128
+// MANIFEST-NEXT:     ],
+// MANIFEST-NEXT:     "dims": [
+// MANIFEST-NEXT:       2560,
+// MANIFEST-NEXT:       8192
+// MANIFEST:          "swizzle": "128B"
+// MANIFEST:          "arg": 1,
+// MANIFEST-NEXT:     "box": [
+// MANIFEST-NEXT:       64,
+// MANIFEST-NEXT:       128
+// MANIFEST-NEXT:     ],
+// MANIFEST-NEXT:     "dims": [
+// MANIFEST-NEXT:       2560,
+// MANIFEST-NEXT:       2560
 //
 // PTX: .target sm_90a
 // PTX: .visible .entry oproj_residual_matmul_0(
-// PTX: cp.async.cg.shared.global
-// PTX: fence.proxy.async.shared::cta
+// PTX: mbarrier.init.shared.b64
+// PTX: prefetch.tensormap
+// PTX: barrier.cluster.arrive.aligned
+// PTX: setmaxnreg.inc.sync.aligned.u32 232
+// PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned
+// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX: setmaxnreg.dec.sync.aligned.u32 40
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @oproj_residual(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
                             %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {

@@ -1,0 +1,69 @@
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
+
+// The wgmma_tma path (sm_90a). The kernel takes the device addresses of
+// its A and B TMA maps after its buffers. Thread 0 initialises a full
+// (1 arrival + TMA bytes) and an empty (the consumer warps of every block of
+// the cluster) mbarrier per stage. Warpgroup 0 gives up registers and its
+// thread 0 walks the block's tiles (persistent grid), waiting for a stage to
+// be empty, announcing the bytes, and issuing the TMA loads (B multicast to
+// the 2-CTA cluster, each block loading half); the consumer warpgroups take
+// the registers, wait for full, run four wgmma, retire the previous group
+// and release its stage on both blocks' empty barriers (mapa + cluster-scope
+// arrive). No block leaves before its cluster peer.
+// CLUSTER-LABEL: gpu.func @tma_residual_matmul_0
+//  CLUSTER-SAME:   %{{.*}}: memref<2000000xf16>, %[[MAPA:.*]]: memref<16xi64>, %[[MAPB:.*]]: memref<16xi64>) kernel
+//  CLUSTER-SAME:   known_block_size = array<i32: 384, 1, 1>
+//  CLUSTER-SAME:   path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2
+//       CLUSTER:   scf.if
+//       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c1_i32
+//       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c16_i32
+//       CLUSTER:     nvvm.fence.mbarrier.init
+//       CLUSTER:     nvvm.prefetch tensormap
+//       CLUSTER:   nvvm.cluster.arrive {aligned}
+//       CLUSTER:   nvvm.cluster.wait {aligned}
+//       CLUSTER:   nvvm.setmaxregister  decrease 40
+//       CLUSTER:   scf.for
+//       CLUSTER:     scf.for
+//       CLUSTER:       nvvm.mbarrier.try_wait.parity
+//       CLUSTER:       nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+//       CLUSTER:       nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+//       CLUSTER:       nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %c3_i16
+//       CLUSTER:   } else {
+//       CLUSTER:     nvvm.setmaxregister  increase 232
+//       CLUSTER:     scf.for
+//       CLUSTER:       scf.for {{.*}} iter_args
+//       CLUSTER:         nvvm.mbarrier.try_wait.parity
+//       CLUSTER:         nvvm.wgmma.fence.aligned
+//       CLUSTER-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+//       CLUSTER:         nvvm.wgmma.commit.group.sync.aligned
+//       CLUSTER:         nvvm.wgmma.wait.group.sync.aligned 1
+//       CLUSTER:         nvvm.mapa %{{.*}}, %c0_i32
+//       CLUSTER:         nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+//       CLUSTER:         nvvm.mapa %{{.*}}, %c1_i32
+//       CLUSTER:         nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+//       CLUSTER:       nvvm.wgmma.wait.group.sync.aligned 0
+//       CLUSTER:       llvm.extractvalue
+//       CLUSTER:   nvvm.cluster.arrive {aligned}
+//       CLUSTER:   nvvm.cluster.wait {aligned}
+//       CLUSTER:   gpu.return
+
+// Without a cluster: 8 consumer-warp arrivals on the block's own empty
+// barrier, no multicast, a block barrier after the init.
+// SINGLE-LABEL: gpu.func @tma_residual_matmul_0
+//  SINGLE-SAME:   path = wgmma_tma
+//   SINGLE-NOT:   cluster = 2
+//       SINGLE:   nvvm.mbarrier.init %{{.*}}, %c8_i32
+//       SINGLE:   gpu.barrier
+//   SINGLE-NOT:   multicast_mask
+//   SINGLE-NOT:   nvvm.mapa
+//       SINGLE:   nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+//   SINGLE-NOT:   nvvm.cluster.arrive
+//       SINGLE:   gpu.return
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @tma_residual(%x: tensor<2000x1024xf16>, %w: tensor<1000x1024xf16>, %r: tensor<2000x1000xf16>) -> tensor<2000x1000xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<2000x1024xf16>, tensor<1000x1024xf16> -> tensor<2000x1000xf16>
+  %s = sol.add %m, %r : tensor<2000x1000xf16>, tensor<2000x1000xf16> -> tensor<2000x1000xf16>
+  return %s : tensor<2000x1000xf16>
+}
+}
