@@ -76,6 +76,14 @@ bool CudaDriver::load(std::string &error, const char *libraryName) {
     dlclose(library);
     return false;
   }
+  // Optional entry points (CUDA 12+): a missing one stays null, and the
+  // launchers say so only for a kernel that needs it.
+  std::string ignored;
+  if (!resolve(library, cuLaunchKernelEx, {"cuLaunchKernelEx"}, ignored))
+    cuLaunchKernelEx = nullptr;
+  if (!resolve(library, cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"},
+               ignored))
+    cuTensorMapEncodeTiled = nullptr;
   handle = library;
   return true;
 }

@@ -12,6 +12,7 @@
 #define SOL_RUNTIME_CUDADRIVER_H
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace sol {
@@ -42,6 +43,72 @@ constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr CUjit_option CU_JIT_LOG_VERBOSE = 12;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
+
+// Tensor maps (TMA descriptors, sm_90+): the CUtensorMap* enums of cuda.h.
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+constexpr int CU_TENSOR_MAP_SWIZZLE_NONE = 0;
+constexpr int CU_TENSOR_MAP_SWIZZLE_32B = 1;
+constexpr int CU_TENSOR_MAP_SWIZZLE_64B = 2;
+constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_NONE = 0;
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1;
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2;
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1;
+constexpr int CU_TENSOR_MAP_MAX_RANK = 5;
+
+/// The opaque 128-byte descriptor cuTensorMapEncodeTiled fills
+/// (CUtensorMap_st). The driver needs it 64-byte aligned; cuda.h aligns it
+/// to 128, and so does this copy.
+struct alignas(128) CUtensorMap {
+  uint64_t opaque[16];
+};
+static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) == 128,
+              "CUtensorMap must match cuda.h");
+
+// Extensible launches (cuLaunchKernelEx), for thread-block clusters.
+using CUlaunchAttributeID = int;
+constexpr CUlaunchAttributeID CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+
+/// CUlaunchAttributeValue: a 64-byte union whose other members hold
+/// pointers (CUevent), hence its 8-byte alignment.
+union CUlaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+  void *alignment; // stands for the pointer members this runtime never sets
+};
+static_assert(sizeof(CUlaunchAttributeValue) == 64 &&
+                  alignof(CUlaunchAttributeValue) == 8,
+              "CUlaunchAttributeValue must match cuda.h");
+
+struct CUlaunchAttribute {
+  CUlaunchAttributeID id;
+  char pad[8 - sizeof(CUlaunchAttributeID)];
+  CUlaunchAttributeValue value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72 &&
+                  offsetof(CUlaunchAttribute, value) == 8,
+              "CUlaunchAttribute must match cuda.h");
+
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchConfig) == 56 &&
+                  offsetof(CUlaunchConfig, hStream) == 32 &&
+                  offsetof(CUlaunchConfig, attrs) == 40 &&
+                  offsetof(CUlaunchConfig, numAttrs) == 48,
+              "CUlaunchConfig must match cuda.h");
 
 /// The driver entry points, resolved by load().
 struct CudaDriver {
@@ -77,6 +144,16 @@ struct CudaDriver {
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
+
+  // Optional: drivers before CUDA 12 lack them. Null then; only a manifest
+  // with "tensor_maps" or a "cluster" launch needs them (see
+  // checkLaunchSupport in runtime/Launch.h).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **) = nullptr;
+  CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int) = nullptr;
 
   /// dlopens `libraryName` and resolves every entry point. On failure returns
   /// false with a message that says what is missing; never aborts.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 using namespace sol::runtime;
 
@@ -208,6 +209,35 @@ static bool parseLaunch(FieldReader &reader, const JsonValue &root,
       return false;
     launch.dynamicSharedBytes = static_cast<unsigned>(bytes);
   }
+  if (!value->get("cluster"))
+    return true;
+  std::vector<int64_t> cluster;
+  if (!reader.readIntegerList(*value, "cluster", "launch", 1, cluster))
+    return false;
+  if (cluster.empty() || cluster.size() > 3)
+    return reader.fail("launch: \"cluster\" needs 1 to 3 entries");
+  for (size_t i = 0; i < cluster.size(); ++i)
+    launch.cluster[i] = static_cast<unsigned>(
+        std::min<int64_t>(cluster[i], kMaxPortableClusterSize + 1));
+  auto formatDims = [](const unsigned dims[3]) {
+    return formatShape({dims[0], dims[1], dims[2]});
+  };
+  // The driver rejects both at launch with a bare CUDA_ERROR_INVALID_VALUE
+  // (or _CLUSTER_SIZE); say which numbers are wrong instead.
+  unsigned size = 1;
+  for (int i = 0; i < 3; ++i)
+    size *= launch.cluster[i];
+  if (size > kMaxPortableClusterSize)
+    return reader.fail("launch: \"cluster\" " + formatShape(cluster) +
+                       " has more than " +
+                       std::to_string(kMaxPortableClusterSize) +
+                       " blocks (the portable cluster size)");
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] % launch.cluster[i] != 0)
+      return reader.fail("launch: \"cluster\" " + formatDims(launch.cluster) +
+                         " does not divide \"grid\" " +
+                         formatDims(launch.grid) + " (dim " +
+                         std::to_string(i) + ")");
   return true;
 }
 
@@ -245,6 +275,151 @@ static bool parseArgs(FieldReader &reader, const JsonValue &root,
   }
   if (!seenOutput)
     return reader.fail("manifest: \"args\" has no output");
+  return true;
+}
+
+bool sol::runtime::verifyTensorMapSpec(const TensorMapSpec &spec,
+                                       const std::vector<ArgSpec> &args,
+                                       std::string &error) {
+  auto fail = [&](const std::string &message) {
+    error = message;
+    return false;
+  };
+  if (spec.arg < 0 || spec.arg >= static_cast<int>(args.size()))
+    return fail("\"arg\" " + std::to_string(spec.arg) + " out of range (" +
+                std::to_string(args.size()) + " args)");
+  const ArgSpec &arg = args[spec.arg];
+  std::string argName = "arg " + std::to_string(spec.arg) + " (\"" + arg.name +
+                        "\", " + getDTypeName(arg.dtype) + " " +
+                        formatShape(arg.shape) + ")";
+  if (spec.dtype != arg.dtype)
+    return fail(std::string("\"dtype\" ") + getDTypeName(spec.dtype) +
+                " differs from " + argName);
+  size_t rank = spec.dims.size();
+  if (rank < 1 || rank > 5)
+    return fail("\"dims\" needs 1 to 5 entries, got " + std::to_string(rank));
+  if (spec.box.size() != rank)
+    return fail("\"box\" has " + std::to_string(spec.box.size()) +
+                " entries but \"dims\" has " + std::to_string(rank));
+  // TMA limits (cuTensorMapEncodeTiled): dims up to 2^32, byte strides that
+  // are multiples of 16 below 2^40, boxes of 1 to 256 elements whose inner
+  // row is a multiple of 16 bytes and fits the swizzle span.
+  int64_t elementBytes = static_cast<int64_t>(getDTypeSize(spec.dtype));
+  int64_t stride = elementBytes;
+  // In double: five dims of up to 2^32 overflow int64.
+  double count = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t dim = spec.dims[i];
+    if (dim < 1 || dim > (int64_t(1) << 32))
+      return fail("\"dims\"[" + std::to_string(i) +
+                  "] = " + std::to_string(dim) + " out of range (1 to 2^32)");
+    count *= static_cast<double>(dim);
+    if (i + 1 == rank)
+      break;
+    // The byte stride of dim i + 1.
+    if (static_cast<double>(stride) * static_cast<double>(dim) >= 0x1p40)
+      return fail("\"dims\" " + formatShape(spec.dims) +
+                  ": the stride of dim " + std::to_string(i + 1) +
+                  " is 2^40 bytes or more");
+    stride *= dim;
+    if (stride % 16 != 0)
+      return fail("\"dims\" " + formatShape(spec.dims) +
+                  ": the stride of dim " + std::to_string(i + 1) + " is " +
+                  std::to_string(stride) +
+                  " bytes, not a multiple of 16 (TMA needs 16-byte strides)");
+  }
+  if (count != static_cast<double>(arg.getNumElements()))
+    return fail("\"dims\" " + formatShape(spec.dims) + " hold " +
+                (count < 0x1p62 ? std::to_string(static_cast<int64_t>(count))
+                                : std::string("over 2^62")) +
+                " elements but " + argName + " has " +
+                std::to_string(arg.getNumElements()));
+  for (size_t i = 0; i < rank; ++i)
+    if (spec.box[i] < 1 || spec.box[i] > 256)
+      return fail("\"box\"[" + std::to_string(i) + "] = " +
+                  std::to_string(spec.box[i]) + " out of range (1 to 256)");
+  int64_t innerBytes = spec.box[0] * elementBytes;
+  if (innerBytes % 16 != 0)
+    return fail("\"box\"[0] = " + std::to_string(spec.box[0]) + " spans " +
+                std::to_string(innerBytes) +
+                " bytes, not a multiple of 16 (TMA copies 16-byte units)");
+  if (spec.swizzleBytes != 0 && spec.swizzleBytes != 32 &&
+      spec.swizzleBytes != 64 && spec.swizzleBytes != 128)
+    return fail("\"swizzle\" of " + std::to_string(spec.swizzleBytes) +
+                " bytes (expected none, 32B, 64B or 128B)");
+  if (spec.swizzleBytes != 0 && innerBytes > spec.swizzleBytes)
+    return fail("\"box\"[0] = " + std::to_string(spec.box[0]) + " spans " +
+                std::to_string(innerBytes) + " bytes, more than the " +
+                std::to_string(spec.swizzleBytes) + "B \"swizzle\" span");
+  if (spec.l2PromotionBytes != 0 && spec.l2PromotionBytes != 64 &&
+      spec.l2PromotionBytes != 128 && spec.l2PromotionBytes != 256)
+    return fail("\"l2_promotion\" of " + std::to_string(spec.l2PromotionBytes) +
+                " bytes (expected none, 64B, 128B or 256B)");
+  return true;
+}
+
+/// Reads optional string `key` of `entry` (else `fallback`) as one of
+/// `names`, storing the matching entry of `values`.
+static bool readChoice(FieldReader &reader, const JsonValue &entry,
+                       const std::string &key, const std::string &where,
+                       const char *fallback,
+                       std::initializer_list<const char *> names,
+                       std::initializer_list<unsigned> values,
+                       unsigned &result) {
+  std::string name = fallback;
+  if (entry.get(key) && !reader.readString(entry, key, where, name))
+    return false;
+  std::string expected;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (name == names.begin()[i]) {
+      result = values.begin()[i];
+      return true;
+    }
+    expected += std::string(i ? (i + 1 == names.size() ? " or " : ", ") : "") +
+                "\"" + names.begin()[i] + "\"";
+  }
+  return reader.fail(where + ": \"" + key + "\" must be " + expected +
+                     ", got \"" + name + "\"");
+}
+
+static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
+                            const std::vector<ArgSpec> &args,
+                            std::vector<TensorMapSpec> &maps) {
+  const JsonValue *value = root.get("tensor_maps");
+  if (!value || value->isNull())
+    return true; // optional: the kernel takes only the args
+  if (!value->isArray())
+    return reader.fail("manifest: \"tensor_maps\" must be an array");
+  for (size_t i = 0; i < value->getArray().size(); ++i) {
+    const JsonValue &entry = value->getArray()[i];
+    std::string where = "tensor_maps[" + std::to_string(i) + "]";
+    if (!entry.isObject())
+      return reader.fail(where + " must be an object");
+    TensorMapSpec map;
+    const JsonValue *arg = reader.require(entry, "arg", where);
+    int64_t argIndex;
+    if (!arg || !reader.readInteger(*arg, where + ": \"arg\"", 0, argIndex) ||
+        !reader.readDType(entry, where, map.dtype) ||
+        !reader.readIntegerList(entry, "dims", where, 1, map.dims) ||
+        !reader.readIntegerList(entry, "box", where, 1, map.box))
+      return false;
+    map.arg = static_cast<int>(std::min<int64_t>(argIndex, 1 << 30));
+    unsigned oobFill = 0;
+    if (!readChoice(reader, entry, "swizzle", where, "none",
+                    {"none", "32B", "64B", "128B"}, {0, 32, 64, 128},
+                    map.swizzleBytes) ||
+        !readChoice(reader, entry, "l2_promotion", where, "none",
+                    {"none", "64B", "128B", "256B"}, {0, 64, 128, 256},
+                    map.l2PromotionBytes) ||
+        !readChoice(reader, entry, "oob_fill", where, "zero", {"zero", "nan"},
+                    {0, 1}, oobFill))
+      return false;
+    map.oobFillNan = oobFill == 1;
+    std::string message;
+    if (!verifyTensorMapSpec(map, args, message))
+      return reader.fail(where + ": " + message);
+    maps.push_back(std::move(map));
+  }
   return true;
 }
 
@@ -478,6 +653,7 @@ bool sol::runtime::parseManifest(const std::string &text,
   if (!parseTarget(reader, root, manifest.target) ||
       !parseLaunch(reader, root, manifest.launch) ||
       !parseArgs(reader, root, manifest.args) ||
+      !parseTensorMaps(reader, root, manifest.args, manifest.tensorMaps) ||
       !parseCost(reader, root, manifest.cost))
     return false;
   if (const JsonValue *plan = root.get("plan"))

@@ -80,7 +80,39 @@ struct LaunchConfig {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
+  /// Thread-block cluster dims ("launch": {"cluster": [x, y, z]}); all 1
+  /// (the default) is a plain launch.
+  unsigned cluster[3] = {1, 1, 1};
+
+  bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
 };
+
+/// The most blocks a cluster may have without the non-portable cluster size
+/// attribute.
+constexpr unsigned kMaxPortableClusterSize = 8;
+
+/// One "tensor_maps" entry: a TMA descriptor over the dense row-major buffer
+/// of args[arg]. The kernel takes, after one pointer per arg, one extra
+/// parameter per map, in order: a device pointer to the 128-byte encoded
+/// CUtensorMap (see runtime/Launch.h).
+struct TensorMapSpec {
+  int arg = 0;
+  DType dtype = DType::F16;
+  /// Global dims in elements, innermost first (1 to 5 of them).
+  std::vector<int64_t> dims;
+  /// Box (tile) dims, one per global dim, each 1 to 256.
+  std::vector<int64_t> box;
+  unsigned swizzleBytes = 0;     // "none" (0), "32B", "64B", "128B"
+  unsigned l2PromotionBytes = 0; // "none" (0), "64B", "128B", "256B"
+  bool oobFillNan = false;       // "oob_fill": "nan" (else "zero")
+};
+
+/// Checks `spec` against the args it refers to: arg in range, the arg's
+/// dtype, dims whose product is the arg's element count, strides that are
+/// multiples of 16 bytes, boxes within 1..256 that the swizzle can hold.
+/// The message names the field; the caller says which map it was.
+bool verifyTensorMapSpec(const TensorMapSpec &spec,
+                         const std::vector<ArgSpec> &args, std::string &error);
 
 struct TargetInfo {
   std::string name, chip;
@@ -103,6 +135,8 @@ struct Manifest {
   TargetInfo target;
   LaunchConfig launch;
   std::vector<ArgSpec> args;
+  /// "tensor_maps": extra kernel parameters after the args (may be empty).
+  std::vector<TensorMapSpec> tensorMaps;
   std::vector<ProgramOp> program;
   std::vector<int> outputs; // program value ids, one per output arg, in order
   CostInfo cost;
@@ -114,6 +148,8 @@ struct Manifest {
     return getNumInputs() + outputIndex;
   }
   size_t getTotalArgBytes() const;
+  /// Kernel parameters: one per arg, then one per tensor map.
+  size_t getNumKernelParams() const { return args.size() + tensorMaps.size(); }
 };
 
 /// Parses and validates manifest JSON. `directory` is where relative binary

@@ -2,6 +2,7 @@
 
 #include "runtime/Runner.h"
 #include "runtime/HostBackend.h"
+#include "runtime/Launch.h"
 #include "runtime/Random.h"
 #include "runtime/Reference.h"
 
@@ -297,6 +298,8 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   if (!initCuda(error))
     return;
   result.deviceName = deviceName;
+  if (!checkLaunchSupport(driver, manifest, error))
+    return;
 
   // Pick the binary: a cubin needs no JIT, so it wins unless told otherwise.
   bool useCubin = !manifest.cubinPath.empty() &&
@@ -311,11 +314,15 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
     return;
   if (!useCubin) {
     int params = countPtxEntryParams(image, manifest.kernel);
-    if (params >= 0 && params != static_cast<int>(manifest.args.size())) {
+    if (params >= 0 &&
+        params != static_cast<int>(manifest.getNumKernelParams())) {
       error = "argument count mismatch: PTX entry '" + manifest.kernel +
               "' takes " + std::to_string(params) +
               " parameters, manifest has " +
               std::to_string(manifest.args.size()) + " args";
+      if (!manifest.tensorMaps.empty())
+        error += " and " + std::to_string(manifest.tensorMaps.size()) +
+                 " tensor maps";
       return;
     }
     image.push_back('\0'); // cuModuleLoadData reads PTX as a C string
@@ -416,15 +423,33 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
       checkBuffers = std::move(buffers);
   }
 
+  // Each set's tensor maps embed that set's buffers: one device copy of the
+  // maps per set (set 0's for the checked launch too), freed with the rest.
+  // The copies are on the legacy default stream, as are the launches.
+  std::vector<std::vector<CUdeviceptr>> setMapPointers(numSets);
+  if (!manifest.tensorMaps.empty()) {
+    for (int set = 0; set < numSets; ++set) {
+      CUdeviceptr maps = 0;
+      if (!uploadTensorMaps(driver, manifest, setPointers[set].data(), maps,
+                            error))
+        return;
+      resources.allocations.push_back(maps);
+      for (size_t i = 0; i < manifest.tensorMaps.size(); ++i)
+        setMapPointers[set].push_back(getTensorMapPointer(maps, i));
+    }
+  }
+
+  // Kernel parameters: the args' pointers, then the maps' (Launch.h).
   std::vector<std::vector<void *>> setParams(numSets);
-  for (int set = 0; set < numSets; ++set)
+  for (int set = 0; set < numSets; ++set) {
     for (CUdeviceptr &pointer : setPointers[set])
       setParams[set].push_back(&pointer);
+    for (CUdeviceptr &pointer : setMapPointers[set])
+      setParams[set].push_back(&pointer);
+  }
   auto launchSet = [&](int set) {
-    return driver.cuLaunchKernel(
-        function, launch.grid[0], launch.grid[1], launch.grid[2],
-        launch.block[0], launch.block[1], launch.block[2],
-        launch.dynamicSharedBytes, nullptr, setParams[set].data(), nullptr);
+    return launchKernel(driver, function, launch, nullptr,
+                        setParams[set].data());
   };
 
   // The checked launch; errors inside the kernel surface at the sync.
@@ -452,8 +477,7 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   // around `iters` back-to-back launches rotating among the sets.
   int warmups = std::max(options.warmupLaunches, numSets);
   for (int i = 0; i < warmups; ++i) {
-    if (!driver.check(launchSet(i % numSets), "cuLaunchKernel (warm-up)",
-                      error))
+    if (!driver.check(launchSet(i % numSets), "kernel launch (warm-up)", error))
       return;
   }
   CUevent start = nullptr, stop = nullptr;
@@ -476,7 +500,7 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
       return;
     for (int i = 0; i < iters; ++i)
       if (!driver.check(launchSet((rep * iters + i) % numSets),
-                        "cuLaunchKernel (timed)", error))
+                        "kernel launch (timed)", error))
         return;
     float milliseconds = 0;
     if (!driver.check(driver.cuEventRecord(stop, nullptr), "cuEventRecord",
@@ -558,7 +582,21 @@ std::string sol::runtime::formatResultBlock(const Manifest &manifest,
       std::to_string(launch.grid[1]) + ", " + std::to_string(launch.grid[2]) +
       "] block [" + std::to_string(launch.block[0]) + ", " +
       std::to_string(launch.block[1]) + ", " + std::to_string(launch.block[2]) +
-      "] smem " + std::to_string(launch.dynamicSharedBytes) + " B\n";
+      "] smem " + std::to_string(launch.dynamicSharedBytes) + " B";
+  if (launch.hasCluster())
+    text += " cluster [" + std::to_string(launch.cluster[0]) + ", " +
+            std::to_string(launch.cluster[1]) + ", " +
+            std::to_string(launch.cluster[2]) + "]";
+  text += "\n";
+  for (size_t i = 0; i < manifest.tensorMaps.size(); ++i) {
+    const TensorMapSpec &map = manifest.tensorMaps[i];
+    text += "  tma " + std::to_string(i) + ":    arg " +
+            std::to_string(map.arg) + " dims " + formatShape(map.dims) +
+            " box " + formatShape(map.box) + " swizzle " +
+            (map.swizzleBytes ? std::to_string(map.swizzleBytes) + "B"
+                              : std::string("none")) +
+            "\n";
+  }
   if (!manifest.plan.isNull())
     text += "  plan:     " + writeJson(manifest.plan) + "\n";
   if (!result.note.empty())

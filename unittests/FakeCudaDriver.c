@@ -2,23 +2,43 @@
  *
  * CI has no GPU, so RunnerTest dlopens this library in place of libcuda.so.1
  * to drive the CUDA backend end to end: module load (and its failure with a
- * JIT log), entry lookup, allocations, copies, the checked launch and the
- * timed loop. "Device" memory is host memory; a launch runs a host version
- * of the kernel; every timed rep reports 0.5 ms.
+ * JIT log), entry lookup, allocations, copies, tensor map encodes, the
+ * checked launch (plain or in clusters) and the timed loop. "Device" memory
+ * is host memory; a launch runs a host version of the kernel; every timed rep
+ * reports 0.5 ms. What the tests check is recorded in `fakeCudaRecord`
+ * (FakeCudaDriver.h).
  *
  *===----------------------------------------------------------------------===*/
 
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
+
+#include "FakeCudaDriver.h"
+
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
-enum { Success = 0, ErrorInvalidPtx = 218, ErrorNotFound = 500 };
-enum { KernelAdd = 1, KernelAddWrong = 2, KernelLaunchFails = 3 };
+enum {
+  Success = 0,
+  ErrorInvalidValue = 1,
+  ErrorInvalidPtx = 218,
+  ErrorNotFound = 500
+};
+enum {
+  KernelAdd = 1,
+  KernelAddWrong = 2,
+  KernelLaunchFails = 3,
+  /* out = a + b over 3x8 f32, reading a and b through two tensor maps
+   * (params 3 and 4). */
+  KernelAddTma = 4
+};
 
-/* How many launches ran, so the test can see warm-up plus timed launches. */
-int fakeCudaLaunchCount = 0;
+FakeCudaRecord fakeCudaRecord;
+
+void fakeCudaReset(void) { memset(&fakeCudaRecord, 0, sizeof(fakeCudaRecord)); }
 
 CUresult cuInit(unsigned flags) { (void)flags; return Success; }
 CUresult cuDeviceGetCount(int *count) { *count = 1; return Success; }
@@ -46,7 +66,10 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
   return Success;
 }
 CUresult cuCtxSetCurrent(void *ctx) { (void)ctx; return Success; }
-CUresult cuCtxSynchronize(void) { return Success; }
+CUresult cuCtxSynchronize(void) {
+  ++fakeCudaRecord.synchronizes;
+  return Success;
+}
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count,
                             int *options, void **values) {
@@ -71,6 +94,8 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
     *function = (void *)KernelAddWrong;
   else if (strcmp(name, "add_f32_launch_fails") == 0)
     *function = (void *)KernelLaunchFails;
+  else if (strcmp(name, "add_f32_tma") == 0)
+    *function = (void *)KernelAddTma;
   else
     return ErrorNotFound;
   return Success;
@@ -85,11 +110,20 @@ CUresult cuMemGetInfo_v2(size_t *freeBytes, size_t *totalBytes) {
   *totalBytes = (size_t)2 << 30;
   return Success;
 }
+/* The real driver aligns allocations to at least 256 bytes. */
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
-  *pointer = (CUdeviceptr)(size_t)malloc(bytes);
+  void *memory = NULL;
+  if (posix_memalign(&memory, 256, bytes ? bytes : 1) != 0)
+    return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  *pointer = (CUdeviceptr)(size_t)memory;
+  ++fakeCudaRecord.allocations;
   return Success;
 }
-CUresult cuMemFree_v2(CUdeviceptr pointer) { free((void *)(size_t)pointer); return Success; }
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  free((void *)(size_t)pointer);
+  ++fakeCudaRecord.frees;
+  return Success;
+}
 CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void *from, size_t bytes) {
   memcpy((void *)(size_t)to, from, bytes);
   return Success;
@@ -109,20 +143,148 @@ CUresult cuMemsetD16_v2(CUdeviceptr to, unsigned short value, size_t count) {
   return Success;
 }
 
-/* out = a + b over 3x5 f32 (the wrong kernel subtracts). */
-CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                        void *stream, void **params, void **extra) {
-  (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)smem;
-  (void)stream; (void)extra;
-  if ((size_t)function == KernelLaunchFails)
+/* The buffer tensor map `map` (a device pointer to 128 bytes) describes, and
+ * whether it is the one passed as its arg. */
+static const float *readThroughMap(CUdeviceptr map, const float *arg) {
+  const unsigned long long *words = (const unsigned long long *)(size_t)map;
+  if (words[0] != FAKE_CUDA_MAP_MAGIC)
+    return NULL;
+  const float *data = (const float *)(size_t)words[1];
+  if (data != arg)
+    ++fakeCudaRecord.mapMismatches;
+  return data;
+}
+
+/* Runs the host version of `function` on the params a launch got: out = a +
+ * b over 3x5 f32 (the wrong kernel subtracts; the TMA one adds 3x8 f32 and
+ * reads a and b through its maps). */
+static CUresult runKernel(void *function, void **params) {
+  size_t kind = (size_t)function;
+  if (kind == KernelLaunchFails)
     return 719; /* CUDA_ERROR_LAUNCH_FAILED */
+  FakeCudaLaunch *launch = &fakeCudaRecord.lastLaunch;
+  launch->numParams = kind == KernelAddTma ? 5 : 3;
+  for (int i = 0; i < launch->numParams; ++i)
+    launch->params[i] = *(CUdeviceptr *)params[i];
   const float *a = *(const float **)params[0];
   const float *b = *(const float **)params[1];
   float *out = *(float **)params[2];
-  for (int i = 0; i < 15; ++i)
-    out[i] = (size_t)function == KernelAdd ? a[i] + b[i] : a[i] - b[i];
-  ++fakeCudaLaunchCount;
+  if (kind == KernelAddTma) {
+    a = readThroughMap(launch->params[3], a);
+    b = readThroughMap(launch->params[4], b);
+    if (!a || !b)
+      return 700; /* CUDA_ERROR_ILLEGAL_ADDRESS: not a map */
+  }
+  int count = kind == KernelAddTma ? 24 : 15;
+  for (int i = 0; i < count; ++i)
+    out[i] = kind == KernelAddWrong ? a[i] - b[i] : a[i] + b[i];
+  ++fakeCudaRecord.launches;
+  return Success;
+}
+
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  (void)stream; (void)extra;
+  FakeCudaLaunch *launch = &fakeCudaRecord.lastLaunch;
+  memset(launch, 0, sizeof(*launch));
+  launch->grid[0] = gx; launch->grid[1] = gy; launch->grid[2] = gz;
+  launch->block[0] = bx; launch->block[1] = by; launch->block[2] = bz;
+  launch->smem = smem;
+  return runKernel(function, params);
+}
+
+/* cuda.h's extensible launch configuration, reproduced here as the runtime
+ * reproduces it (CudaDriver.h): the test passes only if both match. */
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    struct { unsigned x, y, z; } clusterDim;
+    void *alignment;
+  } value;
+} CUlaunchAttribute;
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+} CUlaunchConfig;
+_Static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute");
+_Static_assert(sizeof(CUlaunchConfig) == 56 &&
+                   offsetof(CUlaunchConfig, attrs) == 40,
+               "CUlaunchConfig");
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, void *function,
+                          void **params, void **extra) {
+  (void)extra;
+  FakeCudaLaunch *launch = &fakeCudaRecord.lastLaunch;
+  memset(launch, 0, sizeof(*launch));
+  launch->viaEx = 1;
+  launch->grid[0] = config->gridDimX;
+  launch->grid[1] = config->gridDimY;
+  launch->grid[2] = config->gridDimZ;
+  launch->block[0] = config->blockDimX;
+  launch->block[1] = config->blockDimY;
+  launch->block[2] = config->blockDimZ;
+  launch->smem = config->sharedMemBytes;
+  launch->numAttrs = config->numAttrs;
+  if (config->numAttrs > 0) {
+    const CUlaunchAttribute *attribute = &config->attrs[0];
+    launch->attrId = attribute->id;
+    if (attribute->id == 4) { /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
+      launch->cluster[0] = attribute->value.clusterDim.x;
+      launch->cluster[1] = attribute->value.clusterDim.y;
+      launch->cluster[2] = attribute->value.clusterDim.z;
+      /* As the driver: the grid must be whole clusters. */
+      for (int i = 0; i < 3; ++i)
+        if (launch->cluster[i] == 0 || launch->grid[i] % launch->cluster[i])
+          return ErrorInvalidValue;
+    }
+  }
+  CUresult result = runKernel(function, params);
+  if (result == Success)
+    ++fakeCudaRecord.launchesEx;
+  return result;
+}
+
+/* Records the arguments and writes a map the TMA kernel can read: the magic,
+ * then the global address. Rejects what the driver rejects first: a map not
+ * 64-byte aligned, an address not 16-byte aligned. */
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
+                                void *address, const unsigned long long *dims,
+                                const unsigned long long *strides,
+                                const unsigned *box,
+                                const unsigned *elementStrides, int interleave,
+                                int swizzle, int l2Promotion, int oobFill) {
+  if ((size_t)map % 64 != 0 || (size_t)address % 16 != 0 || rank < 1 ||
+      rank > 5)
+    return ErrorInvalidValue;
+  if (fakeCudaRecord.encodes < FAKE_CUDA_MAX_ENCODES) {
+    FakeCudaEncode *encode = &fakeCudaRecord.encode[fakeCudaRecord.encodes];
+    encode->dataType = dataType;
+    encode->rank = rank;
+    encode->globalAddress = (size_t)address;
+    for (unsigned i = 0; i < rank; ++i) {
+      encode->globalDim[i] = dims[i];
+      if (i + 1 < rank)
+        encode->globalStrides[i] = strides[i];
+      encode->boxDim[i] = box[i];
+      encode->elementStrides[i] = elementStrides[i];
+    }
+    encode->interleave = interleave;
+    encode->swizzle = swizzle;
+    encode->l2Promotion = l2Promotion;
+    encode->oobFill = oobFill;
+  }
+  ++fakeCudaRecord.encodes;
+  unsigned long long *words = (unsigned long long *)map;
+  memset(words, 0, 128);
+  words[0] = FAKE_CUDA_MAP_MAGIC;
+  words[1] = (size_t)address;
   return Success;
 }
 
@@ -145,8 +307,9 @@ CUresult cuGetErrorString(CUresult result, const char **text) {
   return Success;
 }
 CUresult cuGetErrorName(CUresult result, const char **text) {
-  *text = result == ErrorNotFound     ? "CUDA_ERROR_NOT_FOUND"
-          : result == ErrorInvalidPtx ? "CUDA_ERROR_INVALID_PTX"
-                                      : "CUDA_ERROR_LAUNCH_FAILED";
+  *text = result == ErrorNotFound       ? "CUDA_ERROR_NOT_FOUND"
+          : result == ErrorInvalidPtx   ? "CUDA_ERROR_INVALID_PTX"
+          : result == ErrorInvalidValue ? "CUDA_ERROR_INVALID_VALUE"
+                                        : "CUDA_ERROR_LAUNCH_FAILED";
   return Success;
 }

@@ -106,9 +106,13 @@ sol_compilation_host_program_json(const sol_compilation *compilation);
 /* Loads `image` (a cubin, or PTX text, which the driver JIT-compiles; `size`
  * bytes, a trailing NUL is not needed) into the primary context of CUDA
  * device 0 and looks up `kernel_name`. `manifest_json` is the kernel's
- * manifest: it gives the launch configuration and the argument count, and
- * the dynamic shared memory attribute is set from it. Fails with a clear
- * error, never aborts, on machines without a driver or device. */
+ * manifest: it gives the launch configuration (with its thread-block
+ * "cluster", if any), the argument count and the "tensor_maps" (TMA
+ * descriptors) the kernel takes, and the dynamic shared memory attribute is
+ * set from it. Fails with a clear error, never aborts, on machines without a
+ * driver or device, or with a driver too old for the clusters or tensor maps
+ * the manifest asks for. The driver is libcuda.so.1, or the library the
+ * environment variable SOL_CAPI_LIBCUDA names (read once, for tests). */
 SOL_CAPI_EXPORT int sol_module_load(const void *image, size_t size,
                                     const char *kernel_name,
                                     const char *manifest_json,
@@ -117,7 +121,10 @@ SOL_CAPI_EXPORT int sol_module_load(const void *image, size_t size,
 /* Launches the kernel asynchronously on `cuda_stream` (a CUstream; NULL is
  * the legacy default stream). `arg_device_pointers` holds one device pointer
  * (CUdeviceptr, cast to void *) per manifest arg: inputs, then outputs;
- * `num_args` must equal the manifest's count. */
+ * `num_args` must equal the manifest's count. For a kernel with tensor maps,
+ * the maps are encoded over these buffers (16-byte aligned ones) and kept on
+ * the device per distinct set of buffers (up to 64 sets per kernel, freed by
+ * sol_loaded_kernel_free); a new set costs one device synchronization. */
 SOL_CAPI_EXPORT int sol_kernel_launch(sol_loaded_kernel *kernel,
                                       void **arg_device_pointers,
                                       size_t num_args, void *cuda_stream,

@@ -19,6 +19,7 @@
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/Launch.h"
 #include "runtime/Manifest.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,6 +43,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -64,7 +66,18 @@ struct sol_loaded_kernel {
   cuda::CUmodule module = nullptr;
   cuda::CUfunction function = nullptr;
   ::sol::runtime::Manifest manifest;
+  /// The device buffers of encoded tensor maps (runtime/Launch.h), keyed by
+  /// the pointers of the args the maps describe, in "tensor_maps" order: a
+  /// map embeds its buffer's address, and a framework's caching allocator
+  /// hands the same few buffers back, so each set is encoded once.
+  std::map<std::vector<cuda::CUdeviceptr>, cuda::CUdeviceptr> tensorMaps;
+  std::mutex tensorMapsMutex;
 };
+
+/// How many sets of buffers a kernel keeps encoded maps for; past it the
+/// cache is emptied (a workload that keeps fresh buffers coming would
+/// otherwise grow it without bound).
+static constexpr size_t kMaxCachedTensorMapSets = 64;
 
 /// A heap copy the caller frees with sol_string_free.
 static char *copyString(const std::string &text) {
@@ -418,7 +431,9 @@ static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
   std::lock_guard<std::mutex> lock(mutex);
   driverOut = &driver;
   if (!initialized) {
-    if (!driver.load(error))
+    // SOL_CAPI_LIBCUDA names another driver library: the tests load a fake.
+    const char *library = std::getenv("SOL_CAPI_LIBCUDA");
+    if (!driver.load(error, library && *library ? library : "libcuda.so.1"))
       return false;
     int count = 0;
     cuda::CUdevice device = 0;
@@ -464,6 +479,8 @@ extern "C" int sol_module_load(const void *image, size_t size,
   const cuda::CudaDriver *driver = nullptr;
   if (!initCuda(driver, message))
     return fail(error, "sol_module_load: " + message);
+  if (!::sol::runtime::checkLaunchSupport(*driver, kernel->manifest, message))
+    return fail(error, "sol_module_load: " + message);
 
   // PTX is read as a C string: make sure one NUL ends it.
   std::string bytes(static_cast<const char *>(image), size);
@@ -501,6 +518,56 @@ extern "C" int sol_module_load(const void *image, size_t size,
   return 0;
 }
 
+/// Frees every cached tensor map buffer of `kernel` once the device is done
+/// with them (launches that read them may still be queued).
+static bool freeTensorMaps(const cuda::CudaDriver &driver,
+                           sol_loaded_kernel &kernel, std::string &error) {
+  if (kernel.tensorMaps.empty())
+    return true;
+  if (!driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize", error))
+    return false;
+  for (const auto &entry : kernel.tensorMaps)
+    driver.cuMemFree(entry.second);
+  kernel.tensorMaps.clear();
+  return true;
+}
+
+/// The device buffer of `kernel`'s tensor maps for the args at `pointers`:
+/// cached, or encoded and uploaded now. The caller holds tensorMapsMutex
+/// until its launch is queued, so no other thread's flush frees the buffer
+/// in between.
+static bool getTensorMaps(const cuda::CudaDriver &driver,
+                          sol_loaded_kernel &kernel,
+                          const std::vector<cuda::CUdeviceptr> &pointers,
+                          cuda::CUdeviceptr &buffer, std::string &error) {
+  const ::sol::runtime::Manifest &manifest = kernel.manifest;
+  std::vector<cuda::CUdeviceptr> key;
+  for (const ::sol::runtime::TensorMapSpec &map : manifest.tensorMaps)
+    key.push_back(pointers[map.arg]);
+  auto it = kernel.tensorMaps.find(key);
+  if (it != kernel.tensorMaps.end()) {
+    buffer = it->second;
+    return true;
+  }
+  if (kernel.tensorMaps.size() >= kMaxCachedTensorMapSets &&
+      !freeTensorMaps(driver, kernel, error))
+    return false;
+  if (!::sol::runtime::uploadTensorMaps(driver, manifest, pointers.data(),
+                                        buffer, error))
+    return false;
+  // cuMemcpyHtoD from pageable memory may return before the copy lands, and
+  // it is ordered on the legacy default stream only: a launch on another
+  // (non-blocking) stream could read the map early. Wait for it, once per
+  // set of buffers.
+  if (!driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize (tensor maps)",
+                    error)) {
+    driver.cuMemFree(buffer);
+    return false;
+  }
+  kernel.tensorMaps.emplace(std::move(key), buffer);
+  return true;
+}
+
 extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
                                  void **argDevicePointers, size_t numArgs,
                                  void *cudaStream, char **error) {
@@ -517,21 +584,34 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
   std::string message;
   if (!initCuda(driver, message))
     return fail(error, "sol_kernel_launch: " + message);
-  // Bare-pointer calling convention: one device pointer per argument.
+  // Bare-pointer calling convention: one device pointer per argument, then
+  // one per tensor map (runtime/Launch.h).
   std::vector<cuda::CUdeviceptr> pointers(numArgs);
-  std::vector<void *> params(numArgs);
-  for (size_t i = 0; i < numArgs; ++i) {
+  for (size_t i = 0; i < numArgs; ++i)
     pointers[i] = reinterpret_cast<cuda::CUdeviceptr>(argDevicePointers[i]);
-    params[i] = &pointers[i];
+  std::vector<cuda::CUdeviceptr> mapPointers;
+  std::unique_lock<std::mutex> mapsLock(kernel->tensorMapsMutex,
+                                        std::defer_lock);
+  if (!manifest.tensorMaps.empty()) {
+    mapsLock.lock();
+    cuda::CUdeviceptr maps = 0;
+    if (!getTensorMaps(*driver, *kernel, pointers, maps, message))
+      return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
+                             "': " + message);
+    for (size_t i = 0; i < manifest.tensorMaps.size(); ++i)
+      mapPointers.push_back(::sol::runtime::getTensorMapPointer(maps, i));
   }
-  const ::sol::runtime::LaunchConfig &launch = manifest.launch;
+  std::vector<void *> params;
+  for (cuda::CUdeviceptr &pointer : pointers)
+    params.push_back(&pointer);
+  for (cuda::CUdeviceptr &pointer : mapPointers)
+    params.push_back(&pointer);
   if (!driver->check(
-          driver->cuLaunchKernel(
-              kernel->function, launch.grid[0], launch.grid[1], launch.grid[2],
-              launch.block[0], launch.block[1], launch.block[2],
-              launch.dynamicSharedBytes,
-              static_cast<cuda::CUstream>(cudaStream), params.data(), nullptr),
-          "cuLaunchKernel", message))
+          ::sol::runtime::launchKernel(
+              *driver, kernel->function, manifest.launch,
+              static_cast<cuda::CUstream>(cudaStream), params.data()),
+          manifest.launch.hasCluster() ? "cuLaunchKernelEx" : "cuLaunchKernel",
+          message))
     return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
                            "': " + message);
   return 0;
@@ -544,11 +624,15 @@ extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
 extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {
   if (!kernel)
     return;
-  if (kernel->module) {
+  if (kernel->module || !kernel->tensorMaps.empty()) {
     const cuda::CudaDriver *driver = nullptr;
     std::string ignored;
-    if (initCuda(driver, ignored))
-      driver->cuModuleUnload(kernel->module);
+    if (initCuda(driver, ignored)) {
+      std::lock_guard<std::mutex> lock(kernel->tensorMapsMutex);
+      freeTensorMaps(*driver, *kernel, ignored);
+      if (kernel->module)
+        driver->cuModuleUnload(kernel->module);
+    }
   }
   delete kernel;
 }

@@ -1,0 +1,203 @@
+//===- Launch.cpp - tensor maps and cluster launches for any launcher -----===//
+
+#include "runtime/Launch.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace sol::runtime;
+using namespace sol::runtime::cuda;
+
+static int getTensorMapDataType(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  }
+  return -1;
+}
+
+static int getSwizzle(unsigned bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+static int getL2Promotion(unsigned bytes) {
+  switch (bytes) {
+  case 64:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  case 128:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  case 256:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  default:
+    return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  }
+}
+
+bool sol::runtime::getTensorMapEncodeArgs(const TensorMapSpec &spec,
+                                          const std::vector<ArgSpec> &args,
+                                          CUdeviceptr address,
+                                          TensorMapEncodeArgs &result,
+                                          std::string &error) {
+  if (!verifyTensorMapSpec(spec, args, error))
+    return false;
+  // The driver's only complaint would be CUDA_ERROR_INVALID_VALUE.
+  if (address % 16 != 0) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "0x%llx", address);
+    error = "the buffer of arg " + std::to_string(spec.arg) + " at " + text +
+            " is not 16-byte aligned (TMA needs 16)";
+    return false;
+  }
+  result = TensorMapEncodeArgs();
+  result.dataType = getTensorMapDataType(spec.dtype);
+  result.rank = static_cast<uint32_t>(spec.dims.size());
+  result.globalAddress = address;
+  uint64_t stride = getDTypeSize(spec.dtype);
+  for (size_t i = 0; i < spec.dims.size(); ++i) {
+    result.globalDim[i] = static_cast<uint64_t>(spec.dims[i]);
+    // Dense row-major: dim i + 1 steps over everything below it.
+    stride *= result.globalDim[i];
+    if (i + 1 < spec.dims.size())
+      result.globalStrides[i] = stride;
+    result.boxDim[i] = static_cast<uint32_t>(spec.box[i]);
+    result.elementStrides[i] = 1;
+  }
+  result.interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  result.swizzle = getSwizzle(spec.swizzleBytes);
+  result.l2Promotion = getL2Promotion(spec.l2PromotionBytes);
+  // OOB_FILL_NONE fills out-of-bounds elements with zeros.
+  result.oobFill = spec.oobFillNan
+                       ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                       : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+  return true;
+}
+
+bool sol::runtime::checkLaunchSupport(const CudaDriver &driver,
+                                      const Manifest &manifest,
+                                      std::string &error) {
+  if (!manifest.tensorMaps.empty() && !driver.cuTensorMapEncodeTiled) {
+    error = "kernel '" + manifest.kernel +
+            "' has \"tensor_maps\" but the CUDA driver does not export "
+            "cuTensorMapEncodeTiled (CUDA 12 or newer needed)";
+    return false;
+  }
+  if (manifest.launch.hasCluster() && !driver.cuLaunchKernelEx) {
+    error = "kernel '" + manifest.kernel +
+            "' launches in clusters but the CUDA driver does not export "
+            "cuLaunchKernelEx (CUDA 12 or newer needed)";
+    return false;
+  }
+  return true;
+}
+
+bool sol::runtime::encodeTensorMaps(const CudaDriver &driver,
+                                    const Manifest &manifest,
+                                    const CUdeviceptr *argPointers,
+                                    std::vector<CUtensorMap> &maps,
+                                    std::string &error) {
+  maps.assign(manifest.tensorMaps.size(), CUtensorMap());
+  if (maps.empty())
+    return true;
+  if (!checkLaunchSupport(driver, manifest, error))
+    return false;
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const TensorMapSpec &spec = manifest.tensorMaps[i];
+    std::string where = "tensor_maps[" + std::to_string(i) + "]";
+    bool argInRange =
+        spec.arg >= 0 && static_cast<size_t>(spec.arg) < manifest.args.size();
+    TensorMapEncodeArgs encode;
+    if (!getTensorMapEncodeArgs(spec, manifest.args,
+                                argInRange ? argPointers[spec.arg] : 0, encode,
+                                error)) {
+      error = where + ": " + error;
+      return false;
+    }
+    CUresult status = driver.cuTensorMapEncodeTiled(
+        &maps[i], encode.dataType, encode.rank,
+        reinterpret_cast<void *>(encode.globalAddress), encode.globalDim,
+        encode.globalStrides, encode.boxDim, encode.elementStrides,
+        encode.interleave, encode.swizzle, encode.l2Promotion, encode.oobFill);
+    if (!driver.check(status, "cuTensorMapEncodeTiled", error)) {
+      error = where + " (arg " + std::to_string(spec.arg) + " \"" +
+              manifest.args[spec.arg].name + "\", dims " +
+              formatShape(spec.dims) + ", box " + formatShape(spec.box) +
+              "): " + error;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool sol::runtime::uploadTensorMaps(const CudaDriver &driver,
+                                    const Manifest &manifest,
+                                    const CUdeviceptr *argPointers,
+                                    CUdeviceptr &buffer, std::string &error) {
+  buffer = 0;
+  std::vector<CUtensorMap> maps;
+  if (!encodeTensorMaps(driver, manifest, argPointers, maps, error))
+    return false;
+  if (maps.empty())
+    return true;
+  // cuMemAlloc aligns to at least 256 bytes, so every map is 64-byte aligned.
+  size_t bytes = maps.size() * kTensorMapBytes;
+  CUdeviceptr allocation = 0;
+  if (!driver.check(driver.cuMemAlloc(&allocation, bytes),
+                    "cuMemAlloc (tensor maps)", error))
+    return false;
+  if (!driver.check(driver.cuMemcpyHtoD(allocation, maps.data(), bytes),
+                    "cuMemcpyHtoD (tensor maps)", error)) {
+    driver.cuMemFree(allocation);
+    return false;
+  }
+  buffer = allocation;
+  return true;
+}
+
+CUlaunchConfig sol::runtime::makeClusterLaunchConfig(
+    const LaunchConfig &launch, CUstream stream, CUlaunchAttribute &attribute) {
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = launch.cluster[0];
+  attribute.value.clusterDim.y = launch.cluster[1];
+  attribute.value.clusterDim.z = launch.cluster[2];
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = launch.grid[0];
+  config.gridDimY = launch.grid[1];
+  config.gridDimZ = launch.grid[2];
+  config.blockDimX = launch.block[0];
+  config.blockDimY = launch.block[1];
+  config.blockDimZ = launch.block[2];
+  config.sharedMemBytes = launch.dynamicSharedBytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+CUresult sol::runtime::launchKernel(const CudaDriver &driver,
+                                    CUfunction function,
+                                    const LaunchConfig &launch, CUstream stream,
+                                    void **params) {
+  if (!launch.hasCluster())
+    return driver.cuLaunchKernel(
+        function, launch.grid[0], launch.grid[1], launch.grid[2],
+        launch.block[0], launch.block[1], launch.block[2],
+        launch.dynamicSharedBytes, stream, params, nullptr);
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config = makeClusterLaunchConfig(launch, stream, attribute);
+  return driver.cuLaunchKernelEx(&config, function, params, nullptr);
+}

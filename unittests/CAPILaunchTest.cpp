@@ -1,0 +1,231 @@
+//===- CAPILaunchTest.cpp - the C API's launch on the fake driver ---------===//
+//
+// sol_module_load and sol_kernel_launch (include/sol-c/sol.h) against the
+// fake libcuda (FakeCudaDriver.c, named by SOL_CAPI_LIBCUDA): tensor maps
+// encoded per set of buffers and cached, the cache's bound, errors as
+// strings, cluster launches. A binary of its own: it links libsol_capi.so,
+// which must not share a process with the static sol libraries that
+// SolUnitTests links (MLIR TypeIDs would be defined twice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCudaDriver.h"
+
+#include "sol-c/sol.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *const tmaManifest = R"({
+  "kernel": "add_f32_tma",
+  "launch": {"grid": [1, 1, 1], "block": [128, 1, 1]},
+  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 8]},
+           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 8]},
+           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 8]}],
+  "tensor_maps": [
+    {"arg": 0, "dtype": "f32", "dims": [8, 3], "box": [8, 3]},
+    {"arg": 1, "dtype": "f32", "dims": [8, 3], "box": [4, 1],
+     "swizzle": "128B", "l2_promotion": "256B"}],
+  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 8]}],
+  "outputs": [2]
+})";
+
+const char *const clusterManifest = R"({
+  "kernel": "add_f32",
+  "launch": {"grid": [8, 1, 1], "block": [32, 1, 1], "cluster": [4, 1, 1]},
+  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
+           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
+           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
+  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
+  "outputs": [2]
+})";
+
+/// The fake's record; the C API's driver dlopened the same library.
+FakeCudaRecord &getFakeRecord() {
+  static void *handle = dlopen(SOL_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
+  EXPECT_NE(handle, nullptr) << dlerror();
+  return *static_cast<FakeCudaRecord *>(dlsym(handle, "fakeCudaRecord"));
+}
+
+/// Loads `kernel` of `manifest` on the fake driver; null (with the error
+/// reported) on failure.
+sol_loaded_kernel *load(const char *kernel, const char *manifest) {
+  // Read at the C API's first driver load, so set before any call.
+  setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  static const char image[] = "fake cubin";
+  sol_loaded_kernel *loaded = nullptr;
+  char *error = nullptr;
+  if (sol_module_load(image, sizeof(image), kernel, manifest, &loaded,
+                      &error) != 0) {
+    ADD_FAILURE() << error;
+    sol_string_free(error);
+  }
+  return loaded;
+}
+
+/// Launches `kernel` on `pointers`; "" on success, else the error string.
+std::string launch(sol_loaded_kernel *kernel, std::vector<float *> pointers) {
+  std::vector<void *> args(pointers.begin(), pointers.end());
+  char *error = nullptr;
+  if (sol_kernel_launch(kernel, args.data(), args.size(), nullptr, &error) == 0)
+    return "";
+  std::string message = error ? error : "(no message)";
+  sol_string_free(error);
+  return message;
+}
+
+/// 256-byte aligned float buffers, as cuMemAlloc gives.
+struct Buffers {
+  std::vector<float *> buffers;
+  float *make(size_t count, float first) {
+    void *memory = nullptr;
+    EXPECT_EQ(posix_memalign(&memory, 256, count * sizeof(float)), 0);
+    float *data = static_cast<float *>(memory);
+    for (size_t i = 0; i < count; ++i)
+      data[i] = first + static_cast<float>(i);
+    buffers.push_back(data);
+    return data;
+  }
+  ~Buffers() {
+    for (float *buffer : buffers)
+      std::free(buffer);
+  }
+};
+
+TEST(CAPILaunchTest, TensorMapsAreEncodedOncePerSetOfBuffers) {
+  getFakeRecord() = FakeCudaRecord();
+  sol_loaded_kernel *kernel = load("add_f32_tma", tmaManifest);
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(sol_loaded_kernel_num_args(kernel), 3u);
+  Buffers buffers;
+  float *a = buffers.make(24, 1), *b = buffers.make(24, 100);
+  float *out = buffers.make(24, 0), *otherOut = buffers.make(24, 0);
+  const FakeCudaRecord &record = getFakeRecord();
+
+  ASSERT_EQ(launch(kernel, {a, b, out}), "");
+  EXPECT_EQ(out[23], 24 + 123);
+  EXPECT_EQ(record.encodes, 2);
+  EXPECT_EQ(record.allocations, 1);
+  EXPECT_EQ(record.mapMismatches, 0);
+  ASSERT_EQ(record.lastLaunch.numParams, 5);
+  EXPECT_EQ(record.lastLaunch.params[0], reinterpret_cast<uintptr_t>(a));
+  EXPECT_EQ(record.lastLaunch.params[4], record.lastLaunch.params[3] + 128);
+  EXPECT_EQ(record.encode[0].globalAddress, reinterpret_cast<uintptr_t>(a));
+  EXPECT_EQ(record.encode[1].globalAddress, reinterpret_cast<uintptr_t>(b));
+  EXPECT_EQ(record.encode[1].boxDim[0], 4u);
+  EXPECT_EQ(record.encode[1].swizzle, 3);
+  EXPECT_EQ(record.encode[1].l2Promotion, 3);
+  EXPECT_EQ(record.encode[0].swizzle, 0);
+
+  // The same inputs (the output is no map's): the cached maps.
+  ASSERT_EQ(launch(kernel, {a, b, otherOut}), "");
+  EXPECT_EQ(otherOut[0], 101);
+  EXPECT_EQ(record.encodes, 2);
+  EXPECT_EQ(record.allocations, 1);
+  // A new input buffer: new maps.
+  float *otherA = buffers.make(24, 1000);
+  ASSERT_EQ(launch(kernel, {otherA, b, out}), "");
+  EXPECT_EQ(out[0], 1100);
+  EXPECT_EQ(record.encodes, 4);
+  EXPECT_EQ(record.allocations, 2);
+  EXPECT_EQ(record.mapMismatches, 0);
+  // Back to the first set: still cached.
+  ASSERT_EQ(launch(kernel, {a, b, out}), "");
+  EXPECT_EQ(out[0], 101);
+  EXPECT_EQ(record.encodes, 4);
+
+  sol_loaded_kernel_free(kernel);
+  EXPECT_EQ(record.frees, record.allocations);
+}
+
+TEST(CAPILaunchTest, TheCacheIsBounded) {
+  getFakeRecord() = FakeCudaRecord();
+  sol_loaded_kernel *kernel = load("add_f32_tma", tmaManifest);
+  ASSERT_NE(kernel, nullptr);
+  Buffers buffers;
+  float *b = buffers.make(24, 0), *out = buffers.make(24, 0);
+  const FakeCudaRecord &record = getFakeRecord();
+  for (int set = 0; set < 64; ++set)
+    ASSERT_EQ(launch(kernel, {buffers.make(24, 0), b, out}), "");
+  EXPECT_EQ(record.allocations, 64);
+  EXPECT_EQ(record.frees, 0);
+  // The 65th set empties the cache (after a synchronize) first.
+  int synchronizes = record.synchronizes;
+  ASSERT_EQ(launch(kernel, {buffers.make(24, 0), b, out}), "");
+  EXPECT_EQ(record.frees, 64);
+  EXPECT_EQ(record.allocations, 65);
+  EXPECT_GE(record.synchronizes, synchronizes + 1);
+  EXPECT_EQ(record.mapMismatches, 0);
+  sol_loaded_kernel_free(kernel);
+  EXPECT_EQ(record.frees, 65);
+}
+
+TEST(CAPILaunchTest, EncodeErrorsComeBackAsStrings) {
+  getFakeRecord() = FakeCudaRecord();
+  sol_loaded_kernel *kernel = load("add_f32_tma", tmaManifest);
+  ASSERT_NE(kernel, nullptr);
+  Buffers buffers;
+  float *a = buffers.make(32, 0), *b = buffers.make(24, 0);
+  float *out = buffers.make(24, 0);
+  // a + 1 float is 4-byte aligned only: TMA needs 16.
+  std::string error = launch(kernel, {a + 1, b, out});
+  EXPECT_EQ(error.find("sol_kernel_launch: kernel 'add_f32_tma': "
+                       "tensor_maps[0]: the buffer of arg 0 at 0x"),
+            0u)
+      << error;
+  EXPECT_NE(error.find("is not 16-byte aligned (TMA needs 16)"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(getFakeRecord().launches, 0);
+  // Nothing was cached for it: a good set still works.
+  ASSERT_EQ(launch(kernel, {a, b, out}), "");
+  EXPECT_EQ(launch(kernel, {a, b}).find("takes 3 arguments, got 2"),
+            std::string("sol_kernel_launch: kernel 'add_f32_tma' ").size());
+  sol_loaded_kernel_free(kernel);
+  EXPECT_EQ(getFakeRecord().frees, getFakeRecord().allocations);
+}
+
+TEST(CAPILaunchTest, ClusterLaunch) {
+  getFakeRecord() = FakeCudaRecord();
+  sol_loaded_kernel *kernel = load("add_f32", clusterManifest);
+  ASSERT_NE(kernel, nullptr);
+  Buffers buffers;
+  float *a = buffers.make(15, 1), *b = buffers.make(15, 2);
+  float *out = buffers.make(15, 0);
+  ASSERT_EQ(launch(kernel, {a, b, out}), "");
+  EXPECT_EQ(out[14], 15 + 16);
+  const FakeCudaRecord &record = getFakeRecord();
+  EXPECT_EQ(record.launchesEx, 1);
+  EXPECT_EQ(record.lastLaunch.viaEx, 1);
+  EXPECT_EQ(record.lastLaunch.attrId, 4);
+  EXPECT_EQ(record.lastLaunch.cluster[0], 4u);
+  EXPECT_EQ(record.lastLaunch.grid[0], 8u);
+  EXPECT_EQ(record.encodes, 0);
+  sol_loaded_kernel_free(kernel);
+}
+
+TEST(CAPILaunchTest, BadClusterIsALoadError) {
+  setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  std::string manifest = clusterManifest;
+  manifest.replace(manifest.find("[4, 1, 1]"), 9, "[3, 1, 1]");
+  sol_loaded_kernel *loaded = nullptr;
+  char *error = nullptr;
+  EXPECT_NE(
+      sol_module_load("x", 1, "add_f32", manifest.c_str(), &loaded, &error), 0);
+  EXPECT_EQ(loaded, nullptr);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(std::string(error),
+            "sol_module_load: launch: \"cluster\" [3, 1, 1] does not divide "
+            "\"grid\" [8, 1, 1] (dim 0)");
+  sol_string_free(error);
+}
+
+} // namespace
