@@ -300,8 +300,21 @@ def parse_manifest(text, directory):
     cubin, ptx = path("cubin"), path("ptx")
     if not cubin and not ptx:
         raise ManifestError('neither "cubin" nor "ptx"')
+    grid = dims("grid")
+    maps = doc.get("tensor_maps")
+    if maps is None:
+        maps = []
+    if not isinstance(maps, list):
+        raise ManifestError('"tensor_maps" must be an array')
+    tensor_maps = []
+    for i, entry in enumerate(maps):
+        try:
+            tensor_maps.append(check_tensor_map(entry, parsed_args))
+        except ManifestError as e:
+            raise ManifestError("tensor_maps[%d]: %s" % (i, e))
     return {"kernel": kernel, "cubin": cubin, "ptx": ptx,
-            "grid": dims("grid"), "block": dims("block"), "smem": smem,
+            "grid": grid, "block": dims("block"), "smem": smem,
+            "cluster": cluster_dims(launch, grid), "tensor_maps": tensor_maps,
             "args": parsed_args,
             "inputs": [a for a in parsed_args if a["role"] == "input"],
             "outputs": [a for a in parsed_args if a["role"] == "output"],
@@ -316,6 +329,172 @@ def load_manifest(path):
         return parse_manifest(text, os.path.dirname(os.path.abspath(path)))
     except ManifestError as e:
         raise ManifestError("%s: %s" % (path, e))
+
+
+# Thread-block clusters and TMA tensor maps (runtime/Launch.h is the
+# contract: the kernel takes one pointer per arg, then one device pointer per
+# "tensor_maps" entry to that map's 128-byte CUtensorMap; a cluster launch
+# goes through cuLaunchKernelEx).
+
+MAX_CLUSTER_SIZE = 8  # the portable cluster size
+
+# cuda.h's CUtensorMap* enum values.
+TMA_DTYPES = {"f16": (6, 2), "bf16": (9, 2), "f32": (7, 4)}  # (enum, bytes)
+TMA_SWIZZLE = {"none": (0, 0), "32B": (1, 32), "64B": (2, 64), "128B": (3, 128)}
+TMA_L2_PROMOTION = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
+TMA_OOB_FILL = {"zero": 0, "nan": 1}  # FLOAT_OOB_FILL_NONE fills zeros
+TMA_MAP_BYTES = 128
+
+
+def _dims3(values):
+    return "[%s]" % ", ".join(str(v) for v in values)
+
+
+def cluster_dims(launch, grid):
+    """launch["cluster"] as an (x, y, z) tuple, (1, 1, 1) when absent; each
+    grid dim must be whole clusters of at most MAX_CLUSTER_SIZE blocks."""
+    value = launch.get("cluster")
+    if value is None:
+        return (1, 1, 1)
+    if (not isinstance(value, list) or not 1 <= len(value) <= 3 or
+            not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                    for v in value)):
+        raise ManifestError('launch: "cluster" needs 1 to 3 positive integers')
+    cluster = tuple(value) + (1,) * (3 - len(value))
+    if cluster[0] * cluster[1] * cluster[2] > MAX_CLUSTER_SIZE:
+        raise ManifestError('launch: "cluster" %s has more than %d blocks (the portable '
+                            'cluster size)' % (_dims3(value), MAX_CLUSTER_SIZE))
+    for i in range(3):
+        if grid[i] % cluster[i]:
+            raise ManifestError('launch: "cluster" %s does not divide "grid" %s (dim %d)'
+                                % (_dims3(cluster), _dims3(grid), i))
+    return cluster
+
+
+def check_tensor_map(entry, args):
+    """One "tensor_maps" entry checked against the parsed args; returns it
+    normalised (tuples, the defaults "none", "none", "zero" filled in)."""
+    if not isinstance(entry, dict):
+        raise ManifestError("must be an object")
+    arg = entry.get("arg")
+    if not isinstance(arg, int) or isinstance(arg, bool):
+        raise ManifestError('"arg" must be an integer')
+    if not 0 <= arg < len(args):
+        raise ManifestError('"arg" %d out of range (%d args)' % (arg, len(args)))
+    a = args[arg]
+    dtype = entry.get("dtype")
+    if dtype not in TMA_DTYPES:
+        raise ManifestError('unknown dtype %r (expected f16, bf16 or f32)' % (dtype,))
+    if dtype != a["dtype"]:
+        raise ManifestError('"dtype" %s differs from arg %d (%s, %s %s)' % (
+            dtype, arg, a["name"], a["dtype"], list(a["shape"])))
+
+    def ints(key):
+        value = entry.get(key)
+        if (not isinstance(value, (list, tuple)) or
+                not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise ManifestError('"%s" must be an array of integers' % key)
+        return tuple(value)
+
+    dims, box = ints("dims"), ints("box")
+    if not 1 <= len(dims) <= 5:
+        raise ManifestError('"dims" needs 1 to 5 entries, got %d' % len(dims))
+    if len(box) != len(dims):
+        raise ManifestError('"box" has %d entries but "dims" has %d' % (len(box), len(dims)))
+    elem = TMA_DTYPES[dtype][1]
+    stride = elem
+    for i, d in enumerate(dims):
+        if not 1 <= d <= 1 << 32:
+            raise ManifestError('"dims"[%d] = %d out of range (1 to 2^32)' % (i, d))
+        stride *= d  # the byte stride of dim i + 1
+        if i + 1 < len(dims) and stride >= 1 << 40:
+            raise ManifestError('"dims" %s: the stride of dim %d is 2^40 bytes or more'
+                                % (list(dims), i + 1))
+        if i + 1 < len(dims) and stride % 16:
+            raise ManifestError('"dims" %s: the stride of dim %d is %d bytes, not a multiple '
+                                'of 16 (TMA needs 16-byte strides)' % (list(dims), i + 1, stride))
+    if prod(dims) != prod(a["shape"]):
+        raise ManifestError('"dims" %s hold %d elements but arg %d (%s, %s %s) has %d' % (
+            list(dims), prod(dims), arg, a["name"], a["dtype"], list(a["shape"]),
+            prod(a["shape"])))
+    for i, b in enumerate(box):
+        if not 1 <= b <= 256:
+            raise ManifestError('"box"[%d] = %d out of range (1 to 256)' % (i, b))
+    choices = {}
+    for key, table, default in (("swizzle", TMA_SWIZZLE, "none"),
+                                ("l2_promotion", TMA_L2_PROMOTION, "none"),
+                                ("oob_fill", TMA_OOB_FILL, "zero")):
+        value = entry.get(key, default)
+        if value not in table:
+            raise ManifestError('"%s" must be one of %s, got %r' % (key, ", ".join(table), value))
+        choices[key] = value
+    inner = box[0] * elem
+    if inner % 16:
+        raise ManifestError('"box"[0] = %d spans %d bytes, not a multiple of 16 (TMA copies '
+                            '16-byte units)' % (box[0], inner))
+    span = TMA_SWIZZLE[choices["swizzle"]][1]
+    if span and inner > span:
+        raise ManifestError('"box"[0] = %d spans %d bytes, more than the %s "swizzle" span'
+                            % (box[0], inner, choices["swizzle"]))
+    return {"arg": arg, "dtype": dtype, "dims": dims, "box": box, **choices}
+
+
+def tensor_map_encode_args(tmap, args, address):
+    """The exact arguments of cuTensorMapEncodeTiled (bar the output map) for
+    `tmap` over the dense row-major buffer of its arg at device `address`."""
+    tmap = check_tensor_map(tmap, args)
+    if address % 16:
+        raise ManifestError("the buffer of arg %d at %#x is not 16-byte aligned (TMA needs 16)"
+                            % (tmap["arg"], address))
+    data_type, elem = TMA_DTYPES[tmap["dtype"]]
+    strides, stride = [], elem
+    for d in tmap["dims"][:-1]:
+        stride *= d
+        strides.append(stride)
+    return {"data_type": data_type, "rank": len(tmap["dims"]), "global_address": address,
+            "global_dim": list(tmap["dims"]), "global_strides": strides,
+            "box_dim": list(tmap["box"]), "element_strides": [1] * len(tmap["dims"]),
+            "interleave": 0, "swizzle": TMA_SWIZZLE[tmap["swizzle"]][0],
+            "l2_promotion": TMA_L2_PROMOTION[tmap["l2_promotion"]],
+            "oob_fill": TMA_OOB_FILL[tmap["oob_fill"]]}
+
+
+class LaunchAttributeValue(ctypes.Union):
+    """CUlaunchAttributeValue: 64 bytes, pointer-aligned."""
+    _fields_ = [("pad", ctypes.c_char * 64), ("clusterDim", ctypes.c_uint * 3),
+                ("alignment", ctypes.c_void_p)]
+
+
+class LaunchAttribute(ctypes.Structure):
+    """CUlaunchAttribute."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", LaunchAttributeValue)]
+
+
+class LaunchConfig(ctypes.Structure):
+    """CUlaunchConfig."""
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(LaunchAttribute)), ("numAttrs", ctypes.c_uint)]
+
+
+assert ctypes.sizeof(LaunchAttribute) == 72 and ctypes.sizeof(LaunchConfig) == 56
+
+CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+
+
+def cluster_launch_config(manifest, stream):
+    """(config, attribute) for cuLaunchKernelEx; keep both alive for the call."""
+    attribute = LaunchAttribute()
+    attribute.id = CLUSTER_DIMENSION
+    for i in range(3):
+        attribute.value.clusterDim[i] = manifest["cluster"][i]
+    g, b = manifest["grid"], manifest["block"]
+    config = LaunchConfig(g[0], g[1], g[2], b[0], b[1], b[2], manifest["smem"],
+                          ctypes.c_void_p(stream), ctypes.pointer(attribute), 1)
+    return config, attribute
 
 
 def arg_uses(manifest):
@@ -718,7 +897,10 @@ class CudaDriver:
 
     MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
     ATTRS = {"regs": 4, "local_bytes": 3, "static_smem": 1, "max_threads": 0}
-    OPTIONAL = ("cuCtxGetCurrent", "cuFuncGetAttribute")
+    # Missing from drivers before CUDA 12: only a kernel with tensor maps or
+    # clusters needs the last two.
+    OPTIONAL = ("cuCtxGetCurrent", "cuFuncGetAttribute", "cuLaunchKernelEx",
+                "cuTensorMapEncodeTiled")
 
     def __init__(self, library=None):
         self.lib = ctypes.CDLL(library or os.environ.get("SOL_BENCH_LIBCUDA") or "libcuda.so.1")
@@ -734,6 +916,12 @@ class CudaDriver:
             "cuLaunchKernel": [c.c_void_p, c.c_uint, c.c_uint, c.c_uint, c.c_uint, c.c_uint,
                                c.c_uint, c.c_uint, c.c_void_p, c.POINTER(c.c_void_p),
                                c.POINTER(c.c_void_p)],
+            "cuLaunchKernelEx": [c.POINTER(LaunchConfig), c.c_void_p, c.POINTER(c.c_void_p),
+                                 c.POINTER(c.c_void_p)],
+            "cuTensorMapEncodeTiled": [c.c_void_p, c.c_int, c.c_uint32, c.c_void_p,
+                                       c.POINTER(c.c_uint64), c.POINTER(c.c_uint64),
+                                       c.POINTER(c.c_uint32), c.POINTER(c.c_uint32),
+                                       c.c_int, c.c_int, c.c_int, c.c_int],
             "cuGetErrorName": [c.c_int, c.POINTER(c.c_char_p)],
             "cuGetErrorString": [c.c_int, c.POINTER(c.c_char_p)],
         }
@@ -775,13 +963,21 @@ def driver():
 class SolKernel:
     """One sol kernel: its module loaded into the current context (torch's
     primary context), launched with bare pointers to dense row-major buffers
-    in the manifest's args order, the manifest's grid, block and dynamic
-    shared memory, on torch's current stream. `drv` and `with_torch=False`
-    let the tests drive it through a fake driver with host buffers."""
+    in the manifest's args order, then one device pointer per tensor map
+    (encoded over those buffers), the manifest's grid, block, dynamic shared
+    memory and cluster, on torch's current stream. `drv` and
+    `with_torch=False` let the tests drive it through a fake driver with host
+    buffers (the maps then stay in host memory too)."""
 
     def __init__(self, manifest, drv=None, with_torch=True):
         drv = drv or driver()
         self.drv, self.m, self.with_torch = drv, manifest, with_torch
+        for needed, entry in ((manifest.get("tensor_maps"), "cuTensorMapEncodeTiled"),
+                              (manifest.get("cluster", (1, 1, 1)) != (1, 1, 1),
+                               "cuLaunchKernelEx")):
+            if needed and not drv.has.get(entry):
+                raise CudaError("kernel %s needs %s, which the CUDA driver does not export "
+                                "(CUDA 12 or newer needed)" % (manifest["kernel"], entry))
         if with_torch:
             torch.cuda.init()
             torch.empty(1, device="cuda")  # makes the primary context current
@@ -825,15 +1021,53 @@ class SolKernel:
                 if drv.lib.cuFuncGetAttribute(ctypes.byref(value), attr, self.function) == 0:
                     self.attributes[name] = value.value
 
+    def encode_tensor_maps(self, pointers):
+        """The manifest's tensor maps over the buffers at `pointers`, encoded
+        into one 128-byte aligned host buffer: (buffer, address)."""
+        maps = self.m.get("tensor_maps") or []
+        c = ctypes
+        raw = c.create_string_buffer(TMA_MAP_BYTES * (len(maps) + 1))
+        base = (c.addressof(raw) + TMA_MAP_BYTES - 1) // TMA_MAP_BYTES * TMA_MAP_BYTES
+        for i, tmap in enumerate(maps):
+            try:
+                e = tensor_map_encode_args(tmap, self.m["args"], pointers[tmap["arg"]])
+            except ManifestError as err:
+                raise CudaError("tensor_maps[%d]: %s" % (i, err))
+            rank = e["rank"]
+            self.drv.check(self.drv.lib.cuTensorMapEncodeTiled(
+                c.c_void_p(base + TMA_MAP_BYTES * i), e["data_type"], rank,
+                c.c_void_p(e["global_address"]), (c.c_uint64 * rank)(*e["global_dim"]),
+                (c.c_uint64 * max(rank - 1, 1))(*e["global_strides"]),
+                (c.c_uint32 * rank)(*e["box_dim"]), (c.c_uint32 * rank)(*e["element_strides"]),
+                e["interleave"], e["swizzle"], e["l2_promotion"], e["oob_fill"]),
+                "cuTensorMapEncodeTiled(%s, tensor_maps[%d])" % (self.m["kernel"], i))
+        return raw, base
+
     def params_from_pointers(self, pointers):
-        """(values, kernelParams): kernelParams[i] points at a slot holding
-        pointer i; the caller keeps both alive while launches may read them."""
+        """(values, kernelParams, keep): kernelParams[i] points at a slot
+        holding pointer i (args, then the tensor maps' device copies, which
+        `keep` holds); the caller keeps all three alive while launches (or a
+        captured graph) may read them."""
         if len(pointers) != len(self.m["args"]):
             raise ValueError("%d pointers for %d args" % (len(pointers), len(self.m["args"])))
+        pointers, keep = list(pointers), None
+        maps = self.m.get("tensor_maps") or []
+        if maps:
+            # A map embeds its buffer's address: one encoding per set of
+            # buffers, copied to device memory the launch reads it from.
+            raw, base = self.encode_tensor_maps(pointers)
+            nbytes = TMA_MAP_BYTES * len(maps)
+            if self.with_torch:
+                keep = torch.frombuffer(bytearray(ctypes.string_at(base, nbytes)),
+                                        dtype=torch.uint8).to("cuda")
+                device = keep.data_ptr()  # the caching allocator aligns to 512
+            else:
+                keep, device = raw, base
+            pointers += [device + TMA_MAP_BYTES * i for i in range(len(maps))]
         values = [ctypes.c_void_p(p) for p in pointers]
         array = (ctypes.c_void_p * len(values))(
             *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-        return values, array
+        return values, array, keep
 
     def params(self, tensors):
         if len(tensors) != len(self.m["args"]):
@@ -851,6 +1085,12 @@ class SolKernel:
         m = self.m
         if stream is None:
             stream = torch.cuda.current_stream().cuda_stream if self.with_torch else 0
+        if m.get("cluster", (1, 1, 1)) != (1, 1, 1):
+            config, attribute = cluster_launch_config(m, stream)
+            self.drv.check(self.drv.lib.cuLaunchKernelEx(
+                ctypes.byref(config), self.function, params[1], None),
+                "cuLaunchKernelEx(%s)" % m["kernel"])
+            return
         self.drv.check(self.drv.lib.cuLaunchKernel(
             self.function, m["grid"][0], m["grid"][1], m["grid"][2],
             m["block"][0], m["block"][1], m["block"][2], m["smem"], ctypes.c_void_p(stream),

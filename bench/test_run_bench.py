@@ -196,6 +196,11 @@ class Manifests(unittest.TestCase):
         with self.assertRaises(rb.ManifestError):
             rb.parse_manifest("{not json", "/")
 
+    def test_tensor_maps_and_cluster_are_optional(self):
+        m = self.parse(fake_manifest())
+        self.assertEqual(m["cluster"], (1, 1, 1))
+        self.assertEqual(m["tensor_maps"], [])
+
     def test_bind_in_order(self):
         spec = rb.workload_spec("oproj_prefill", tiny=True)
         self.assertEqual(rb.bind_args(self.parse(fake_manifest()), spec, "fp16"), ["x", "w", "r"])
@@ -366,6 +371,149 @@ class TorchOnCpu(unittest.TestCase):
                     self.assertTrue(r["pass"], (w, d, impl, r))
 
 
+def tma_manifest(cluster=None):
+    """fake_manifest with the maps a wgmma_tma plan writes (WriteManifests):
+    x as [rows, K] in 16 x 64 boxes, w ([N, K]) in 24 x 64 boxes."""
+    d = fake_manifest()
+    d["tensor_maps"] = [
+        {"arg": 0, "dtype": "f16", "dims": [64, 16], "box": [64, 16],
+         "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"},
+        {"arg": 1, "dtype": "f16", "dims": [64, 48], "box": [64, 24],
+         "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"}]
+    if cluster is not None:
+        d["launch"]["cluster"] = cluster
+    return d
+
+
+class TensorMapsAndClusters(unittest.TestCase):
+    """The pure side of runtime/Launch.h's contract, as LaunchTest.cpp pins
+    the C++ one."""
+
+    def parse(self, doc):
+        return rb.parse_manifest(json.dumps(doc), "/bundle/k")
+
+    def test_parse(self):
+        m = self.parse(tma_manifest(cluster=[2, 1, 1]))
+        self.assertEqual(m["cluster"], (2, 1, 1))
+        self.assertEqual(len(m["tensor_maps"]), 2)
+        self.assertEqual(m["tensor_maps"][1], {
+            "arg": 1, "dtype": "f16", "dims": (64, 48), "box": (64, 24), "swizzle": "128B",
+            "l2_promotion": "256B", "oob_fill": "zero"})
+        self.assertEqual(self.parse(tma_manifest(cluster=[4]))["cluster"], (4, 1, 1))
+        # The modes default to none, none, zero.
+        d = tma_manifest()
+        for key in ("swizzle", "l2_promotion", "oob_fill"):
+            del d["tensor_maps"][0][key]
+        t = self.parse(d)["tensor_maps"][0]
+        self.assertEqual((t["swizzle"], t["l2_promotion"], t["oob_fill"]), ("none", "none", "zero"))
+
+    def test_seed_activation_map(self):
+        # o_proj prefill: x[16, 512, 2560] f16 as [8192, 2560] in 128 x 64 boxes.
+        args = [{"name": "x", "dtype": "f16", "shape": (16, 512, 2560)}]
+        tmap = {"arg": 0, "dtype": "f16", "dims": [2560, 8192], "box": [64, 128],
+                "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"}
+        e = rb.tensor_map_encode_args(tmap, args, 0x7f0000000200)
+        self.assertEqual(e, {
+            "data_type": 6, "rank": 2, "global_address": 0x7f0000000200,
+            "global_dim": [2560, 8192], "global_strides": [5120], "box_dim": [64, 128],
+            "element_strides": [1, 1], "interleave": 0, "swizzle": 3, "l2_promotion": 3,
+            "oob_fill": 0})
+        tmap.update(dims=[2560, 512, 16], box=[32, 128, 1], swizzle="64B", l2_promotion="64B",
+                    oob_fill="nan")
+        e = rb.tensor_map_encode_args(tmap, args, 0x1000)
+        self.assertEqual(e["global_strides"], [5120, 5120 * 512])
+        self.assertEqual(e["element_strides"], [1, 1, 1])
+        self.assertEqual((e["swizzle"], e["l2_promotion"], e["oob_fill"]), (2, 1, 1))
+        for dtype, (enum, size) in (("bf16", (9, 2)), ("f32", (7, 4))):
+            a = [{"name": "x", "dtype": dtype, "shape": (16, 512, 2560)}]
+            t = {"arg": 0, "dtype": dtype, "dims": [2560, 8192], "box": [16, 128]}
+            e = rb.tensor_map_encode_args(t, a, 0)
+            self.assertEqual((e["data_type"], e["global_strides"]), (enum, [2560 * size]))
+            self.assertEqual((e["swizzle"], e["l2_promotion"], e["oob_fill"]), (0, 0, 0))
+
+    def test_encode_errors(self):
+        args = [{"name": "x", "dtype": "f16", "shape": (16, 512, 2560)}]
+        good = {"arg": 0, "dtype": "f16", "dims": [2560, 8192], "box": [64, 128],
+                "swizzle": "128B"}
+        cases = [
+            (dict(good, arg=1), '"arg" 1 out of range (1 args)'),
+            (dict(good, dtype="f64"), "unknown dtype 'f64'"),
+            (dict(good, dtype="bf16"), '"dtype" bf16 differs from arg 0 (x, f16 [16, 512, 2560])'),
+            (dict(good, dims=[2560, 8191]), '"dims" [2560, 8191] hold 20968960 elements'),
+            (dict(good, dims=[1, 1, 1, 1, 2560, 8192], box=[1] * 6), "1 to 5 entries, got 6"),
+            (dict(good, box=[64]), '"box" has 1 entries but "dims" has 2'),
+            (dict(good, box=[64, 0]), '"box"[1] = 0 out of range (1 to 256)'),
+            (dict(good, box=[64, 257]), '"box"[1] = 257 out of range (1 to 256)'),
+            (dict(good, box=[4, 128]), '"box"[0] = 4 spans 8 bytes, not a multiple of 16'),
+            (dict(good, box=[128, 128]), 'spans 256 bytes, more than the 128B "swizzle" span'),
+            (dict(good, swizzle="16B"), '"swizzle" must be one of none, 32B, 64B, 128B'),
+            (dict(good, l2_promotion="512B"), '"l2_promotion" must be one of'),
+            (dict(good, oob_fill="inf"), '"oob_fill" must be one of zero, nan'),
+        ]
+        for tmap, message in cases:
+            with self.assertRaises(rb.ManifestError, msg=message) as ctx:
+                rb.tensor_map_encode_args(tmap, args, 0x1000)
+            self.assertIn(message, str(ctx.exception))
+        # Strides: [5, 3, ...] f16 rows are 10 bytes apart.
+        odd = [{"name": "x", "dtype": "f16", "shape": (4, 3, 5)}]
+        with self.assertRaises(rb.ManifestError) as ctx:
+            rb.tensor_map_encode_args({"arg": 0, "dtype": "f16", "dims": [5, 3, 4],
+                                       "box": [8, 1, 1]}, odd, 0)
+        self.assertIn('"dims" [5, 3, 4]: the stride of dim 1 is 10 bytes, not a multiple of 16',
+                      str(ctx.exception))
+        with self.assertRaises(rb.ManifestError) as ctx:
+            rb.tensor_map_encode_args(good, args, 0x1008)
+        self.assertIn("the buffer of arg 0 at 0x1008 is not 16-byte aligned", str(ctx.exception))
+
+    def test_manifest_errors_name_the_map(self):
+        d = tma_manifest()
+        d["tensor_maps"][1]["arg"] = 4
+        with self.assertRaises(rb.ManifestError) as ctx:
+            self.parse(d)
+        self.assertIn('tensor_maps[1]: "arg" 4 out of range (4 args)', str(ctx.exception))
+        d = tma_manifest()
+        d["tensor_maps"] = {}
+        with self.assertRaises(rb.ManifestError) as ctx:
+            self.parse(d)
+        self.assertIn('"tensor_maps" must be an array', str(ctx.exception))
+
+    def test_cluster_validation(self):
+        grid = (20, 64, 1)  # fake_manifest's
+        self.assertEqual(rb.cluster_dims({}, grid), (1, 1, 1))
+        self.assertEqual(rb.cluster_dims({"cluster": [2, 2]}, grid), (2, 2, 1))
+        self.assertEqual(rb.cluster_dims({"cluster": [1, 8, 1]}, grid), (1, 8, 1))
+        cases = [([3, 1, 1], '"cluster" [3, 1, 1] does not divide "grid" [20, 64, 1] (dim 0)'),
+                 ([1, 1, 2], "(dim 2)"),
+                 ([4, 4, 1], '"cluster" [4, 4, 1] has more than 8 blocks'),
+                 ([16], "more than 8 blocks"),
+                 ([0, 1, 1], "positive integers"),
+                 ([], "1 to 3"), ([1, 1, 1, 1], "1 to 3"), (2, "1 to 3")]
+        for cluster, message in cases:
+            with self.assertRaises(rb.ManifestError, msg=cluster) as ctx:
+                rb.cluster_dims({"cluster": cluster}, grid)
+            self.assertIn(message, str(ctx.exception))
+        with self.assertRaises(rb.ManifestError) as ctx:
+            self.parse(tma_manifest(cluster=[3]))
+        self.assertIn("does not divide", str(ctx.exception))
+
+    def test_launch_config_layout(self):
+        # cuda.h's CUlaunchConfig and CUlaunchAttribute.
+        import ctypes
+        self.assertEqual(ctypes.sizeof(rb.LaunchAttribute), 72)
+        self.assertEqual(rb.LaunchAttribute.value.offset, 8)
+        self.assertEqual(ctypes.sizeof(rb.LaunchConfig), 56)
+        self.assertEqual(rb.LaunchConfig.hStream.offset, 32)
+        self.assertEqual(rb.LaunchConfig.attrs.offset, 40)
+        self.assertEqual(rb.LaunchConfig.numAttrs.offset, 48)
+        m = self.parse(tma_manifest(cluster=[2, 1, 1]))
+        config, attribute = rb.cluster_launch_config(m, 0x1234)
+        self.assertEqual((config.gridDimX, config.gridDimY, config.gridDimZ), (20, 64, 1))
+        self.assertEqual((config.blockDimX, config.sharedMemBytes), (128, 61440))
+        self.assertEqual((config.hStream, config.numAttrs), (0x1234, 1))
+        self.assertEqual(config.attrs.contents.id, 4)
+        self.assertEqual(list(attribute.value.clusterDim), [2, 1, 1])
+
+
 FAKE_DRIVER = os.path.join(ROOT, "build", "unittests", "libSolFakeCudaDriver.so")
 
 
@@ -375,7 +523,7 @@ class LaunchThroughFakeDriver(unittest.TestCase):
     whose "add_f32" kernel computes out = a + b over 15 floats by reading its
     kernelParams as the real driver does (params[i] points at pointer i)."""
 
-    def manifest(self, d, kernel="add_f32", smem=0, cubin=True):
+    def manifest(self, d, kernel="add_f32", smem=0, cubin=True, raw=False):
         path = os.path.join(d, "k.cubin")
         with open(path, "wb") as f:
             f.write(b"fake cubin")
@@ -387,7 +535,7 @@ class LaunchThroughFakeDriver(unittest.TestCase):
                "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
                            {"op": "add", "dtype": "f32", "shape": [3, 5], "operands": [0, 1]}],
                "outputs": [2]}
-        return rb.parse_manifest(json.dumps(doc), d)
+        return doc if raw else rb.parse_manifest(json.dumps(doc), d)
 
     def test_launch_passes_pointers_in_args_order(self):
         import ctypes
@@ -404,6 +552,84 @@ class LaunchThroughFakeDriver(unittest.TestCase):
             with self.assertRaises(ValueError):
                 k.params_from_pointers([ctypes.addressof(a)])
             k.close()
+
+    def record(self):
+        """The fake's first counters (FakeCudaDriver.h): launches,
+        launchesEx, encodes, mapMismatches, allocations, frees."""
+        import ctypes
+        lib = ctypes.CDLL(FAKE_DRIVER)
+        lib.fakeCudaReset.restype = None
+        return lib, (ctypes.c_int * 6).in_dll(lib, "fakeCudaRecord")
+
+    def aligned(self, values, keep):
+        """A 256-byte aligned float buffer holding `values`: its address."""
+        import ctypes
+        raw = ctypes.create_string_buffer(4 * len(values) + 256)
+        keep.append(raw)
+        address = (ctypes.addressof(raw) + 255) // 256 * 256
+        (ctypes.c_float * len(values)).from_address(address)[:] = values
+        return address
+
+    def test_tensor_maps_follow_the_pointers(self):
+        import ctypes
+        lib, record = self.record()
+        lib.fakeCudaReset()
+        drv = rb.CudaDriver(FAKE_DRIVER)
+        with tempfile.TemporaryDirectory() as d:
+            doc = json.loads(json.dumps(self.manifest(d, kernel="add_f32_tma", raw=True)))
+            for a in doc["args"]:
+                a["shape"] = [3, 8]
+            doc["program"][2]["shape"] = [3, 8]
+            doc["tensor_maps"] = [
+                {"arg": 0, "dtype": "f32", "dims": [8, 3], "box": [8, 3]},
+                {"arg": 1, "dtype": "f32", "dims": [8, 3], "box": [4, 1], "swizzle": "32B"}]
+            k = rb.SolKernel(rb.parse_manifest(json.dumps(doc), d), drv=drv, with_torch=False)
+            keep = []
+            a = self.aligned([float(i) for i in range(24)], keep)
+            b = self.aligned([100.0 * i for i in range(24)], keep)
+            out = self.aligned([float("nan")] * 24, keep)
+            params = k.params_from_pointers([a, b, out])
+            # args, then one 128-byte aligned pointer per map
+            self.assertEqual(len(params[0]), 5)
+            self.assertEqual(params[0][3].value % 128, 0)
+            self.assertEqual(params[0][4].value, params[0][3].value + 128)
+            k.launch(params)
+            self.assertEqual(list((ctypes.c_float * 24).from_address(out)),
+                             [101.0 * i for i in range(24)])
+            launches, launches_ex, encodes, mismatches = list(record)[:4]
+            self.assertEqual((launches, launches_ex, encodes, mismatches), (1, 0, 2, 0))
+            # Another buffer set gets its own maps.
+            a2 = self.aligned([1.0] * 24, keep)
+            k.launch(k.params_from_pointers([a2, b, out]))
+            self.assertEqual((ctypes.c_float * 24).from_address(out)[1], 101.0)
+            self.assertEqual(list(record)[2:4], [4, 0])
+            # A misaligned buffer is refused before the driver sees it.
+            with self.assertRaises(rb.CudaError) as ctx:
+                k.params_from_pointers([a + 4, b, out])
+            self.assertIn("tensor_maps[0]: the buffer of arg 0", str(ctx.exception))
+            k.close()
+
+    def test_cluster_launch_goes_through_launch_kernel_ex(self):
+        import ctypes
+        lib, record = self.record()
+        lib.fakeCudaReset()
+        drv = rb.CudaDriver(FAKE_DRIVER)
+        with tempfile.TemporaryDirectory() as d:
+            doc = self.manifest(d, raw=True)
+            doc["launch"].update(grid=[4, 2], cluster=[2, 2])
+            k = rb.SolKernel(rb.parse_manifest(json.dumps(doc), d), drv=drv, with_torch=False)
+            a = (ctypes.c_float * 15)(*range(15))
+            b = (ctypes.c_float * 15)(*[100.0 * i for i in range(15)])
+            out = (ctypes.c_float * 15)()
+            k.launch(k.params_from_pointers([ctypes.addressof(x) for x in (a, b, out)]))
+            self.assertEqual(list(out), [101.0 * i for i in range(15)])
+            self.assertEqual(list(record)[:3], [1, 1, 0])
+            k.close()
+            # A driver without cuLaunchKernelEx: a clear error up front.
+            drv.has["cuLaunchKernelEx"] = False
+            with self.assertRaises(rb.CudaError) as ctx:
+                rb.SolKernel(rb.parse_manifest(json.dumps(doc), d), drv=drv, with_torch=False)
+            self.assertIn("needs cuLaunchKernelEx", str(ctx.exception))
 
     def test_errors_name_the_call(self):
         drv = rb.CudaDriver(FAKE_DRIVER)
