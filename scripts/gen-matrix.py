@@ -12,6 +12,7 @@ section 7 workloads and odd ones (77, 129, 200, 1000). The `cpu` profile
 keeps the same patterns on small odd shapes, for the host backend in CI.
 """
 import argparse
+import re
 
 TARGET = 'module attributes {sol.target = #sol.target<"h200">} {\n'
 
@@ -184,12 +185,20 @@ def cases(profile):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--profile", choices=["gpu", "cpu"], default="gpu")
+    parser.add_argument("--only", default="",
+                        help="keep the cases whose name matches this regex")
+    parser.add_argument("--suffix", default="",
+                        help="append to every case name (to compile a subset "
+                             "again under other sol-tile constraints)")
     parser.add_argument("out", help="the module to write, one function per case")
     args = parser.parse_args()
     count = 0
     with open(args.out, "w") as f:
         f.write(TARGET)
         for name, text in cases(args.profile):
+            if args.only and not re.search(args.only, name):
+                continue
+            name += args.suffix
             # Name the function after the case: its kernels are named after it.
             f.write(text.replace("func.func @", "func.func @" + name + "__", 1))
             count += 1
