@@ -73,7 +73,7 @@
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned
-// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX: mbarrier.arrive.shared::cluster.b64
 // PTX: setmaxnreg.dec.sync.aligned.u32 40
 // PTX: mbarrier.arrive.expect_tx.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [

@@ -385,24 +385,28 @@ static void emitIf(OpBuilder &b, Location loc, Value cond,
 // Elementwise path
 //===----------------------------------------------------------------------===//
 
-/// Runs the epilogue body on `vector` consecutive elements of the innermost
-/// output dim starting at `ivs`: 128-bit loads of inputs that run along that
-/// dim, one scalar load of inputs broadcast across it, `vector` copies of the
-/// scalar body, 128-bit stores.
-static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
-                                 ArrayRef<Value> ivs, int64_t vector,
-                                 ArrayRef<Value> accLanes = {}) {
+/// The epilogue inputs read from memory at output element `ivs`, `vector`
+/// consecutive elements of the innermost output dim: per input of the
+/// linalg.generic body, one 128-bit (or narrower) load of an input that runs
+/// along that dim, one scalar load of an input broadcast across it (copied
+/// `vector` times); the accumulator's inputs stay empty. With `guard`, the
+/// loads happen only where it holds (zeros elsewhere), so a caller can issue
+/// the loads of many elements before any of their stores: a store the
+/// compiler cannot prove disjoint from a later load would otherwise
+/// serialise each load's full latency.
+using EpilogueInputs = SmallVector<SmallVector<Value>>;
+static EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc,
+                                         GpuKernel &kernel,
+                                         ArrayRef<Value> ivs, int64_t vector,
+                                         Value guard = Value()) {
   IndexBuilder ib(b, loc);
   linalg::GenericOp epilogue = kernel.spec.epilogue;
-  Block &body = epilogue.getRegion().front();
   unsigned innerDim = kernel.spec.outShape.size() - 1;
-  // Per input, the `vector` scalars the body copies read.
-  SmallVector<SmallVector<Value>> lanes;
+  EpilogueInputs lanes;
   for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
     int source = kernel.spec.epilogueSources[i];
     if (source < 0) {
-      // The accumulators of `vector` consecutive columns.
-      lanes.emplace_back(accLanes.begin(), accLanes.end());
+      lanes.emplace_back();
       continue;
     }
     Value memref = kernel.args[source];
@@ -418,28 +422,63 @@ static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
         alongInner = last.getPosition() == innerDim;
     Value offset = linearize(ib, index, kernel.argShapes[source]);
     Type elemType = cast<MemRefType>(memref.getType()).getElementType();
-    SmallVector<Value> values;
-    if (alongInner) {
-      auto vecType = VectorType::get({vector}, elemType);
+    bool vectorLoad = alongInner && vector > 1;
+    Type loadType =
+        vectorLoad ? Type(VectorType::get({vector}, elemType)) : elemType;
+    auto emitLoad = [&](OpBuilder &b) -> Value {
+      if (!vectorLoad)
+        return memref::LoadOp::create(b, loc, memref, ValueRange{offset});
       int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
-      Value loaded =
-          vector::LoadOp::create(b, loc, vecType, memref, ValueRange{offset},
-                                 false, llvm::MaybeAlign(bytes));
+      return vector::LoadOp::create(b, loc, cast<VectorType>(loadType), memref,
+                                    ValueRange{offset}, false,
+                                    llvm::MaybeAlign(bytes));
+    };
+    Value loaded;
+    if (!guard) {
+      loaded = emitLoad(b);
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{loadType}, guard,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard insertionGuard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, emitLoad(b));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(loadType)));
+      scf::YieldOp::create(b, loc, zero);
+      loaded = ifOp.getResult(0);
+    }
+    SmallVector<Value> values;
+    if (vectorLoad) {
       for (int64_t e = 0; e < vector; ++e)
         values.push_back(
             vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{e}));
     } else {
-      Value loaded = memref::LoadOp::create(b, loc, memref, ValueRange{offset});
       values.assign(vector, loaded);
     }
     lanes.push_back(std::move(values));
   }
+  return lanes;
+}
+
+/// Runs the epilogue body on the `vector` elements at `ivs` whose memory
+/// inputs `inputs` loaded (accumulator inputs: `accLanes`) and stores each
+/// result with one `vector`-wide store.
+static void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                 ArrayRef<Value> ivs, int64_t vector,
+                                 const EpilogueInputs &inputs,
+                                 ArrayRef<Value> accLanes) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  Block &body = epilogue.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   SmallVector<SmallVector<Value>> results(yield.getValues().size());
   for (int64_t e = 0; e < vector; ++e) {
     IRMapping mapping;
-    for (unsigned i = 0; i < lanes.size(); ++i)
-      mapping.map(body.getArgument(i), lanes[i][e]);
+    for (unsigned i = 0; i < inputs.size(); ++i)
+      mapping.map(body.getArgument(i),
+                  kernel.spec.epilogueSources[i] < 0 ? accLanes[e]
+                                                     : inputs[i][e]);
     for (Operation &op : body.without_terminator())
       b.clone(op, mapping);
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
@@ -448,6 +487,11 @@ static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
   Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
   for (auto [r, values] : llvm::enumerate(results)) {
     Value out = kernel.args[kernel.spec.numInputs + r];
+    if (vector == 1) {
+      memref::StoreOp::create(b, loc, values.front(), out,
+                              ValueRange{outOffset});
+      continue;
+    }
     Type elemType = cast<MemRefType>(out.getType()).getElementType();
     auto vecType = VectorType::get({vector}, elemType);
     Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
@@ -455,6 +499,17 @@ static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
     vector::StoreOp::create(b, loc, packed, out, ValueRange{outOffset}, false,
                             llvm::MaybeAlign(bytes));
   }
+}
+
+/// Runs the epilogue body on `vector` consecutive elements of the innermost
+/// output dim starting at `ivs`: 128-bit loads of inputs that run along that
+/// dim, one scalar load of inputs broadcast across it, `vector` copies of the
+/// scalar body, 128-bit stores.
+static void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                 ArrayRef<Value> ivs, int64_t vector,
+                                 ArrayRef<Value> accLanes = {}) {
+  EpilogueInputs inputs = loadEpilogueInputs(b, loc, kernel, ivs, vector);
+  storeEpilogueResults(b, loc, kernel, ivs, vector, inputs, accLanes);
 }
 
 static LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
@@ -602,33 +657,47 @@ static LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
 /// element e sits at (row + 8 * (e / 2), col + 8 * nb + e % 2). Where N is
 /// even, the two columns of a pair go together: one 2-wide load of each
 /// input along N and one 2-wide store per output, half the memory
-/// instructions of scalar accesses.
+/// instructions of scalar accesses. The inputs of `kEpilogueBatch`
+/// fragment pairs are loaded before any of them is stored, so their
+/// latencies overlap.
+static constexpr int64_t kEpilogueBatch = 16;
 static void
 emitFragmentEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
                      const MatmulGeometry &g, Value batchSlice, Value row0,
                      Value col0, int64_t blocksN,
                      function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
   IndexBuilder ib(b, loc);
-  bool pairs = g.n % 2 == 0;
+  int64_t vector = g.n % 2 == 0 ? 2 : 1;
+  struct Pending {
+    SmallVector<Value> ivs, acc;
+    Value inBounds;
+    EpilogueInputs inputs;
+  };
+  SmallVector<Pending> batch;
+  auto flush = [&]() {
+    for (Pending &p : batch)
+      emitIf(b, loc, p.inBounds, [&](OpBuilder &b) {
+        storeEpilogueResults(b, loc, kernel, p.ivs, vector, p.inputs, p.acc);
+      });
+    batch.clear();
+  };
   for (int64_t nb = 0; nb < blocksN; ++nb) {
-    for (int64_t e = 0; e < 4; e += pairs ? 2 : 1) {
+    for (int64_t e = 0; e < 4; e += vector) {
+      Pending p;
       Value row = ib.add(row0, (e / 2) * 8);
       Value col = ib.add(col0, nb * 8 + (e % 2));
-      SmallVector<Value> values = {accAt(b, nb, e)};
-      if (pairs)
-        values.push_back(accAt(b, nb, e + 1));
-      Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
-      emitIf(b, loc, inBounds, [&](OpBuilder &b) {
-        IndexBuilder ib(b, loc);
-        SmallVector<Value> ivs =
-            matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
-        if (pairs)
-          emitEpilogueVectorAt(b, loc, kernel, ivs, 2, values);
-        else
-          emitEpilogueAt(b, loc, kernel, ivs, values.front());
-      });
+      for (int64_t v = 0; v < vector; ++v)
+        p.acc.push_back(accAt(b, nb, e + v));
+      p.inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+      p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
+      p.inputs =
+          loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
+      batch.push_back(std::move(p));
+      if (static_cast<int64_t>(batch.size()) == kEpilogueBatch)
+        flush();
     }
   }
+  flush();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1546,11 +1615,15 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
           NVVM::MBarrierArriveOp::create(b, loc, Type(), empty, Value());
           return;
         }
+        // CTA scope, as CUTLASS's ClusterBarrier::arrive: the release only
+        // has to order this warp's reads of the stage, and those (by the
+        // async proxy) have retired; a cluster-scope release would also
+        // wait for the previous tile's global stores.
         for (int64_t r = 0; r < cluster; ++r) {
           Value remote =
               NVVM::MapaOp::create(b, loc, clusterPtr, empty, c32(b, r));
           NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
-                                         NVVM::MemScopeKind::CLUSTER);
+                                         NVVM::MemScopeKind::CTA);
         }
       });
     };
