@@ -176,14 +176,16 @@ TargetParams makeH100Sxm() {
   p.fp8Tflops = 1978.9;
   p.f32SimtTflops = 66.9;
   p.hbmGbps = 3350;
-  // Not a datasheet figure. Inferred from a measurement on the H200
-  // (2026-11-29, bench/results/2026-11-29-h200-gpu-check-v3-wgmma): sol's
-  // wgmma kernel on 128x128 tiles ran the o_proj prefill in 265 us while its
-  // tiles re-read 1.68 GB of A and B panels through L2 (20 column tiles x
-  // 42 MB of A + 64 row tiles x 13 MB of B) at 404 TFLOP/s, well under the
-  // tensor-core rate: 1.68 GB / 265 us = 6.33 TB/s. (The earlier lead, the
-  // A100 whitepaper's 5120 B/clk at 1.83 GHz = 9.37 TB/s, predicted 182 us.)
-  p.l2Gbps = 6330;
+  // Not a datasheet figure: a lower bound measured on the H200. sol's
+  // wgmma_tma kernel without a cluster (128x256 tiles, TMA) ran the o_proj
+  // prefill (8192x2560x2560 + residual) in 171.1 us while re-reading 1.26 GB
+  // of A and B panels through L2 (10 column tiles x 42 MB of A + 64 row
+  // tiles x 13 MB of B): 7.36 TB/s, and the same kernel with a 2-CTA
+  // cluster, reading 0.84 GB, was no faster, so L2 was not what bound it
+  // (2026-11-30, bench/results/2026-11-30-h200-gpu-check-v8). Earlier
+  // figures (6.33 TB/s, 2026-11-29) came from kernels whose epilogue
+  // serialised its loads, not from L2.
+  p.l2Gbps = 7400;
   p.l2Bytes = 50ll * 1024 * 1024;
   p.smemPerSmBytes = 228 * 1024;
   p.regsPerSm = 65536;
