@@ -65,6 +65,8 @@ struct MatmulTiling {
   /// mma.sync on a chip whose full-rate instruction is wgmma (sm_90): the
   /// model then grants it only its measured share of mma_efficiency.
   bool legacyMma = false;
+  /// The wgmma path fed by cp.async from the consumer warps themselves.
+  bool cpAsyncWgmma = false;
   /// The gemv path: the SIMT units converting and multiplying every operand
   /// element themselves.
   bool gemv = false;

@@ -33,7 +33,7 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
                            bool remarks = false, StringRef report = "none",
-                           StringRef paths = "", int64_t maxCluster = 2);
+                           StringRef paths = "", int64_t maxCluster = 1);
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.

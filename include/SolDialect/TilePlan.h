@@ -115,7 +115,7 @@ struct PlanChoice {
 struct PlanConstraints {
   /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
   SmallVector<KernelPath> paths;
-  int64_t maxCluster = 2;
+  int64_t maxCluster = 1;
   bool allows(PlanAttr plan) const {
     return plan.getCluster() <= maxCluster &&
            (paths.empty() || llvm::is_contained(paths, plan.getPath()));

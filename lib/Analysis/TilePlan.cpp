@@ -352,8 +352,10 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                          " stages");
   }
   // The same tensor cores fed by TMA from a producer warpgroup, persistent
-  // over the tiles; a 2-CTA cluster multicasts each B tile to both CTAs,
-  // cutting the B re-reads through L2 in half.
+  // over the tiles; a 2-CTA cluster (when the constraints allow one)
+  // multicasts each B tile to both CTAs, cutting the B re-reads through L2
+  // in half, which the model prices but the H200 did not reward (2026-11-30:
+  // o_proj prefill 172 vs 172 us, SwiGLU down 142 vs 130 us).
   if (whyNotWgmmaTma(*problem, target).empty()) {
     for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 6},
                                  std::pair<int64_t, int64_t>{256, 4}})

@@ -64,7 +64,7 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
   Option<int64_t> maxCluster{
       *this, "max-cluster",
       llvm::cl::desc("Largest thread-block cluster sol-tile may plan"),
-      llvm::cl::init(2)};
+      llvm::cl::init(1)};
 };
 } // namespace
 

@@ -1,13 +1,18 @@
 // The whole way from the sol dialect to files on disk: the seed example
-// becomes one fused kernel with its manifest (launch geometry with a 2-CTA
-// cluster, the two TMA maps the launcher must encode), its PTX (Hopper wgmma
-// fed by TMA through mbarriers, warp-specialised) and a cubin assembled by
-// ptxas for sm_90a.
+// becomes one fused kernel with its manifest (a persistent launch, the two
+// TMA maps the launcher must encode), its PTX (Hopper wgmma fed by TMA
+// through mbarriers, warp-specialised) and a cubin assembled by ptxas for
+// sm_90a. A second run allows 2-CTA clusters: the manifest then asks for the
+// cluster launch and B's map boxes half a tile (each block multicasts its
+// half).
 //
 // RUN: rm -rf %t && sol-opt %s --sol-to-ptx=out-dir=%t | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/oproj_residual_matmul_0.json
 // RUN: FileCheck %s --check-prefix=PTX < %t/oproj_residual_matmul_0.ptx
 // RUN: test -s %t/oproj_residual_matmul_0.cubin
+// RUN: rm -rf %t.c2 && sol-opt %s --sol-to-ptx="out-dir=%t.c2 max-cluster=2" -o /dev/null
+// RUN: FileCheck %s --check-prefix=CLUSTER < %t.c2/oproj_residual_matmul_0.json
+// RUN: FileCheck %s --check-prefix=PTXCLUSTER < %t.c2/oproj_residual_matmul_0.ptx
 //
 // IR: gpu.binary @oproj_residual_matmul_0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // IR-NOT: func.func
@@ -27,7 +32,7 @@
 // MANIFEST-NEXT:   "block": [
 // MANIFEST-NEXT:     384,
 // MANIFEST:        "cluster": [
-// MANIFEST-NEXT:     2,
+// MANIFEST-NEXT:     1,
 // MANIFEST:        "grid": [
 // MANIFEST-NEXT:     132,
 // MANIFEST-NEXT:     1,
@@ -57,7 +62,7 @@
 // MANIFEST:          "arg": 1,
 // MANIFEST-NEXT:     "box": [
 // MANIFEST-NEXT:       64,
-// MANIFEST-NEXT:       128
+// MANIFEST-NEXT:       256
 // MANIFEST-NEXT:     ],
 // MANIFEST-NEXT:     "dims": [
 // MANIFEST-NEXT:       2560,
@@ -67,17 +72,29 @@
 // PTX: .visible .entry oproj_residual_matmul_0(
 // PTX: mbarrier.init.shared.b64
 // PTX: prefetch.tensormap
-// PTX: barrier.cluster.arrive.aligned
+// PTX-NOT: barrier.cluster
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned
-// PTX: mbarrier.arrive.shared::cluster.b64
+// PTX: mbarrier.arrive.shared.b64
 // PTX: setmaxnreg.dec.sync.aligned.u32 40
 // PTX: mbarrier.arrive.expect_tx.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
-// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// PTX-NOT: multicast
+//
+// CLUSTER:      "cluster": [
+// CLUSTER-NEXT:   2,
+// CLUSTER:      "tensor_maps": [
+// CLUSTER:        "arg": 1,
+// CLUSTER-NEXT:   "box": [
+// CLUSTER-NEXT:     64,
+// CLUSTER-NEXT:     64
+// PTXCLUSTER: barrier.cluster.arrive.aligned
+// PTXCLUSTER: mbarrier.arrive.shared::cluster.b64
+// PTXCLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @oproj_residual(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>,
                             %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {

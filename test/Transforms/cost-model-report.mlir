@@ -7,7 +7,7 @@
 // One line per kernel in program order, then the module totals.
 // TABLE: sol cost report: target h200 (sm_90a, 132 SMs, 989.0 TFLOP/s f16, 4800.0 GB/s HBM)
 // TABLE-NEXT: kernel FLOPs bytes  FLOP/B  bound T_ideal us T_pred us  SOL_pred  limiter
-// TABLE-NEXT: oproj_residual 1.07e+11  1.39e+08   773.0  compute 108.570 173.240 0.627  l2
+// TABLE-NEXT: oproj_residual 1.07e+11  1.39e+08   773.0  compute 108.570 163.140 0.665  matmul
 // TABLE-NEXT: report:sol.relu#0 4.1e+03  1.64e+04     0.2  latency 0.003 3.20{{[0-9]}} 0.001  launch
 // TABLE-NEXT: total: 2 kernel(s), T_ideal 108.573 us, T_pred {{.*}} us, SOL_pred 0.6{{[0-9]+}}
 // TABLE-NEXT: traffic: 139.0 MB fused, 222.8 MB unfused, 83.9 MB saved by fusion
@@ -15,7 +15,7 @@
 // JSON: "kernels": [
 // JSON: "bound": "compute",
 // JSON: "kernel": "oproj_residual",
-// JSON: "limiter": "l2",
+// JSON: "limiter": "matmul",
 // JSON: "tc_flops": 107374182400
 // JSON: "bound": "latency",
 // JSON: "kernel": "report:sol.relu#0",

@@ -1,12 +1,13 @@
-// RUN: sol-opt %s --split-input-file --sol-tile="paths=wgmma_tma max-cluster=1" | FileCheck %s --check-prefix=NOCLUSTER
+// RUN: sol-opt %s --split-input-file --sol-tile="max-cluster=2" | FileCheck %s --check-prefix=CLUSTER
 // RUN: sol-opt %s --split-input-file --sol-tile="paths=wgmma,mma_sync" | FileCheck %s --check-prefix=CPASYNC
 // RUN: not sol-opt %s --split-input-file --sol-tile="paths=tma" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
-// sol-tile's constraints pin the path for A/B measurements: TMA without a
-// cluster (persistent, one block per SM, cluster elided from the plan), or
-// only the cp.async-fed paths.
-// NOCLUSTER-LABEL: func.func @prefill_under_constraints
-//       NOCLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>
+// sol-tile's constraints widen or narrow the choice for A/B measurements:
+// allowing 2-CTA clusters, the model (which prices B's halved L2 re-reads)
+// takes one for the prefill shape (on 128x128 tiles); allowing only the cp.async-fed paths, the
+// cp.async wgmma kernel.
+// CLUSTER-LABEL: func.func @prefill_under_constraints
+//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma

@@ -1,4 +1,4 @@
-// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile=max-cluster=2 --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
 
 // The wgmma_tma path (sm_90a). The kernel takes the device addresses of
