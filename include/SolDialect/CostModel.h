@@ -67,6 +67,8 @@ struct MatmulTiling {
   bool legacyMma = false;
   /// The wgmma path fed by cp.async from the consumer warps themselves.
   bool cpAsyncWgmma = false;
+  /// The warps that compute also copy the operand tiles (cp.async paths).
+  bool copiedByConsumers = false;
   /// The gemv path: the SIMT units converting and multiplying every operand
   /// element themselves.
   bool gemv = false;

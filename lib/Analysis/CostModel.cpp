@@ -220,6 +220,12 @@ static StringRef peakFieldName(Type elementType) {
 
 /// Latency floor of one K step of a pipelined matmul loop (see its use).
 static constexpr double kKTileLatencyUs = 0.28;
+/// Bytes per microsecond one warp moves with cp.async while it also runs
+/// its share of the K step: 16-token decode on 160 single-warp 16x16x256
+/// blocks (16 KB per step) ran 12.4 us for 10 K steps, (12.4 - 3.2) / 10 =
+/// 0.92 us per step (H200, 2026-11-30, bench/results/2026-11-30-h200-v10-
+/// decode-deepk). Steps of up to ~5 KB per warp stay at the latency floor.
+static constexpr double kWarpCopyBytesPerUs = 16384 / 0.92;
 
 /// The share of the target's mma_efficiency (calibrated on wgmma-class
 /// kernels) that a path reaches. mma.sync cannot issue at Hopper's wgmma
@@ -275,6 +281,8 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
                        path == KernelPath::wgmma_tma;
   tiling.legacyMma = path == KernelPath::mma_sync;
   tiling.cpAsyncWgmma = path == KernelPath::wgmma;
+  tiling.copiedByConsumers =
+      path == KernelPath::mma_sync || path == KernelPath::wgmma;
   tiling.gemv = path == KernelPath::gemv;
   tiling.cluster = plan.getCluster();
   if (tiling.tensorCores && tile.size() == 3) {
@@ -377,9 +385,18 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // A persistent grid (fewer blocks than tiles) walks its tiles in
       // turn, each through the whole K loop.
       int64_t tilesPerBlock = llvm::divideCeil(plan.units(), blocks);
+      // Where the consumer warps copy their own operands (cp.async), a deep
+      // step is as slow as its copies.
+      double stepUs = kKTileLatencyUs;
+      if (tiling->copiedByConsumers && tiling->threads > 0) {
+        double stepBytes = static_cast<double>(tiling->tileM + tiling->tileN) *
+                           tiling->tileK *
+                           (work.matmulElementType.getIntOrFloatBitWidth() / 8);
+        stepUs = std::max(stepUs, stepBytes / (tiling->threads / 32) /
+                                      kWarpCopyBytesPerUs);
+      }
       tKLoopPred = residentWaves * tilesPerBlock *
-                   llvm::divideCeil(work.k, tiling->tileK) * kKTileLatencyUs *
-                   1e-6;
+                   llvm::divideCeil(work.k, tiling->tileK) * stepUs * 1e-6;
     }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,

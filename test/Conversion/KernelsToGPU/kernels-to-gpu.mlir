@@ -9,17 +9,17 @@
 // predicated on the output bounds. Host
 // functions are gone: launching is the runtime's job.
 // CHECK-LABEL: gpu.module @mma_sync_residual_matmul_0
-//       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<4608xf16>, %[[B:.*]]: memref<10240xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
+//       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<9216xf16>, %[[B:.*]]: memref<20480xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
 //  CHECK-SAME:     known_block_size = array<i32: 32, 1, 1>
-//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64]
+//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 256]
 //       CHECK:     gpu.dynamic_shared_memory
-//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<6x16x72xf16, #gpu.address_space<workgroup>>
-//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<6x16x72xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<4x16x264xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<4x16x264xf16, #gpu.address_space<workgroup>>
 //       CHECK:     %[[VALID:.*]] = arith.select %{{.*}}, %c8, %c0 : index
-//       CHECK:     nvgpu.device_async_copy %[[A]][%{{.*}}], %[[SA]][%c0, %{{.*}}, %{{.*}}], 8, %[[VALID]] {bypassL1}
+//       CHECK:     nvgpu.device_async_copy %[[A]][%{{.*}}], %[[SA]][%c0, %{{.*}}, %{{.*}}], 8, %[[VALID]] {bypassL1} : memref<9216xf16>
 //       CHECK:     nvvm.cp.async.commit.group
 //       CHECK:     scf.for
-//       CHECK:       nvvm.cp.async.wait.group 4
+//       CHECK:       nvvm.cp.async.wait.group 2
 //       CHECK:       gpu.barrier
 //       CHECK:       nvgpu.ldmatrix %[[SA]]{{.*}} {numTiles = 4 : i32, transpose = false}
 //       CHECK:       nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
@@ -31,8 +31,8 @@
 //       CHECK:       vector.store %{{.*}}, %[[O]][%{{.*}}] {alignment = 4 : i64} : memref<720xf16>, vector<2xf16>
 //   CHECK-NOT:   func.func
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @mma_sync_residual(%x: tensor<2x9x256xf16>, %w: tensor<40x256xf16>, %r: tensor<2x9x40xf16>) -> tensor<2x9x40xf16> {
-  %m = sol.matmul %x, %w transpose_b : tensor<2x9x256xf16>, tensor<40x256xf16> -> tensor<2x9x40xf16>
+func.func @mma_sync_residual(%x: tensor<2x9x512xf16>, %w: tensor<40x512xf16>, %r: tensor<2x9x40xf16>) -> tensor<2x9x40xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<2x9x512xf16>, tensor<40x512xf16> -> tensor<2x9x40xf16>
   %s = sol.add %m, %r : tensor<2x9x40xf16>, tensor<2x9x40xf16> -> tensor<2x9x40xf16>
   return %s : tensor<2x9x40xf16>
 }
