@@ -22,7 +22,7 @@ for manifest in "$out"/*.json; do
   kernel=$(basename "$manifest" .json)
   ptx="$out/$kernel.ptx"
   path=$(grep -oE '"path": "[a-z_]+"' "$manifest" | cut -d'"' -f4)
-  insts=$(grep -oE 'wgmma\.mma_async\.sync\.aligned\.[a-z0-9.]+|mma\.sync\.aligned\.[a-z0-9.]+|ldmatrix\.sync\.aligned\.[a-z0-9.]+|cp\.async\.cg\.shared\.global|ld\.global\.v4\.b32' "$ptx" \
+  insts=$(grep -oE 'wgmma\.mma_async\.sync\.aligned\.[a-z0-9.]+|mma\.sync\.aligned\.[a-z0-9.]+|ldmatrix\.sync\.aligned\.[a-z0-9.]+|cp\.async\.cg\.shared\.global|cp\.async\.bulk\.tensor\.2d|mbarrier\.try_wait|ld\.global\.v4\.b32' "$ptx" \
             | sort | uniq -c | awk '{printf "%s x%s  ", $2, $1}' || true)
   printf '%-32s %-11s %7s B PTX, %6s B cubin  %s\n' "$kernel" "$path" \
     "$(wc -c < "$ptx")" "$(wc -c < "$out/$kernel.cubin")" "$insts"
