@@ -185,11 +185,16 @@ static CUresult runKernel(void *function, void **params) {
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  (void)stream; (void)extra;
+  (void)stream;
+  (void)extra;
   FakeCudaLaunch *launch = &fakeCudaRecord.lastLaunch;
   memset(launch, 0, sizeof(*launch));
-  launch->grid[0] = gx; launch->grid[1] = gy; launch->grid[2] = gz;
-  launch->block[0] = bx; launch->block[1] = by; launch->block[2] = bz;
+  launch->grid[0] = gx;
+  launch->grid[1] = gy;
+  launch->grid[2] = gz;
+  launch->block[0] = bx;
+  launch->block[1] = by;
+  launch->block[2] = bz;
   launch->smem = smem;
   return runKernel(function, params);
 }
@@ -201,7 +206,9 @@ typedef struct {
   char pad[4];
   union {
     char pad[64];
-    struct { unsigned x, y, z; } clusterDim;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
     void *alignment;
   } value;
 } CUlaunchAttribute;

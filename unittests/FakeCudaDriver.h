@@ -33,9 +33,9 @@ typedef struct {
   int viaEx;
   unsigned grid[3], block[3], smem;
   unsigned numAttrs;
-  int attrId;         /* of the first attribute */
+  int attrId;          /* of the first attribute */
   unsigned cluster[3]; /* its cluster dims, when it is one */
-  int numParams;      /* the kernel's parameter count */
+  int numParams;       /* the kernel's parameter count */
   unsigned long long params[FAKE_CUDA_MAX_PARAMS]; /* the values passed */
 } FakeCudaLaunch;
 

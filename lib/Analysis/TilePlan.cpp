@@ -145,8 +145,8 @@ PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
                     llvm::divideCeilSigned(problem.rows, 128), problem.batch};
   int64_t block[] = {256, 1, 1};
   return PlanAttr::get(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
-                       stages, 1, grid, block,
-                       getWgmmaSmemBytes(tileN, stages), 1);
+                       stages, 1, grid, block, getWgmmaSmemBytes(tileN, stages),
+                       1);
 }
 
 int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages) {
@@ -171,9 +171,9 @@ std::string mlir::sol::whyNotWgmmaTma(const MatmulProblem &problem,
 }
 
 PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
-                                    const MatmulProblem &problem,
-                                    int64_t tileN, int64_t stages,
-                                    int64_t cluster, int64_t smCount) {
+                                    const MatmulProblem &problem, int64_t tileN,
+                                    int64_t stages, int64_t cluster,
+                                    int64_t smCount) {
   // Persistent: at most one block per SM (the stage ring fills its shared
   // memory), whole clusters only; never more blocks than cluster-sized
   // groups of tiles.
@@ -184,8 +184,8 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
       std::max<int64_t>(1, std::min(units, smCount / cluster)) * cluster;
   int64_t grid[] = {blocks, 1, 1};
   int64_t block[] = {kWgmmaTmaThreads, 1, 1};
-  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64},
-                       {2, 1}, stages, 1, grid, block,
+  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64}, {2, 1},
+                       stages, 1, grid, block,
                        getWgmmaTmaSmemBytes(tileN, stages), cluster);
 }
 
@@ -364,16 +364,15 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                  std::pair<int64_t, int64_t>{256, 4}})
       for (int64_t cluster : {1, 2})
         if (getWgmmaTmaSmemBytes(tileN, stages) <= smemLimit)
-          addCandidate(
-              getWgmmaTmaPlan(context, *problem, tileN, stages, cluster,
-                              target.getSmCount()),
-              128, tileN,
-              "wgmma_tma: 128x" + std::to_string(tileN) +
-                  "x64 tile, TMA producer + 2 consumer warpgroups, " +
-                  std::to_string(stages) + " stages, persistent" +
-                  (cluster > 1 ? ", " + std::to_string(cluster) +
-                                     "-CTA cluster multicasting B"
-                               : std::string()));
+          addCandidate(getWgmmaTmaPlan(context, *problem, tileN, stages,
+                                       cluster, target.getSmCount()),
+                       128, tileN,
+                       "wgmma_tma: 128x" + std::to_string(tileN) +
+                           "x64 tile, TMA producer + 2 consumer warpgroups, " +
+                           std::to_string(stages) + " stages, persistent" +
+                           (cluster > 1 ? ", " + std::to_string(cluster) +
+                                              "-CTA cluster multicasting B"
+                                        : std::string()));
   }
 
   if (candidates.empty()) {

@@ -200,8 +200,7 @@ void mlir::sol::registerSolPipelines() {
       "manifest, PTX and cubin",
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
-                              options.cudaPath, options.remarks,
-                              options.report, options.paths,
-                              options.maxCluster);
+                              options.cudaPath, options.remarks, options.report,
+                              options.paths, options.maxCluster);
       });
 }

@@ -224,12 +224,12 @@ struct WriteManifestsPass
                                       {"l2_bytes", target.getL2Bytes()},
                                       {"peak_tflops", peakTflops},
                                       {"peak_gbps", target.getHbmGbps()}}},
-        {"launch", llvm::json::Object{{"grid", toJson(plan.getGrid())},
-                                      {"block", toJson(plan.getBlock())},
-                                      {"smem", plan.getSmem()},
-                                      {"cluster", llvm::json::Array{
-                                                      plan.getCluster(), 1,
-                                                      1}}}},
+        {"launch",
+         llvm::json::Object{
+             {"grid", toJson(plan.getGrid())},
+             {"block", toJson(plan.getBlock())},
+             {"smem", plan.getSmem()},
+             {"cluster", llvm::json::Array{plan.getCluster(), 1, 1}}}},
         {"args", std::move(args)},
         {"program", std::move((*program)["program"])},
         {"outputs", std::move((*program)["outputs"])},

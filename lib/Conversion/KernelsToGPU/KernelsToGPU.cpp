@@ -451,8 +451,8 @@ static void emitIf(OpBuilder &b, Location loc, Value cond,
 /// serialise each load's full latency.
 using EpilogueInputs = SmallVector<SmallVector<Value>>;
 static EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc,
-                                         GpuKernel &kernel,
-                                         ArrayRef<Value> ivs, int64_t vector,
+                                         GpuKernel &kernel, ArrayRef<Value> ivs,
+                                         int64_t vector,
                                          Value guard = Value()) {
   IndexBuilder ib(b, loc);
   linalg::GenericOp epilogue = kernel.spec.epilogue;
@@ -532,9 +532,9 @@ static void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
   for (int64_t e = 0; e < vector; ++e) {
     IRMapping mapping;
     for (unsigned i = 0; i < inputs.size(); ++i)
-      mapping.map(body.getArgument(i),
-                  kernel.spec.epilogueSources[i] < 0 ? accLanes[e]
-                                                     : inputs[i][e]);
+      mapping.map(body.getArgument(i), kernel.spec.epilogueSources[i] < 0
+                                           ? accLanes[e]
+                                           : inputs[i][e]);
     for (Operation &op : body.without_terminator())
       cloneEpilogueOp(b, op, mapping, fastTanh);
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
@@ -746,8 +746,7 @@ emitFragmentEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
         p.acc.push_back(accAt(b, nb, e + v));
       p.inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
       p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
-      p.inputs =
-          loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
+      p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
       batch.push_back(std::move(p));
       if (static_cast<int64_t>(batch.size()) == kEpilogueBatch)
         flush();
@@ -1187,9 +1186,8 @@ static LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN) {
 
 /// Issues one 64-deep K tile as four m64n{tileN}k16 wgmma.mma_async into
 /// `acc` and commits them as one group (the caller waits on it).
-static Value emitWgmmaKTile(OpBuilder &b, Location loc, Value acc,
-                            Value descA, Value descB, int64_t tileN,
-                            bool isBF16) {
+static Value emitWgmmaKTile(OpBuilder &b, Location loc, Value acc, Value descA,
+                            Value descB, int64_t tileN, bool isBF16) {
   MLIRContext *ctx = b.getContext();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   auto wgmmaType = NVVM::WGMMATypesAttr::get(
@@ -1356,10 +1354,10 @@ static LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc,
         arith::AddIOp::create(
             b, loc, c64(b, stages * aStageBytes),
             arith::MulIOp::create(b, loc, stage, c64(b, bStageBytes))));
-    Value acc = emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
-                               makeWgmmaDescriptor(b, loc, aAddr),
-                               makeWgmmaDescriptor(b, loc, bAddr), tileN,
-                               isBF16);
+    Value acc =
+        emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
+                       makeWgmmaDescriptor(b, loc, aAddr),
+                       makeWgmmaDescriptor(b, loc, bAddr), tileN, isBF16);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
     scf::YieldOp::create(b, loc, acc);
   }
@@ -1392,8 +1390,8 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
       ib.b, ib.loc, arith::SubIOp::create(ib.b, ib.loc, ib.c(unitsM), firstRow),
       ib.c(kTileGroupRows));
   Value local = ib.rem(unit, groupSize);
-  Value row = ib.add(
-      firstRow, arith::RemUIOp::create(ib.b, ib.loc, local, rowsInGroup));
+  Value row = ib.add(firstRow,
+                     arith::RemUIOp::create(ib.b, ib.loc, local, rowsInGroup));
   Value col = arith::DivUIOp::create(ib.b, ib.loc, local, rowsInGroup);
   return {row, col};
 }
@@ -1489,13 +1487,12 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
   // bits, aligned to 1024 bytes; the plan reserves the slack).
   Value smemBase = arith::AndIOp::create(
       b, loc,
-      arith::AddIOp::create(
-          b, loc,
-          arith::IndexCastOp::create(
-              b, loc, i64,
-              memref::ExtractAlignedPointerAsIndexOp::create(
-                  b, loc, b.getIndexType(), dyn)),
-          c64(b, kWgmmaTmaAlignSlack - 1)),
+      arith::AddIOp::create(b, loc,
+                            arith::IndexCastOp::create(
+                                b, loc, i64,
+                                memref::ExtractAlignedPointerAsIndexOp::create(
+                                    b, loc, b.getIndexType(), dyn)),
+                            c64(b, kWgmmaTmaAlignSlack - 1)),
       c64(b, ~(kWgmmaTmaAlignSlack - 1)));
   int64_t bOffset = stages * aStageBytes;
   int64_t barOffset = stages * (aStageBytes + bStageBytes);
@@ -1531,8 +1528,8 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
   // One thread initialises the barriers; the init is made visible to the
   // async proxy (TMA completes transactions on them) and, in a cluster, to
   // the other blocks before anyone uses them.
-  emitIf(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                       ib.c(0)),
+  emitIf(b, loc,
+         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
          [&](OpBuilder &b) {
            IndexBuilder ib(b, loc);
            for (int64_t s = 0; s < stages; ++s) {
@@ -1565,23 +1562,25 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
     return toI32(b, ib.rem(round, 2));
   };
   Value waitTicks = c32(b, 0x989680);
-  auto forEachUnit = [&](OpBuilder &b,
-                         function_ref<void(OpBuilder &, Value, Value, Value)>
-                             body) {
-    IndexBuilder ib(b, loc);
-    auto loop = scf::ForOp::create(b, loc, clusterId, ib.c(units), numClusters);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    IndexBuilder lb(b, loc);
-    Value unit = loop.getInductionVar();
-    Value firstIteration = lb.mul(
-        arith::DivUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, unit, clusterId), numClusters),
-        numK);
-    auto [unitRow, nTile] = unitToTile(lb, unit, unitsM, tilesN);
-    Value mTile = lb.add(lb.mul(unitRow, cluster), rank);
-    body(b, firstIteration, mTile, nTile);
-  };
+  auto forEachUnit =
+      [&](OpBuilder &b,
+          function_ref<void(OpBuilder &, Value, Value, Value)> body) {
+        IndexBuilder ib(b, loc);
+        auto loop =
+            scf::ForOp::create(b, loc, clusterId, ib.c(units), numClusters);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        IndexBuilder lb(b, loc);
+        Value unit = loop.getInductionVar();
+        Value firstIteration =
+            lb.mul(arith::DivUIOp::create(
+                       b, loc, arith::SubIOp::create(b, loc, unit, clusterId),
+                       numClusters),
+                   numK);
+        auto [unitRow, nTile] = unitToTile(lb, unit, unitsM, tilesN);
+        Value mTile = lb.add(lb.mul(unitRow, cluster), rank);
+        body(b, firstIteration, mTile, nTile);
+      };
 
   auto isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           warpgroup, ib.c(0));
@@ -1593,62 +1592,61 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
     NVVM::SetMaxRegisterOp::create(b, loc, 40,
                                    NVVM::SetMaxRegisterAction::decrease);
     IndexBuilder ib(b, loc);
-    emitIf(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                         ib.c(0)),
-           [&](OpBuilder &b) {
-             forEachUnit(b, [&](OpBuilder &b, Value first, Value mTile,
-                                Value nTile) {
-               IndexBuilder ib(b, loc);
-               auto kLoop = scf::ForOp::create(b, loc, ib.c(0), ib.c(numK),
-                                               ib.c(1));
-               OpBuilder::InsertionGuard guard(b);
-               b.setInsertionPointToStart(kLoop.getBody());
-               IndexBuilder lb(b, loc);
-               Value kt = kLoop.getInductionVar();
-               Value it = lb.add(first, kt);
-               Value stage = lb.rem(it, stages);
-               Value round = lb.div(it, stages);
-               // Round r > 0 reuses the stage after the consumers released
-               // round r - 1, the empty barrier's phase r - 1.
-               emitIf(b, loc,
-                      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                            it, lb.c(stages)),
-                      [&](OpBuilder &b) {
-                        IndexBuilder ib(b, loc);
-                        NVVM::MBarrierTryWaitParityOp::create(
-                            b, loc, emptyBarrier(b, stage),
-                            parity(b, ib.add(round, 1)), waitTicks);
-                      });
-               Value full = fullBarrier(b, stage);
-               NVVM::MBarrierArriveExpectTxOp::create(
-                   b, loc, Type(), full, c32(b, aStageBytes + bStageBytes),
-                   NVVM::MemScopeKind::CTA, false, Value());
-               Value kCoord = toI32(b, lb.mul(kt, 64));
-               NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                   b, loc, clusterAt(b, stageOffset(b, stage, 0, aStageBytes)),
-                   mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))},
-                   full, ValueRange{}, Value(), Value(),
-                   NVVM::TMALoadMode::TILE, false, nullptr, Value());
-               // This block's share of the B tile, multicast to the cluster.
-               Value shareOffset = arith::AddIOp::create(
-                   b, loc, stageOffset(b, stage, bOffset, bStageBytes),
-                   arith::MulIOp::create(b, loc, toI64(b, rank),
-                                         c64(b, bShareRows * 128)));
-               Value bRow = lb.add(lb.mul(nTile, tileN),
-                                   lb.mul(rank, bShareRows));
-               Value mask =
-                   cluster > 1
-                       ? arith::ConstantOp::create(
-                             b, loc, b.getI16IntegerAttr((1 << cluster) - 1))
-                             .getResult()
-                       : Value();
-               NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                   b, loc, clusterAt(b, shareOffset), mapBPtr,
-                   ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{},
-                   mask, Value(), NVVM::TMALoadMode::TILE, false, nullptr,
-                   Value());
-             });
-           });
+    emitIf(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
+        [&](OpBuilder &b) {
+          forEachUnit(b, [&](OpBuilder &b, Value first, Value mTile,
+                             Value nTile) {
+            IndexBuilder ib(b, loc);
+            auto kLoop =
+                scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1));
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(kLoop.getBody());
+            IndexBuilder lb(b, loc);
+            Value kt = kLoop.getInductionVar();
+            Value it = lb.add(first, kt);
+            Value stage = lb.rem(it, stages);
+            Value round = lb.div(it, stages);
+            // Round r > 0 reuses the stage after the consumers released
+            // round r - 1, the empty barrier's phase r - 1.
+            emitIf(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
+                                         lb.c(stages)),
+                   [&](OpBuilder &b) {
+                     IndexBuilder ib(b, loc);
+                     NVVM::MBarrierTryWaitParityOp::create(
+                         b, loc, emptyBarrier(b, stage),
+                         parity(b, ib.add(round, 1)), waitTicks);
+                   });
+            Value full = fullBarrier(b, stage);
+            NVVM::MBarrierArriveExpectTxOp::create(
+                b, loc, Type(), full, c32(b, aStageBytes + bStageBytes),
+                NVVM::MemScopeKind::CTA, false, Value());
+            Value kCoord = toI32(b, lb.mul(kt, 64));
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, clusterAt(b, stageOffset(b, stage, 0, aStageBytes)),
+                mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))}, full,
+                ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+                nullptr, Value());
+            // This block's share of the B tile, multicast to the cluster.
+            Value shareOffset = arith::AddIOp::create(
+                b, loc, stageOffset(b, stage, bOffset, bStageBytes),
+                arith::MulIOp::create(b, loc, toI64(b, rank),
+                                      c64(b, bShareRows * 128)));
+            Value bRow = lb.add(lb.mul(nTile, tileN), lb.mul(rank, bShareRows));
+            Value mask =
+                cluster > 1
+                    ? arith::ConstantOp::create(
+                          b, loc, b.getI16IntegerAttr((1 << cluster) - 1))
+                          .getResult()
+                    : Value();
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, clusterAt(b, shareOffset), mapBPtr,
+                ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{}, mask,
+                Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
+          });
+        });
   }
   {
     // The consumer warpgroups.
@@ -1695,21 +1693,21 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
         Value kt = kLoop.getInductionVar();
         Value it = lb.add(first, kt);
         Value stage = lb.rem(it, stages);
-        NVVM::MBarrierTryWaitParityOp::create(
-            b, loc, fullBarrier(b, stage), parity(b, lb.div(it, stages)),
-            waitTicks);
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(b, stage),
+                                              parity(b, lb.div(it, stages)),
+                                              waitTicks);
         Value aAddr = arith::AddIOp::create(
             b, loc, smemBase,
-            arith::AddIOp::create(
-                b, loc, stageOffset(b, stage, 0, aStageBytes),
-                arith::MulIOp::create(b, loc, toI64(b, consumer),
-                                      c64(b, 64 * 128))));
+            arith::AddIOp::create(b, loc, stageOffset(b, stage, 0, aStageBytes),
+                                  arith::MulIOp::create(b, loc,
+                                                        toI64(b, consumer),
+                                                        c64(b, 64 * 128))));
         Value bAddr = arith::AddIOp::create(
             b, loc, smemBase, stageOffset(b, stage, bOffset, bStageBytes));
-        Value acc = emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
-                                   makeWgmmaDescriptor(b, loc, aAddr),
-                                   makeWgmmaDescriptor(b, loc, bAddr), tileN,
-                                   isBF16);
+        Value acc =
+            emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
+                           makeWgmmaDescriptor(b, loc, aAddr),
+                           makeWgmmaDescriptor(b, loc, bAddr), tileN, isBF16);
         // The group before this one has retired: its stage is free.
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
         emitIf(b, loc,
