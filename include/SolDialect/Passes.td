@@ -59,13 +59,14 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     For every sol.kernel, chooses the code-generation path and its tiling
     from the kernel's shapes and the module's #sol.target, and records it as
     `plan = #sol.plan<...>`; the GPU code generator implements exactly that
-    plan. Matmuls with f16/bf16 operands whose rows the 16-byte loads can
-    reach take the mma.sync path, with the tile the cost model predicts
-    fastest (so prefill and decode shapes get different tiles); other
-    matmuls take the SIMT path; kernels without a matmul the elementwise
-    path. The kernel's `cost` is rewritten for the chosen plan. Run after
-    sol-form-kernels (lone ops are not tiled). `remarks` says, per kernel,
-    what was chosen and why.
+    plan. For a matmul with f16/bf16 operands every plan a generator can
+    build (gemv, mma.sync tiles, on sm_90a wgmma and wgmma_tma tiles) is
+    priced by the cost model and the fastest is recorded, so prefill and
+    decode shapes get different paths and tiles; other matmuls take the SIMT
+    path; kernels without a matmul the elementwise path. The kernel's `cost`
+    is rewritten for the chosen plan. Run after sol-form-kernels (lone ops
+    are not tiled). `remarks` says, per kernel, what was chosen, the
+    runner-up and why.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -10,10 +10,22 @@
 //    in registers and stores once. Loads beyond M, N or K are zero-filled by
 //    cp.async's source size, stores beyond M or N are predicated off, so any
 //    shape the plan admits is exact.
+//  - wgmma (sm_90a): two warpgroups of wgmma.mma_async reading 128-byte
+//    swizzled stages through matrix descriptors, fed by the same cp.async
+//    pipeline.
+//  - wgmma_tma (sm_90a): a persistent, warp-specialised kernel: a producer
+//    warpgroup issues TMA loads into an mbarrier-guarded ring of stages,
+//    two consumer warpgroups run wgmma and the epilogue; optionally 2-CTA
+//    clusters that multicast B.
+//  - gemv: a warp per weight row for decode shapes.
 //  - simt: one thread per output element, f32 multiply-add over K, then the
 //    same epilogue. The path for f32 operands and for rows the 16-byte loads
 //    cannot reach.
-//  - elementwise: one thread per element of the output space.
+//  - elementwise: one thread per element of the output space (or per
+//    16-byte vector of it).
+//
+// Every matmul path runs the epilogue on the accumulators, loading the
+// epilogue's inputs for a batch of fragments before any of their stores.
 //
 // Why not upstream's linalg -> vector -> nvgpu route: it can neither keep an
 // epilogue on the accumulator registers nor mask partial tiles of a static
@@ -24,7 +36,8 @@
 //
 // Every global argument becomes a flat memref (a bare pointer after
 // lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
-// buffers; the host module keeps only gpu.modules: launching them is the
+// buffers, followed for wgmma_tma by the device addresses of its two TMA
+// maps; the host module keeps only gpu.modules: launching them is the
 // runtime's job, described by the manifest.
 //
 //===----------------------------------------------------------------------===//
