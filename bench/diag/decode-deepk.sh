@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 256-deep 16-row mma.sync tiles for decode (2026-11-30): checks every
+# Small-M mma.sync tiles for decode (2026-11-30: 256-deep, then K slices): checks every
 # small-M kernel of gpu-bundle/diag.tgz, then times the 16-token decode.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
