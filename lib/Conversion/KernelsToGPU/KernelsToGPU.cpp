@@ -36,10 +36,9 @@
 //
 // Every global argument becomes a flat memref (a bare pointer after
 // lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
-// buffers, followed for wgmma_tma by its two TMA maps (by-value parameters
-// once sol-tensor-map-params has run); the host module keeps only
-// gpu.modules: launching them is the runtime's job, described by the
-// manifest.
+// buffers, followed for wgmma_tma by the device addresses of its two TMA
+// maps; the host module keeps only gpu.modules: launching them is the
+// runtime's job, described by the manifest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1428,8 +1427,8 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
 /// tile and multicasts it to all, so B crosses L2 once per cluster; a stage
 /// is free only when every block's consumers released it, so consumers
 /// arrive on the `empty` barrier of each block of the cluster.
-/// The A and B maps are the CUtensorMaps the launcher encodes (the
-/// manifest's "tensor_maps" say how) and passes by value.
+/// The A and B maps are device pointers to CUtensorMaps the launcher
+/// encodes (the manifest's "tensor_maps" say how).
 static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
                                         GpuKernel &kernel, Value mapA,
                                         Value mapB) {
@@ -1471,6 +1470,7 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
   auto i64 = b.getI64Type();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
   auto c64 = [&](OpBuilder &b, int64_t v) { return constI64(b, loc, v); };
   auto toI32 = [&](OpBuilder &b, Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i32, index);
@@ -1531,8 +1531,12 @@ static LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc,
   auto emptyBarrier = [&](OpBuilder &b, Value stage) {
     return sharedAt(b, stageOffset(b, stage, barOffset + stages * 8, 8));
   };
-  // The maps' generic addresses (of by-value parameters once lowered).
-  Value mapAPtr = mapA, mapBPtr = mapB;
+  auto globalPtr = [&](OpBuilder &b, Value memref) -> Value {
+    Value address = toI64(b, memref::ExtractAlignedPointerAsIndexOp::create(
+                                 b, loc, b.getIndexType(), memref));
+    return LLVM::IntToPtrOp::create(b, loc, genericPtr, address);
+  };
+  Value mapAPtr = globalPtr(b, mapA), mapBPtr = globalPtr(b, mapB);
 
   // One thread initialises the barriers; the init is made visible to the
   // async proxy (TMA completes transactions on them) and, in a cluster, to
@@ -1784,12 +1788,11 @@ static LogicalResult convertKernel(func::FuncOp func,
     gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
   for (BlockArgument arg : gpuFunc.getArguments())
     kernel.args.push_back(arg);
-  // A wgmma_tma kernel takes its A and B TMA maps (128-byte CUtensorMaps)
-  // after its buffers, as pointers here; sol-tensor-map-params makes them
-  // by-value grid constants once the kernel is in LLVM form.
+  // A wgmma_tma kernel takes the device addresses of its A and B TMA maps
+  // (128-byte CUtensorMaps) after its buffers.
   SmallVector<Value> maps;
   if (plan.getPath() == KernelPath::wgmma_tma) {
-    auto mapType = LLVM::LLVMPointerType::get(ctx);
+    auto mapType = MemRefType::get({16}, b.getI64Type());
     for (int i = 0; i < 2; ++i)
       maps.push_back(gpuFunc.getBody().front().addArgument(mapType, loc));
     gpuFunc.setType(FunctionType::get(
