@@ -1,0 +1,52 @@
+//===- ElementwisePath.cpp - the elementwise path -------------------------===//
+//
+// Kernels without a matmul: one thread per element, or per 16-byte vector
+// of the innermost dim, running the epilogue body.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCodegen.h"
+
+namespace mlir::sol::codegen {
+
+LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
+                                    GpuKernel &kernel) {
+  IndexBuilder ib(b, loc);
+  int64_t total = 1;
+  for (int64_t d : kernel.spec.outShape)
+    total *= d;
+  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
+  ArrayRef<int64_t> tile = kernel.spec.plan.getTile();
+  int64_t inner =
+      kernel.spec.outShape.empty() ? 1 : kernel.spec.outShape.back();
+  int64_t vector = tile.size() == 1 && block.size() == 3 && block[0] > 0
+                       ? tile[0] / block[0]
+                       : 0;
+  if (grid.size() != 3 || block.size() != 3 || block[1] != 1 || block[2] != 1 ||
+      grid[1] != 1 || grid[2] != 1 ||
+      grid[0] * block[0] * std::max<int64_t>(vector, 1) < total)
+    return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
+                                      "grid x block does not cover the ")
+           << total << " output elements";
+  if (vector < 1 || tile[0] != vector * block[0] || inner % vector != 0 ||
+      !llvm::isPowerOf2_64(vector))
+    return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
+                                      "tile must be block x a power-of-two "
+                                      "vector dividing the innermost dim (")
+           << inner << ")";
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value linear = ib.mul(ib.add(ib.mul(bid, block[0]), tid), vector);
+  emitIf(b, loc, ib.lt(linear, total), [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    SmallVector<Value> ivs = delinearize(ib, linear, kernel.spec.outShape);
+    if (vector == 1)
+      emitEpilogueAt(b, loc, kernel, ivs, Value());
+    else
+      emitEpilogueVectorAt(b, loc, kernel, ivs, vector);
+  });
+  return success();
+}
+
+} // namespace mlir::sol::codegen

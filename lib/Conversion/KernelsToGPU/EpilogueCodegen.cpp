@@ -1,0 +1,424 @@
+//===- EpilogueCodegen.cpp - indices, epilogues and tile copies -----------===//
+//
+// The pieces every path uses: index arithmetic over row-major buffers, the
+// fused epilogue (the linalg.generic body cloned onto accumulator values,
+// its inputs loaded in batches before their stores), matmul geometry and
+// grid checks, and the zero-filling cp.async tile copier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCodegen.h"
+
+namespace mlir::sol::codegen {
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Splits a linear index over `shape` into one index per dim.
+SmallVector<Value> delinearize(IndexBuilder &ib, Value linear,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> ivs(shape.size());
+  SmallVector<int64_t> strides = getStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    Value q = ib.div(linear, strides[d]);
+    ivs[d] = d == 0 ? q : ib.rem(q, shape[d]);
+  }
+  return ivs;
+}
+
+/// Flat offset of element `ivs` of a row-major `shape`.
+Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
+                ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = getStrides(shape);
+  Value offset = ib.c(0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    offset = ib.add(offset, ib.mul(ivs[d], strides[d]));
+  return offset;
+}
+
+/// True when every output of the kernel is a 16-bit float: its results are
+/// rounded to 8 (bf16) or 11 (f16) significant bits, far coarser than the
+/// f32 approximations cloneEpilogueOp substitutes.
+static bool hasHalfPrecisionOutputs(const GpuKernel &kernel) {
+  for (size_t i = kernel.spec.numInputs; i < kernel.args.size(); ++i) {
+    Type type = cast<MemRefType>(kernel.args[i].getType()).getElementType();
+    if (!type.isF16() && !type.isBF16())
+      return false;
+  }
+  return true;
+}
+
+/// One f32 PTX instruction `opcode` applied to `x` through inline assembly.
+static Value emitPtxUnary(OpBuilder &b, Location loc, StringRef opcode,
+                          Value x) {
+  std::string text = (opcode + " $0, $1;").str();
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getF32Type(), ValueRange{x}, text, "=f,f",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// Clones one op of the epilogue body. For 16-bit outputs, f32 tanh (GELU's
+/// tanh form) becomes 1 - 2 / (1 + 2^(2 u log2 e)) on ex2.approx and
+/// rcp.approx, five instructions instead of libdevice's ~25-instruction
+/// __nv_tanhf: the epilogue runs on the warps that issue the tensor-core
+/// work, so its ALU time is not hidden (MLP up + GELU, H200, 2026-11-30).
+/// Its absolute error is ~1e-6 (ex2.approx: 2^-22 relative; rcp.approx:
+/// 1 ulp), so GELU's 1 + tanh(u) keeps its precision where tanh -> -1
+/// (tanh.approx.f32, with 2^-11 relative error, would not), and the result
+/// is within an ulp of a 16-bit output except for |u| < ~1e-3, where it is
+/// within a few.
+static void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
+                            bool fastTanh) {
+  auto tanh = dyn_cast<math::TanhOp>(op);
+  if (!fastTanh || !tanh || !tanh.getType().isF32()) {
+    b.clone(op, mapping);
+    return;
+  }
+  Location loc = op.getLoc();
+  auto f32 = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  };
+  Value u = mapping.lookupOrDefault(tanh.getOperand());
+  Value scaled = arith::MulFOp::create(b, loc, u, f32(2.0 * M_LOG2E));
+  Value e = emitPtxUnary(b, loc, "ex2.approx.f32", scaled);
+  Value r = emitPtxUnary(b, loc, "rcp.approx.f32",
+                         arith::AddFOp::create(b, loc, e, f32(1.0)));
+  Value result = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, r, f32(-2.0)), f32(1.0));
+  mapping.map(tanh.getResult(), result);
+}
+
+/// Runs the epilogue's scalar body at output element `ivs` (one index per
+/// output dim) with `acc` standing for the contraction's value there, and
+/// stores each result. The caller guards `ivs` to be in bounds.
+void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                    ArrayRef<Value> ivs, Value acc) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  Block &body = epilogue.getRegion().front();
+  IRMapping mapping;
+  for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
+    int source = kernel.spec.epilogueSources[i];
+    if (source < 0) {
+      mapping.map(body.getArgument(i), acc);
+      continue;
+    }
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    SmallVector<Value> index;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        index.push_back(ivs[dim.getPosition()]);
+      else
+        index.push_back(ib.c(0));
+    }
+    Value offset = linearize(ib, index, kernel.argShapes[source]);
+    Value loaded =
+        memref::LoadOp::create(b, loc, kernel.args[source], ValueRange{offset});
+    mapping.map(body.getArgument(i), loaded);
+  }
+  bool fastTanh = hasHalfPrecisionOutputs(kernel);
+  for (Operation &op : body.without_terminator())
+    cloneEpilogueOp(b, op, mapping, fastTanh);
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    Value out = kernel.args[kernel.spec.numInputs + i];
+    memref::StoreOp::create(b, loc, mapping.lookupOrDefault(value), out,
+                            ValueRange{outOffset});
+  }
+}
+
+/// The output-space index of element (row, col) of the matmul: rows run over
+/// the folded batch dims and M (rank-2 B), or over M within grid slice z.
+SmallVector<Value> matmulOutputIndex(IndexBuilder &ib, const KernelSpec &spec,
+                                     Value batchSlice, Value row, Value col) {
+  ArrayRef<int64_t> shape = spec.outShape;
+  size_t rank = shape.size();
+  SmallVector<int64_t> leading(shape.begin(), shape.end() - 1);
+  SmallVector<Value> ivs;
+  if (spec.batchedB) {
+    SmallVector<int64_t> batchShape(shape.begin(), shape.end() - 2);
+    ivs = delinearize(ib, batchSlice, batchShape);
+    ivs.push_back(row);
+  } else {
+    ivs = delinearize(ib, row, leading);
+  }
+  ivs.push_back(col);
+  assert(ivs.size() == rank && "one index per output dim");
+  (void)rank;
+  return ivs;
+}
+
+/// Guards `body` by `cond` when it may be false.
+void emitIf(OpBuilder &b, Location loc, Value cond,
+            function_ref<void(OpBuilder &)> body) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b);
+}
+
+/// The epilogue inputs read from memory at output element `ivs`, `vector`
+/// consecutive elements of the innermost output dim: per input of the
+/// linalg.generic body, one 128-bit (or narrower) load of an input that runs
+/// along that dim, one scalar load of an input broadcast across it (copied
+/// `vector` times); the accumulator's inputs stay empty. With `guard`, the
+/// loads happen only where it holds (zeros elsewhere), so a caller can issue
+/// the loads of many elements before any of their stores: a store the
+/// compiler cannot prove disjoint from a later load would otherwise
+/// serialise each load's full latency.
+using EpilogueInputs = SmallVector<SmallVector<Value>>;
+EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                  ArrayRef<Value> ivs, int64_t vector,
+                                  Value guard) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  unsigned innerDim = kernel.spec.outShape.size() - 1;
+  EpilogueInputs lanes;
+  for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
+    int source = kernel.spec.epilogueSources[i];
+    if (source < 0) {
+      lanes.emplace_back();
+      continue;
+    }
+    Value memref = kernel.args[source];
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    SmallVector<Value> index;
+    bool alongInner = false;
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      index.push_back(dim ? ivs[dim.getPosition()] : ib.c(0));
+    }
+    if (map.getNumResults() > 0)
+      if (auto last = dyn_cast<AffineDimExpr>(map.getResults().back()))
+        alongInner = last.getPosition() == innerDim;
+    Value offset = linearize(ib, index, kernel.argShapes[source]);
+    Type elemType = cast<MemRefType>(memref.getType()).getElementType();
+    bool vectorLoad = alongInner && vector > 1;
+    Type loadType =
+        vectorLoad ? Type(VectorType::get({vector}, elemType)) : elemType;
+    auto emitLoad = [&](OpBuilder &b) -> Value {
+      if (!vectorLoad)
+        return memref::LoadOp::create(b, loc, memref, ValueRange{offset});
+      int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
+      return vector::LoadOp::create(b, loc, cast<VectorType>(loadType), memref,
+                                    ValueRange{offset}, false,
+                                    llvm::MaybeAlign(bytes));
+    };
+    Value loaded;
+    if (!guard) {
+      loaded = emitLoad(b);
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{loadType}, guard,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard insertionGuard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, emitLoad(b));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(loadType)));
+      scf::YieldOp::create(b, loc, zero);
+      loaded = ifOp.getResult(0);
+    }
+    SmallVector<Value> values;
+    if (vectorLoad) {
+      for (int64_t e = 0; e < vector; ++e)
+        values.push_back(
+            vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{e}));
+    } else {
+      values.assign(vector, loaded);
+    }
+    lanes.push_back(std::move(values));
+  }
+  return lanes;
+}
+
+/// Runs the epilogue body on the `vector` elements at `ivs` whose memory
+/// inputs `inputs` loaded (accumulator inputs: `accLanes`) and stores each
+/// result with one `vector`-wide store.
+void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
+                          ArrayRef<Value> ivs, int64_t vector,
+                          const EpilogueInputs &inputs,
+                          ArrayRef<Value> accLanes) {
+  IndexBuilder ib(b, loc);
+  linalg::GenericOp epilogue = kernel.spec.epilogue;
+  Block &body = epilogue.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  bool fastTanh = hasHalfPrecisionOutputs(kernel);
+  SmallVector<SmallVector<Value>> results(yield.getValues().size());
+  for (int64_t e = 0; e < vector; ++e) {
+    IRMapping mapping;
+    for (unsigned i = 0; i < inputs.size(); ++i)
+      mapping.map(body.getArgument(i), kernel.spec.epilogueSources[i] < 0
+                                           ? accLanes[e]
+                                           : inputs[i][e]);
+    for (Operation &op : body.without_terminator())
+      cloneEpilogueOp(b, op, mapping, fastTanh);
+    for (auto [r, value] : llvm::enumerate(yield.getValues()))
+      results[r].push_back(mapping.lookupOrDefault(value));
+  }
+  Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
+  for (auto [r, values] : llvm::enumerate(results)) {
+    Value out = kernel.args[kernel.spec.numInputs + r];
+    if (vector == 1) {
+      memref::StoreOp::create(b, loc, values.front(), out,
+                              ValueRange{outOffset});
+      continue;
+    }
+    Type elemType = cast<MemRefType>(out.getType()).getElementType();
+    auto vecType = VectorType::get({vector}, elemType);
+    Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
+    int64_t bytes = vector * elemType.getIntOrFloatBitWidth() / 8;
+    vector::StoreOp::create(b, loc, packed, out, ValueRange{outOffset}, false,
+                            llvm::MaybeAlign(bytes));
+  }
+}
+
+/// Runs the epilogue body on `vector` consecutive elements of the innermost
+/// output dim starting at `ivs`: 128-bit loads of inputs that run along that
+/// dim, one scalar load of inputs broadcast across it, `vector` copies of the
+/// scalar body, 128-bit stores.
+void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                          ArrayRef<Value> ivs, int64_t vector,
+                          ArrayRef<Value> accLanes) {
+  EpilogueInputs inputs = loadEpilogueInputs(b, loc, kernel, ivs, vector);
+  storeEpilogueResults(b, loc, kernel, ivs, vector, inputs, accLanes);
+}
+
+Value extendToF32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+MatmulGeometry getGeometry(const GpuKernel &kernel) {
+  const KernelSpec &spec = kernel.spec;
+  ArrayRef<int64_t> a = kernel.argShapes[spec.lhsArg];
+  ArrayRef<int64_t> bShape = kernel.argShapes[spec.rhsArg];
+  MatmulGeometry g;
+  g.k = a.back();
+  g.n = spec.transposeB ? bShape[bShape.size() - 2] : bShape.back();
+  int64_t m = a[a.size() - 2];
+  int64_t batch = 1;
+  for (size_t d = 0; d + 2 < a.size(); ++d)
+    batch *= a[d];
+  g.rows = spec.batchedB ? m : batch * m;
+  g.aSliceStride = spec.batchedB ? m * g.k : 0;
+  g.bSliceStride = spec.batchedB ? g.k * g.n : 0;
+  return g;
+}
+
+/// A grid that does not cover the output would leave it partly unwritten:
+/// the plan must match the shapes it is applied to.
+LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
+                        int64_t tileM, int64_t tileN) {
+  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  int64_t slices = 1;
+  if (kernel.spec.batchedB)
+    for (size_t d = 0; d + 2 < kernel.spec.outShape.size(); ++d)
+      slices *= kernel.spec.outShape[d];
+  if (grid.size() != 3 || grid[0] != llvm::divideCeilSigned(g.n, tileN) ||
+      grid[1] != llvm::divideCeilSigned(g.rows, tileM) || grid[2] != slices)
+    return kernel.spec.func.emitError("sol kernel: the plan's grid does not "
+                                      "cover the output with its tiles");
+  return success();
+}
+
+/// The epilogue over m16n8-style accumulator fragments: for n8 block nb,
+/// element e sits at (row + 8 * (e / 2), col + 8 * nb + e % 2). Where N is
+/// even, the two columns of a pair go together: one 2-wide load of each
+/// input along N and one 2-wide store per output, half the memory
+/// instructions of scalar accesses. The inputs of `kEpilogueBatch`
+/// fragment pairs are loaded before any of them is stored, so their
+/// latencies overlap.
+static constexpr int64_t kEpilogueBatch = 16;
+void emitFragmentEpilogue(
+    OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
+    Value batchSlice, Value row0, Value col0, int64_t blocksN,
+    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
+  IndexBuilder ib(b, loc);
+  int64_t vector = g.n % 2 == 0 ? 2 : 1;
+  struct Pending {
+    SmallVector<Value> ivs, acc;
+    Value inBounds;
+    EpilogueInputs inputs;
+  };
+  SmallVector<Pending> batch;
+  auto flush = [&]() {
+    for (Pending &p : batch)
+      emitIf(b, loc, p.inBounds, [&](OpBuilder &b) {
+        storeEpilogueResults(b, loc, kernel, p.ivs, vector, p.inputs, p.acc);
+      });
+    batch.clear();
+  };
+  for (int64_t nb = 0; nb < blocksN; ++nb) {
+    for (int64_t e = 0; e < 4; e += vector) {
+      Pending p;
+      Value row = ib.add(row0, (e / 2) * 8);
+      Value col = ib.add(col0, nb * 8 + (e % 2));
+      for (int64_t v = 0; v < vector; ++v)
+        p.acc.push_back(accAt(b, nb, e + v));
+      p.inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+      p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
+      p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
+      batch.push_back(std::move(p));
+      if (static_cast<int64_t>(batch.size()) == kEpilogueBatch)
+        flush();
+    }
+  }
+  flush();
+}
+
+/// Copies one tile of a row-major global matrix into stage `stage` of a
+/// shared-memory buffer with 16-byte cp.async copies spread over `threads`
+/// threads: `tileRows` x `tileCols` elements from (rowStart, colStart) of a
+/// [rowLimit, colLimit] matrix that starts at element `base` of `global`.
+/// Copies past either limit read nothing and zero-fill (source size 0), so
+/// edge tiles need no other masking. With `swizzle128`, 16-byte chunk c of
+/// row r lands at chunk c ^ (r % 8): the 128-byte swizzle wgmma descriptors
+/// name.
+void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
+                       Value global, Value base, Value rowStart,
+                       int64_t rowLimit, Value colStart, int64_t colLimit,
+                       Value dst, Value stage, int64_t tileRows,
+                       int64_t tileCols, bool swizzle128) {
+  MLIRContext *ctx = b.getContext();
+  int64_t chunksPerRow = tileCols / 8;
+  int64_t chunks = tileRows * chunksPerRow;
+  for (int64_t first = 0; first < chunks; first += threads) {
+    auto body = [&](OpBuilder &b) {
+      IndexBuilder ib(b, loc);
+      Value chunk = ib.add(tid, first);
+      Value r = ib.div(chunk, chunksPerRow);
+      Value c = ib.rem(chunk, chunksPerRow);
+      Value gRow = ib.add(rowStart, r);
+      Value gCol = ib.add(colStart, ib.mul(c, 8));
+      Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gCol, colLimit));
+      Value offset = ib.add(base, ib.add(ib.mul(gRow, colLimit), gCol));
+      Value safe = ib.select(valid, offset, ib.c(0));
+      Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
+      Value dstChunk =
+          swizzle128
+              ? arith::XOrIOp::create(b, loc, c, ib.rem(r, 8)).getResult()
+              : c;
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
+          ValueRange{stage, r, ib.mul(dstChunk, 8)}, global, ValueRange{safe},
+          b.getIndexAttr(8), srcElems, b.getUnitAttr());
+    };
+    IndexBuilder ib(b, loc);
+    if (first + threads <= chunks)
+      body(b);
+    else
+      emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
+  }
+}
+
+} // namespace mlir::sol::codegen

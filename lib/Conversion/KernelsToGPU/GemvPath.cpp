@@ -1,0 +1,128 @@
+//===- GemvPath.cpp - the gemv path ---------------------------------------===//
+//
+// Decode shapes (at most 16 rows of A against an [N, K] weight): a warp per
+// weight row, 128-bit loads, a shuffle reduction, the epilogue in the lanes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCodegen.h"
+
+namespace mlir::sol::codegen {
+
+/// Decode shapes: `rows` (<= 16) rows of A against an [N, K] weight. Warp w
+/// of block b owns output column n = b * warps + w: its lanes stream row n
+/// of the weight with 128-bit loads (the weight is read once, by every SM),
+/// multiply by the rows of A (small, served by L1/L2), reduce across the warp
+/// with shuffles, and lane m runs the epilogue of row m.
+LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
+  IndexBuilder ib(b, loc);
+  MatmulGeometry g = getGeometry(kernel);
+  PlanAttr plan = kernel.spec.plan;
+  ArrayRef<int64_t> tile = plan.getTile();
+  Value globalA = kernel.args[kernel.spec.lhsArg];
+  Value globalB = kernel.args[kernel.spec.rhsArg];
+  Type elemType = cast<MemRefType>(globalA.getType()).getElementType();
+  int64_t vector = 16 / (elemType.getIntOrFloatBitWidth() / 8);
+  if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
+      tile[0] != g.rows || tile[2] != vector || g.k % vector != 0 ||
+      plan.getThreads() != tile[1] * 32 ||
+      plan.getGrid()[0] != llvm::divideCeilSigned(g.n, tile[1]))
+    return kernel.spec.func.emitError(
+        "sol kernel: the gemv plan does not fit the kernel (it needs an [N, "
+        "K] weight, tile = [rows, warps, 128-bit vector], K a multiple of the "
+        "vector and a grid covering N)");
+  int64_t rows = g.rows, warps = tile[1];
+  int64_t laneStride = 32 * vector;
+  int64_t trips = llvm::divideCeilSigned(g.k, laneStride);
+  // Unrolled so each lane has several 128-bit weight loads in flight.
+  int64_t unroll = std::min<int64_t>(4, trips);
+  int64_t loopTrips = llvm::divideCeilSigned(trips, unroll);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = ib.div(tid, 32);
+  Value lane = ib.rem(tid, 32);
+  Value col = ib.add(ib.mul(bid, warps), warp);
+  auto vecType = VectorType::get({vector}, elemType);
+  int64_t alignBytes = 16;
+
+  emitIf(b, loc, ib.lt(col, g.n), [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Value> init(rows, zero);
+    Value weightRow = ib.mul(col, g.k);
+    auto loop =
+        scf::ForOp::create(b, loc, ib.c(0), ib.c(loopTrips), ib.c(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      IndexBuilder lb(b, loc);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      Value chunk = lb.mul(loop.getInductionVar(), unroll * laneStride);
+      // Load all weight vectors of this trip first: bytes in flight.
+      SmallVector<std::pair<Value, Value>> weights; // (k, valid) + vector
+      SmallVector<Value> weightVecs;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value k = lb.add(lb.add(chunk, u * laneStride), lb.mul(lane, vector));
+        Value valid = lb.lt(k, g.k);
+        Value safeK = lb.select(valid, k, lb.c(0));
+        weights.push_back({safeK, valid});
+        weightVecs.push_back(vector::LoadOp::create(
+            b, loc, vecType, globalB, ValueRange{lb.add(weightRow, safeK)},
+            false, llvm::MaybeAlign(alignBytes)));
+      }
+      for (int64_t u = 0; u < unroll; ++u) {
+        auto [safeK, valid] = weights[u];
+        SmallVector<Value> w;
+        for (int64_t e = 0; e < vector; ++e)
+          w.push_back(
+              extendToF32(b, loc,
+                          vector::ExtractOp::create(b, loc, weightVecs[u],
+                                                    ArrayRef<int64_t>{e})));
+        for (int64_t m = 0; m < rows; ++m) {
+          Value x =
+              vector::LoadOp::create(b, loc, vecType, globalA,
+                                     ValueRange{lb.add(lb.c(m * g.k), safeK)},
+                                     false, llvm::MaybeAlign(alignBytes));
+          Value sum = acc[m];
+          for (int64_t e = 0; e < vector; ++e) {
+            Value xe = extendToF32(
+                b, loc,
+                vector::ExtractOp::create(b, loc, x, ArrayRef<int64_t>{e}));
+            sum = math::FmaOp::create(b, loc, w[e], xe, sum);
+          }
+          // Lanes past K contribute nothing (their loads were clamped).
+          acc[m] = arith::SelectOp::create(b, loc, valid, sum, acc[m]);
+        }
+      }
+      scf::YieldOp::create(b, loc, acc);
+    }
+    // Butterfly reduction: every lane ends with every row's dot product.
+    SmallVector<Value> sums(loop.getResults().begin(), loop.getResults().end());
+    Value width = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(32));
+    for (int64_t m = 0; m < rows; ++m) {
+      for (int64_t offset = 16; offset >= 1; offset /= 2) {
+        Value off =
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
+        auto shuffle = gpu::ShuffleOp::create(b, loc, sums[m], off, width,
+                                              gpu::ShuffleMode::XOR);
+        sums[m] =
+            arith::AddFOp::create(b, loc, sums[m], shuffle.getShuffleResult());
+      }
+    }
+    for (int64_t m = 0; m < rows; ++m) {
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                         ib.c(m % 32));
+      emitIf(b, loc, mine, [&](OpBuilder &b) {
+        IndexBuilder ib(b, loc);
+        SmallVector<Value> ivs =
+            matmulOutputIndex(ib, kernel.spec, ib.c(0), ib.c(m), col);
+        emitEpilogueAt(b, loc, kernel, ivs, sums[m]);
+      });
+    }
+  });
+  return success();
+}
+
+} // namespace mlir::sol::codegen

@@ -1,0 +1,157 @@
+//===- KernelCodegen.h - the GPU generator's shared pieces ------*- C++ -*-===//
+//
+// What every path of convert-sol-kernels-to-gpu shares: the kernel as read
+// off its linalg form (KernelSpec), index arithmetic, the fused epilogue on
+// accumulator values, the cp.async tile copier, and one entry point per
+// code-generation path (a path's file says how it maps its plan to code).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOL_CONVERSION_KERNELSTOGPU_KERNELCODEGEN_H
+#define SOL_CONVERSION_KERNELSTOGPU_KERNELCODEGEN_H
+
+#include "SolDialect/Passes.h"
+#include "SolDialect/TilePlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::sol::codegen {
+
+/// What a kernel function computes, read off its linalg ops.
+struct KernelSpec {
+  func::FuncOp func;
+  PlanAttr plan;
+  unsigned numInputs = 0;
+  /// The contraction, when the kernel has one, and where its operands come
+  /// from (function argument numbers).
+  linalg::LinalgOp contraction;
+  unsigned lhsArg = 0, rhsArg = 0;
+  bool transposeB = false;
+  bool batchedB = false;
+  /// The all-parallel generic that produces the outputs.
+  linalg::GenericOp epilogue;
+  /// For each epilogue input: the function argument it reads, or -1 for the
+  /// contraction's accumulator.
+  SmallVector<int> epilogueSources;
+  /// Output iteration space (the shape of every output).
+  SmallVector<int64_t> outShape;
+};
+
+/// Reads a kernel function of convert-sol-to-linalg (one optional
+/// contraction, one all-parallel epilogue generic) into a KernelSpec, or
+/// fails with a diagnostic on the function.
+FailureOr<KernelSpec> readKernel(func::FuncOp func);
+
+/// Index arithmetic with constants folded at build time where both sides
+/// are constant, so the emitted IR stays readable before canonicalization.
+class IndexBuilder {
+public:
+  IndexBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value lt(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
+  }
+  Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The generated kernel's view of one sol kernel.
+struct GpuKernel {
+  KernelSpec spec;
+  /// Flat global buffers, one per function argument.
+  SmallVector<Value> args;
+  SmallVector<SmallVector<int64_t>> argShapes;
+};
+
+/// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
+struct MatmulGeometry {
+  int64_t rows, n, k;
+  int64_t aSliceStride, bSliceStride; // elements between grid z slices
+};
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape);
+/// Splits a linear index over `shape` into one index per dim.
+SmallVector<Value> delinearize(IndexBuilder &ib, Value linear,
+                               ArrayRef<int64_t> shape);
+/// Flat offset of element `ivs` of a row-major `shape`.
+Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs, ArrayRef<int64_t> shape);
+/// Guards `body` by `cond` when it may be false.
+void emitIf(OpBuilder &b, Location loc, Value cond,
+            function_ref<void(OpBuilder &)> body);
+
+/// The epilogue: see EpilogueCodegen.cpp.
+using EpilogueInputs = SmallVector<SmallVector<Value>>;
+void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                    ArrayRef<Value> ivs, Value acc);
+EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                  ArrayRef<Value> ivs, int64_t vector,
+                                  Value guard = Value());
+void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
+                          ArrayRef<Value> ivs, int64_t vector,
+                          const EpilogueInputs &inputs,
+                          ArrayRef<Value> accLanes);
+void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
+                          ArrayRef<Value> ivs, int64_t vector,
+                          ArrayRef<Value> accLanes = {});
+SmallVector<Value> matmulOutputIndex(IndexBuilder &ib, const KernelSpec &spec,
+                                     Value batchSlice, Value row, Value col);
+void emitFragmentEpilogue(
+    OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
+    Value batchSlice, Value row0, Value col0, int64_t blocksN,
+    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt);
+
+/// Matmul helpers: see EpilogueCodegen.cpp.
+Value extendToF32(OpBuilder &b, Location loc, Value v);
+MatmulGeometry getGeometry(const GpuKernel &kernel);
+LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
+                        int64_t tileM, int64_t tileN);
+void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
+                       Value global, Value base, Value rowStart,
+                       int64_t rowLimit, Value colStart, int64_t colLimit,
+                       Value dst, Value stage, int64_t tileRows,
+                       int64_t tileCols, bool swizzle128);
+
+/// The code-generation paths, one per #sol.plan path.
+LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
+                                    GpuKernel &kernel);
+LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
+                                   GpuKernel &kernel);
+LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
+LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
+LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
+LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
+                                 Value mapA, Value mapB);
+
+} // namespace mlir::sol::codegen
+
+#endif // SOL_CONVERSION_KERNELSTOGPU_KERNELCODEGEN_H

@@ -1,0 +1,240 @@
+//===- MmaSyncPath.cpp - the mma.sync path --------------------------------===//
+//
+// m16n8k16 tensor cores on every chip from sm_80: a multi-stage cp.async
+// pipeline into padded shared memory, ldmatrix, mma.sync in f32 registers,
+// the epilogue on the accumulators.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCodegen.h"
+
+namespace mlir::sol::codegen {
+
+/// Everything the mma.sync generator derives from the plan.
+struct MmaLayout {
+  MmaSyncTile tile;
+  int64_t threads, warpTileM, warpTileN, fragsM, fragsN;
+  int64_t aPitch, bPitch;
+  int64_t aStageElems, bStageElems;
+  bool transposeB;
+};
+
+static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
+  PlanAttr plan = spec.plan;
+  ArrayRef<int64_t> tile = plan.getTile();
+  ArrayRef<int64_t> warps = plan.getWarps();
+  if (tile.size() != 3 || warps.size() != 2)
+    return spec.func.emitError("sol kernel: an mma_sync plan needs tile = "
+                               "[m, n, k] and warps = [m, n]");
+  MmaLayout l;
+  l.tile = {tile[0], tile[1], tile[2], warps[0], warps[1], plan.getStages()};
+  l.transposeB = spec.transposeB;
+  l.threads = warps[0] * warps[1] * 32;
+  l.warpTileM = tile[0] / warps[0];
+  l.warpTileN = tile[1] / warps[1];
+  if (tile[0] % warps[0] || tile[1] % warps[1] || l.warpTileM % 16 ||
+      l.warpTileN % 16 || tile[2] % 16 || l.tile.stages < 2 ||
+      plan.getThreads() != l.threads || plan.getSplitK() != 1)
+    return spec.func.emitError("sol kernel: the mma_sync plan is not one the "
+                               "generator implements (warp tiles must be "
+                               "multiples of 16x16, tile_k of 16, at least 2 "
+                               "stages, block = 32 x warps, split_k = 1)");
+  if (plan.getSmem() != getMmaSyncSmemBytes(l.tile, l.transposeB))
+    return spec.func.emitError("sol kernel: the plan's smem does not match "
+                               "its tiles");
+  l.fragsM = l.warpTileM / 16;
+  l.fragsN = l.warpTileN / 8;
+  l.aPitch = getMmaSyncAPitch(l.tile);
+  l.bPitch = getMmaSyncBPitch(l.tile, l.transposeB);
+  l.aStageElems = l.tile.tileM * l.aPitch;
+  l.bStageElems = (l.transposeB ? l.tile.tileN : l.tile.tileK) * l.bPitch;
+  return l;
+}
+
+/// The accumulators of one warp: fragsM x fragsN m16n8 fragments of four
+/// f32 each, flattened in (mi, ni, e) order.
+static int64_t accIndex(const MmaLayout &l, int64_t mi, int64_t ni, int64_t e) {
+  return (mi * l.fragsN + ni) * 4 + e;
+}
+
+LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
+  FailureOr<MmaLayout> maybeLayout = getMmaLayout(kernel.spec);
+  if (failed(maybeLayout))
+    return failure();
+  const MmaLayout &l = *maybeLayout;
+  const MmaSyncTile &t = l.tile;
+  MatmulGeometry g = getGeometry(kernel);
+  if (failed(checkGrid(kernel, g, t.tileM, t.tileN)))
+    return failure();
+  IndexBuilder ib(b, loc);
+  Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+                      .getElementType();
+  bool isBF16 = elemType.isBF16();
+  MLIRContext *ctx = b.getContext();
+  auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value warp = ib.div(tid, 32);
+  Value lane = ib.rem(tid, 32);
+  Value warpM = ib.div(warp, t.warpsN);
+  Value warpN = ib.rem(warp, t.warpsN);
+  Value rowBase = ib.mul(by, t.tileM);
+  Value colBase = ib.mul(bx, t.tileN);
+  Value aBase = ib.mul(bz, g.aSliceStride);
+  Value bBase = ib.mul(bz, g.bSliceStride);
+
+  // Shared memory: `stages` A tiles then `stages` B tiles, rows padded.
+  auto dynType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), wgSpace);
+  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, dynType);
+  auto aType = MemRefType::get({t.stages, t.tileM, l.aPitch}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  int64_t bRows = l.transposeB ? t.tileN : t.tileK;
+  auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, elemType,
+                               MemRefLayoutAttrInterface(), wgSpace);
+  Value sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
+  Value sB = memref::ViewOp::create(
+      b, loc, bType, dyn, ib.c(t.stages * l.aStageElems * 2), ValueRange{});
+  Value globalA = kernel.args[kernel.spec.lhsArg];
+  Value globalB = kernel.args[kernel.spec.rhsArg];
+  int64_t numKTiles = llvm::divideCeilSigned(g.k, t.tileK);
+
+  // Issues the copies of K tile `kTile` into `stage` as one cp.async group
+  // (tiles past the last K tile zero-fill, like edges).
+  auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
+    IndexBuilder ib(b, loc);
+    Value kBase = ib.mul(kTile, t.tileK);
+    // A: tileM rows of A, tileK columns.
+    emitAsyncTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g.rows,
+                      kBase, g.k, sA, stage, t.tileM, t.tileK, false);
+    if (l.transposeB) // B is [N, K]: tileN rows of B, tileK columns.
+      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, colBase, g.n,
+                        kBase, g.k, sB, stage, t.tileN, t.tileK, false);
+    else // B is [K, N]: tileK rows of B, tileN columns.
+      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, kBase, g.k,
+                        colBase, g.n, sB, stage, t.tileK, t.tileN, false);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
+
+  // Prologue: the first stages-1 K tiles in flight.
+  for (int64_t s = 0; s + 1 < t.stages; ++s)
+    issueTileLoads(b, ib.c(s), ib.c(s));
+
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  SmallVector<Value> accInit(l.fragsM * l.fragsN * 4, zero);
+  auto kLoop =
+      scf::ForOp::create(b, loc, ib.c(0), ib.c(numKTiles), ib.c(1), accInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    IndexBuilder lb(b, loc);
+    Value kt = kLoop.getInductionVar();
+    // Tile kt has landed once at most stages-2 younger groups are pending;
+    // the barrier also tells every warp that stage (kt-1) % stages, which
+    // the loads below overwrite, has been consumed.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, t.stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value nextTile = lb.add(kt, t.stages - 1);
+    issueTileLoads(b, lb.rem(nextTile, t.stages), nextTile);
+    Value stage = lb.rem(kt, t.stages);
+
+    SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
+                           kLoop.getRegionIterArgs().end());
+    auto i32 = b.getI32Type();
+    auto asOperand = [&](Value v) -> Value {
+      // bf16 fragments go to mma.sync as packed b32 registers.
+      return isBF16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
+    };
+    auto extractRow = [&](Value matrix, int64_t i) -> Value {
+      return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
+    };
+    auto f32 = b.getF32Type();
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
+    Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
+    for (int64_t kk = 0; kk < t.tileK; kk += 16) {
+      // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
+      SmallVector<SmallVector<Value, 4>> aFrags;
+      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+        Value r =
+            lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
+        Value c = lb.add(lb.mul(laneHalf, 8), kk);
+        Value m = nvgpu::LdMatrixOp::create(
+            b, loc, VectorType::get({4, 2}, elemType), sA,
+            ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
+        aFrags.push_back(
+            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1)),
+             asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
+      }
+      // B fragments, two n8 fragments per ldmatrix.x4.
+      SmallVector<std::pair<Value, Value>> bFrags;
+      for (int64_t nj = 0; nj < l.fragsN / 2; ++nj) {
+        Value nBase = lb.add(lb.mul(warpN, l.warpTileN), nj * 16);
+        Value m;
+        if (l.transposeB) {
+          // sB[n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) ...
+          Value n = lb.add(lb.add(nBase, lane8), lb.mul(laneHalf, 8));
+          Value k = lb.add(lb.mul(laneOct, 8), kk);
+          m = nvgpu::LdMatrixOp::create(b, loc,
+                                        VectorType::get({4, 2}, elemType), sB,
+                                        ValueRange{stage, n, k}, false, 4);
+        } else {
+          // sB[k][n], transposed on load: thread gets (k pair, n = lane/4).
+          Value k = lb.add(lb.add(lane8, lb.mul(laneOct, 8)), kk);
+          Value n = lb.add(nBase, lb.mul(laneHalf, 8));
+          m = nvgpu::LdMatrixOp::create(b, loc,
+                                        VectorType::get({4, 2}, elemType), sB,
+                                        ValueRange{stage, k, n}, true, 4);
+        }
+        bFrags.push_back(
+            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1))});
+        bFrags.push_back(
+            {asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
+      }
+      NVVM::MMATypes ptxType =
+          isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+        for (int64_t ni = 0; ni < l.fragsN; ++ni) {
+          SmallVector<Value> c;
+          for (int64_t e = 0; e < 4; ++e)
+            c.push_back(acc[accIndex(l, mi, ni, e)]);
+          Value d = NVVM::MmaOp::create(
+              b, loc, resultType, aFrags[mi],
+              ValueRange{bFrags[ni].first, bFrags[ni].second}, c,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            acc[accIndex(l, mi, ni, e)] =
+                LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e});
+        }
+      }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // Nothing may stay in flight past the kernel (the tail groups are empty
+  // or zero-fills, but an exiting thread must not leave copies pending).
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+
+  // Epilogue on the accumulators: element e of fragment (mi, ni) sits at
+  // row lane/4 (+8 for e >= 2), column 2*(lane%4) (+1 for odd e).
+  Value laneRow = ib.div(lane, 4);
+  Value laneCol = ib.mul(ib.rem(lane, 4), 2);
+  Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
+  Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
+  for (int64_t mi = 0; mi < l.fragsM; ++mi)
+    emitFragmentEpilogue(b, loc, kernel, g, bz,
+                         ib.add(ib.add(warpRow, laneRow), mi * 16),
+                         ib.add(warpCol, laneCol), l.fragsN,
+                         [&](OpBuilder &, int64_t ni, int64_t e) {
+                           return kLoop.getResult(accIndex(l, mi, ni, e));
+                         });
+  return success();
+}
+
+} // namespace mlir::sol::codegen
