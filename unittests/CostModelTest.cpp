@@ -195,6 +195,42 @@ TEST_F(CostModelTest, WaveQuantisationShowsInThePrediction) {
   EXPECT_GT(b.getTPredUs() / a.getTPredUs(), 1.7);
 }
 
+TEST_F(CostModelTest, EpilogueOnTheMmaWarpsAddsItsSimtTime) {
+  // The same prefill matmul planned for wgmma_tma: the epilogue (one add per
+  // output here) runs after the K loop on the 8 consumer warps of the SM's
+  // 64 warp slots, so it adds ewFlops / (SIMT peak / 8) to the prediction.
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  MatmulTiling tiling;
+  tiling.tileM = 128;
+  tiling.tileN = 256;
+  tiling.tileK = 64;
+  tiling.threads = 384;
+  tiling.consumerWarps = 8;
+  tiling.smemBytes = 197696;
+  tiling.blocks = 132;
+  CostAttr withEpilogue = estimateCost(work, h200, &tiling);
+  KernelWork noEpilogue = work;
+  noEpilogue.ewFlops = 0;
+  CostAttr without = estimateCost(noEpilogue, h200, &tiling);
+  double expectedUs = work.ewFlops / (66.9e12 * 8 / 64) * 1e6;
+  EXPECT_NEAR(withEpilogue.getTPredUs() - without.getTPredUs(), expectedUs,
+              0.02);
+  // The mma.sync warps of many small blocks share an SM: more warp slots,
+  // a smaller share of the time.
+  MatmulTiling small = tiling;
+  small.consumerWarps = 0;
+  small.threads = 128;
+  small.smemBytes = 40000;
+  small.blocks = 0;
+  CostAttr manyBlocks = estimateCost(work, h200, &small);
+  KernelWork noEpilogueSmall = noEpilogue;
+  CostAttr manyBlocksWithout = estimateCost(noEpilogueSmall, h200, &small);
+  EXPECT_LT(manyBlocks.getTPredUs() - manyBlocksWithout.getTPredUs(),
+            expectedUs);
+}
+
 TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       R"(func.func @f(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>) -> tensor<?x64xf16> {

@@ -69,6 +69,8 @@ struct MatmulTiling {
   bool cpAsyncWgmma = false;
   /// The warps that compute also copy the operand tiles (cp.async paths).
   bool copiedByConsumers = false;
+  /// Warps of a block that run the MMAs and then the epilogue (0: all).
+  int64_t consumerWarps = 0;
   /// The gemv path: the SIMT units converting and multiplying every operand
   /// element themselves.
   bool gemv = false;

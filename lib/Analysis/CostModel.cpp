@@ -283,6 +283,9 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
   tiling.cpAsyncWgmma = path == KernelPath::wgmma;
   tiling.copiedByConsumers =
       path == KernelPath::mma_sync || path == KernelPath::wgmma;
+  // wgmma_tma: a producer warpgroup and two consumer warpgroups.
+  if (path == KernelPath::wgmma_tma)
+    tiling.consumerWarps = (plan.getThreads() - 128) / 32;
   tiling.gemv = path == KernelPath::gemv;
   tiling.cluster = plan.getCluster();
   if (tiling.tensorCores && tile.size() == 3) {
@@ -338,7 +341,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
 
   // Prediction for the kernel sol generates.
   double hbmBytes = work.bytes;
-  double tTcPred = 0, tL2Pred = 0, tKLoopPred = 0;
+  double tTcPred = 0, tL2Pred = 0, tKLoopPred = 0, tEpiloguePred = 0;
   if (work.hasMatmul()) {
     MatmulPlan plan = tiling ? planFromTiling(work, *tiling)
                              : chooseDefaultPlan(work, target.getSmCount());
@@ -397,6 +400,20 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       }
       tKLoopPred = residentWaves * tilesPerBlock *
                    llvm::divideCeil(work.k, tiling->tileK) * stepUs * 1e-6;
+
+      // The epilogue runs on the warps that issue the MMAs, after their K
+      // loop: its SIMT work overlaps no tensor-core work and gets the share
+      // of the SM's 64 warp slots those warps hold. Measured on the H200
+      // (2026-11-30, bench/results/2026-11-30-h200-v8-epilogue): the MLP
+      // (0.84 GFLOP of bias + GELU on 8 consumer warps per SM: 100 us by
+      // this term) ran ~140 us over its plain-matmul rate, the o_proj
+      // residual (21 MFLOP: 2.5 us) 7-8 us over.
+      int64_t warps = tiling->consumerWarps > 0 ? tiling->consumerWarps
+                                                : tiling->threads / 32;
+      double warpShare =
+          std::min(1.0, static_cast<double>(warps * perSm) / 64.0);
+      if (warpShare > 0)
+        tEpiloguePred = work.ewFlops / (peakSimt * warpShare);
     }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,
@@ -431,7 +448,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   Term dominant = *llvm::max_element(terms, [](const Term &a, const Term &b) {
     return a.seconds < b.seconds;
   });
-  double tPred = launch + dominant.seconds;
+  double tPred = launch + dominant.seconds + tEpiloguePred;
   Limiter limiter =
       launch >= dominant.seconds ? Limiter::launch : dominant.limiter;
 
