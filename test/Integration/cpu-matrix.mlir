@@ -12,6 +12,19 @@
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
 // RUN: sh -c '%sol_tools_dir/sol-run --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ") %t.d/*.json' | FileCheck %s
 //
+// The TMA path on the same odd shapes (7 and 33 rows, 24 and 77 columns, K
+// = 40: partial boxes on every side), with 2-CTA clusters, to PTX and
+// through ptxas (gen-matrix's --only and --suffix pick and rename them):
+// RUN: python3 %sol_src_root/scripts/gen-matrix.py --profile=cpu --suffix=_tma --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16)_(7|33)x(24x40|77x40)$' %t.tma.mlir | FileCheck %s --check-prefix=GENTMA
+// RUN: rm -rf %t.tma && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.tma paths=wgmma_tma max-cluster=2" -o /dev/null
+// RUN: ls %t.tma | grep -c '_tma__.*\.cubin$' | FileCheck %s --check-prefix=CUBINSTMA
+// RUN: cat %t.tma/*.json | FileCheck %s --check-prefix=TMAPLAN
+//
+// GENTMA: 20 cases
+// CUBINSTMA: 20
+// TMAPLAN: "path": "wgmma_tma"
+// TMAPLAN: "tensor_maps": [
+//
 // GEN: 216 cases
 // CUBINS: 216
 // CHECK: sol-run: 216 passed, 0 failed
