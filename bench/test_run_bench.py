@@ -514,7 +514,8 @@ class TensorMapsAndClusters(unittest.TestCase):
         self.assertEqual(list(attribute.value.clusterDim), [2, 1, 1])
 
 
-FAKE_DRIVER = os.path.join(ROOT, "build", "unittests", "libSolFakeCudaDriver.so")
+FAKE_DRIVER = os.environ.get("SOL_FAKE_CUDA_DRIVER") or os.path.join(
+    ROOT, "build", "unittests", "libSolFakeCudaDriver.so")
 
 
 @unittest.skipUnless(os.path.isfile(FAKE_DRIVER), "no fake CUDA driver (cmake --build build)")

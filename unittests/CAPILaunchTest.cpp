@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
+#include "RuntimeTestSupport.h"
 
 #include "sol-c/sol.h"
 
@@ -22,31 +23,18 @@
 
 namespace {
 
-const char *const tmaManifest = R"({
-  "kernel": "add_f32_tma",
+const std::string tmaManifest = sol::test::addF32Manifest(
+    R"("kernel": "add_f32_tma",
   "launch": {"grid": [1, 1, 1], "block": [128, 1, 1]},
-  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 8]},
-           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 8]},
-           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 8]}],
   "tensor_maps": [
     {"arg": 0, "dtype": "f32", "dims": [8, 3], "box": [8, 3]},
     {"arg": 1, "dtype": "f32", "dims": [8, 3], "box": [4, 1],
-     "swizzle": "128B", "l2_promotion": "256B"}],
-  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 8]}],
-  "outputs": [2]
-})";
+     "swizzle": "128B", "l2_promotion": "256B"}],)",
+    "[3, 8]");
 
-const char *const clusterManifest = R"({
-  "kernel": "add_f32",
-  "launch": {"grid": [8, 1, 1], "block": [32, 1, 1], "cluster": [4, 1, 1]},
-  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
-  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
-  "outputs": [2]
-})";
+const std::string clusterManifest = sol::test::addF32Manifest(
+    R"("kernel": "add_f32",
+  "launch": {"grid": [8, 1, 1], "block": [32, 1, 1], "cluster": [4, 1, 1]},)");
 
 /// The fake's record; the C API's driver dlopened the same library.
 FakeCudaRecord &getFakeRecord() {
@@ -57,13 +45,13 @@ FakeCudaRecord &getFakeRecord() {
 
 /// Loads `kernel` of `manifest` on the fake driver; null (with the error
 /// reported) on failure.
-sol_loaded_kernel *load(const char *kernel, const char *manifest) {
+sol_loaded_kernel *load(const char *kernel, const std::string &manifest) {
   // Read at the C API's first driver load, so set before any call.
   setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
   static const char image[] = "fake cubin";
   sol_loaded_kernel *loaded = nullptr;
   char *error = nullptr;
-  if (sol_module_load(image, sizeof(image), kernel, manifest, &loaded,
+  if (sol_module_load(image, sizeof(image), kernel, manifest.c_str(), &loaded,
                       &error) != 0) {
     ADD_FAILURE() << error;
     sol_string_free(error);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
+#include "RuntimeTestSupport.h"
 
 #include "runtime/CudaDriver.h"
 #include "runtime/Launch.h"
@@ -23,53 +24,31 @@
 
 using namespace sol::runtime;
 using namespace sol::runtime::cuda;
+using namespace sol::test;
 
 namespace {
 
 /// out[3, 8] = a + b in f32, with a tensor map over each input and PTX
 /// `ptx` (a placeholder replaced by the caller). The fake's "add_f32_tma"
 /// reads a and b through the maps.
-const char *const tmaManifest = R"({
-  "kernel": "KERNEL", "ptx": "PTX",
+const std::string tmaManifest = sol::test::addF32Manifest(
+    R"("kernel": "KERNEL", "ptx": "PTX",
   "target": {"chip": "sm_90a", "l2_bytes": 1048576},
   "launch": {"grid": [4, 2, 1], "block": [128, 1, 1], "smem": 1024},
-  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 8]},
-           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 8]},
-           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 8]}],
   "tensor_maps": [
     {"arg": 0, "dtype": "f32", "dims": [8, 3], "box": [4, 2],
      "swizzle": "32B", "l2_promotion": "128B", "oob_fill": "nan"},
     {"arg": 1, "dtype": "f32", "dims": [8, 3], "box": [8, 3],
      "swizzle": "none", "l2_promotion": "none", "oob_fill": "zero"}],
-  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 8]}],
-  "outputs": [2],
   "cost": {"tc_flops": 0, "ew_flops": 24, "bytes": 288, "t_ideal_us": 0.5,
-           "t_pred_us": 2, "sol_pred": 0.25, "bound": "latency"}
-})";
+           "t_pred_us": 2, "sol_pred": 0.25, "bound": "latency"},)",
+    "[3, 8]");
 
 /// out[3, 5] = a + b in f32 launched in clusters of CLUSTER over a [4, 2, 1]
 /// grid (the fake's "add_f32").
-const char *const clusterManifest = R"({
-  "kernel": "add_f32", "ptx": "PTX",
-  "launch": {"grid": [4, 2, 1], "block": [32, 1, 1], "cluster": CLUSTER},
-  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
-  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
-  "outputs": [2]
-})";
-
-std::string replaceAll(std::string text, const std::string &from,
-                       const std::string &to) {
-  size_t position = text.find(from);
-  EXPECT_NE(position, std::string::npos) << from;
-  for (; position != std::string::npos;
-       position = text.find(from, position + to.size()))
-    text.replace(position, from.size(), to);
-  return text;
-}
+const std::string clusterManifest = sol::test::addF32Manifest(
+    R"("kernel": "add_f32", "ptx": "PTX",
+  "launch": {"grid": [4, 2, 1], "block": [32, 1, 1], "cluster": CLUSTER},)");
 
 std::string tmaManifestText(const std::string &ptx = "k.ptx",
                             const std::string &kernel = "add_f32_tma") {
@@ -80,13 +59,6 @@ std::string clusterManifestText(const std::string &cluster,
                                 const std::string &ptx = "k.ptx") {
   return replaceAll(replaceAll(clusterManifest, "CLUSTER", cluster), "PTX",
                     ptx);
-}
-
-std::string manifestError(const std::string &text) {
-  Manifest manifest;
-  std::string error;
-  EXPECT_FALSE(parseManifest(text, "", manifest, error));
-  return error;
 }
 
 //===----------------------------------------------------------------------===//
@@ -137,11 +109,7 @@ TEST(LaunchManifestTest, TensorMapsAreOptionalAndSoAreTheirModes) {
 TEST(LaunchManifestTest, TensorMapErrorsNameTheField) {
   std::string text = tmaManifestText();
   auto withFirst = [&](const std::string &from, const std::string &to) {
-    std::string changed = text;
-    size_t position = changed.find(from);
-    EXPECT_NE(position, std::string::npos) << from;
-    changed.replace(position, from.size(), to);
-    return manifestError(changed);
+    return manifestError(replaceFirst(text, from, to));
   };
   EXPECT_EQ(withFirst("\"arg\": 0", "\"arg\": 3"),
             "tensor_maps[0]: \"arg\" 3 out of range (3 args)");
@@ -479,16 +447,8 @@ std::string writeTempFile(const std::string &name,
 }
 
 RunResult runOnFake(const std::string &text, bool checkOnly = false) {
-  Manifest manifest;
-  std::string error;
-  EXPECT_TRUE(parseManifest(text, "", manifest, error)) << error;
-  RunOptions options;
-  options.cudaLibrary = SOL_FAKE_CUDA_DRIVER;
-  options.checkOnly = checkOnly;
-  options.iters = 10;
-  options.reps = 3;
   getFakeRecord() = FakeCudaRecord();
-  return Runner(options).run(manifest);
+  return runOnFakeDriver(text, checkOnly);
 }
 
 TEST(LaunchRunnerTest, TensorMapsFollowTheArgsAndEachInputSet) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runner.h"
+#include "RuntimeTestSupport.h"
 #include "runtime/Compare.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/HostBackend.h"
@@ -24,6 +25,7 @@
 #include <vector>
 
 using namespace sol::runtime;
+using namespace sol::test;
 
 namespace {
 
@@ -120,23 +122,6 @@ const char *const validManifest = R"({
   "plan": {"tile": [64, 64]}
 })";
 
-/// Replaces the first occurrence of `from` in `text` (which must exist).
-std::string replaceOnce(std::string text, const std::string &from,
-                        const std::string &to) {
-  size_t position = text.find(from);
-  EXPECT_NE(position, std::string::npos) << from;
-  if (position != std::string::npos)
-    text.replace(position, from.size(), to);
-  return text;
-}
-
-std::string manifestError(const std::string &text) {
-  Manifest manifest;
-  std::string error;
-  EXPECT_FALSE(parseManifest(text, "/dir", manifest, error));
-  return error;
-}
-
 TEST(RunnerManifestTest, LoadsEveryField) {
   Manifest manifest;
   std::string error;
@@ -162,24 +147,24 @@ TEST(RunnerManifestTest, LoadsEveryField) {
 }
 
 TEST(RunnerManifestTest, MissingFields) {
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"kernel\"", "\"k\"")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"kernel\"", "\"k\"")),
             "manifest: missing field \"kernel\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"launch\"", "\"l\"")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"launch\"", "\"l\"")),
             "manifest: missing field \"launch\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"outputs\"", "\"o\"")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"outputs\"", "\"o\"")),
             "manifest: missing field \"outputs\"");
   EXPECT_EQ(
-      manifestError(replaceOnce(validManifest, "\"role\": \"input\", ", "")),
+      manifestError(replaceFirst(validManifest, "\"role\": \"input\", ", "")),
       "args[0]: missing field \"role\"");
   EXPECT_EQ(
-      manifestError(replaceOnce(validManifest, "\"operands\": [0, 1], ", "")),
+      manifestError(replaceFirst(validManifest, "\"operands\": [0, 1], ", "")),
       "program[3] (matmul): missing field \"operands\"");
 }
 
 TEST(RunnerManifestTest, BadDTypeAndRole) {
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"bf16\"", "\"fp8\"")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"bf16\"", "\"fp8\"")),
             "args[1]: unknown dtype \"fp8\" (expected f16, bf16 or f32)");
-  EXPECT_NE(manifestError(replaceOnce(validManifest, "\"output\"", "\"out\""))
+  EXPECT_NE(manifestError(replaceFirst(validManifest, "\"output\"", "\"out\""))
                 .find("must be \"input\" or \"output\""),
             std::string::npos);
   EXPECT_NE(manifestError("[1]").find("top level must be an object"),
@@ -191,23 +176,23 @@ TEST(RunnerManifestTest, BadDTypeAndRole) {
 TEST(RunnerManifestTest, ArgAndShapeMismatches) {
   // The output arg's shape differs from the value it receives.
   EXPECT_EQ(
-      manifestError(replaceOnce(validManifest, "\"shape\": [2, 4, 5]}]",
-                                "\"shape\": [2, 4, 6]}]")),
+      manifestError(replaceFirst(validManifest, "\"shape\": [2, 4, 5]}]",
+                                 "\"shape\": [2, 4, 6]}]")),
       "manifest: output \"out\" has shape [2, 4, 6] but value 5 has shape "
       "[2, 4, 5]");
   // ... or its dtype.
-  EXPECT_EQ(manifestError(replaceOnce(
+  EXPECT_EQ(manifestError(replaceFirst(
                 validManifest, "\"role\": \"output\", \"dtype\": \"f16\"",
                 "\"role\": \"output\", \"dtype\": \"f32\"")),
             "manifest: output \"out\" is f32 but value 5 is f16");
   // Contraction dims differ.
-  EXPECT_NE(manifestError(replaceOnce(validManifest, "\"shape\": [5, 3]",
-                                      "\"shape\": [5, 4]"))
+  EXPECT_NE(manifestError(replaceFirst(validManifest, "\"shape\": [5, 3]",
+                                       "\"shape\": [5, 4]"))
                 .find("contraction mismatch"),
             std::string::npos);
   // A declared result shape that broadcasting does not give.
-  EXPECT_NE(manifestError(replaceOnce(validManifest, "\"shape\": [5]}",
-                                      "\"shape\": [4]}"))
+  EXPECT_NE(manifestError(replaceFirst(validManifest, "\"shape\": [5]}",
+                                       "\"shape\": [4]}"))
                 .find("do not broadcast"),
             std::string::npos);
   // Inputs must come before outputs (the call ABI).
@@ -218,34 +203,34 @@ TEST(RunnerManifestTest, ArgAndShapeMismatches) {
     "program": [{"op": "arg", "index": 1}], "outputs": [0]})";
   EXPECT_EQ(manifestError(interleaved),
             "args[1]: input \"i\" follows an output (inputs come first)");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"outputs\": [5]",
-                                      "\"outputs\": [5, 4]")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"outputs\": [5]",
+                                       "\"outputs\": [5, 4]")),
             "manifest: \"outputs\" lists 2 values but \"args\" has 1 outputs");
 }
 
 TEST(RunnerManifestTest, ProgramReferencesOutOfRange) {
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"operands\": [3, 2]",
-                                      "\"operands\": [3, 4]")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"operands\": [3, 2]",
+                                       "\"operands\": [3, 4]")),
             "program[4] (add): operand 4 out of range (must name an earlier "
             "value, < 4)");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"operands\": [4]",
-                                      "\"operands\": [9]")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"operands\": [4]",
+                                       "\"operands\": [9]")),
             "program[5] (cast): operand 9 out of range (must name an earlier "
             "value, < 5)");
-  EXPECT_EQ(
-      manifestError(replaceOnce(validManifest, "\"index\": 2", "\"index\": 7")),
-      "program[2] (arg): index 7 out of range (4 args)");
-  EXPECT_EQ(
-      manifestError(replaceOnce(validManifest, "\"index\": 2", "\"index\": 3")),
-      "program[2] (arg): reads output \"out\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"outputs\": [5]",
-                                      "\"outputs\": [6]")),
+  EXPECT_EQ(manifestError(
+                replaceFirst(validManifest, "\"index\": 2", "\"index\": 7")),
+            "program[2] (arg): index 7 out of range (4 args)");
+  EXPECT_EQ(manifestError(
+                replaceFirst(validManifest, "\"index\": 2", "\"index\": 3")),
+            "program[2] (arg): reads output \"out\"");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"outputs\": [5]",
+                                       "\"outputs\": [6]")),
             "manifest: outputs[0] = 6 out of range (program has 6 values)");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"op\": \"add\"",
-                                      "\"op\": \"fma\"")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"op\": \"add\"",
+                                       "\"op\": \"fma\"")),
             "program[4]: unknown op \"fma\"");
-  EXPECT_EQ(manifestError(replaceOnce(validManifest, "\"operands\": [3, 2]",
-                                      "\"operands\": [3]")),
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"operands\": [3, 2]",
+                                       "\"operands\": [3]")),
             "program[4] (add): expected 2 operands, got 1");
 }
 
@@ -748,26 +733,13 @@ std::string writeTempFile(const std::string &name,
 RunResult runFakeCuda(const std::string &kernel, const std::string &ptxText,
                       bool checkOnly = false) {
   std::string ptx = writeTempFile(kernel + ".ptx", ptxText);
-  std::string text = R"({"kernel": ")" + kernel + R"(", "ptx": ")" + ptx + R"(",
+  std::string text =
+      addF32Manifest(R"("kernel": ")" + kernel + R"(", "ptx": ")" + ptx + R"(",
     "target": {"chip": "sm_90a", "l2_bytes": 1048576},
     "launch": {"grid": [1, 1, 1], "block": [32, 1, 1], "smem": 65536},
-    "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
-             {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
-             {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
-    "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-                {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
-    "outputs": [2],
     "cost": {"tc_flops": 0, "ew_flops": 15, "bytes": 180, "t_ideal_us": 0.5,
-             "t_pred_us": 2, "sol_pred": 0.25, "bound": "latency"}})";
-  Manifest manifest;
-  std::string error;
-  EXPECT_TRUE(parseManifest(text, "", manifest, error)) << error;
-  RunOptions options;
-  options.cudaLibrary = SOL_FAKE_CUDA_DRIVER;
-  options.checkOnly = checkOnly;
-  options.iters = 10;
-  options.reps = 3;
-  return Runner(options).run(manifest);
+             "t_pred_us": 2, "sol_pred": 0.25, "bound": "latency"},)");
+  return runOnFakeDriver(text, checkOnly);
 }
 
 TEST(RunnerCudaTest, FakeDriverChecksAndTimes) {
@@ -826,24 +798,16 @@ TEST(RunnerCudaTest, FakeDriverErrorsAreClear) {
   EXPECT_FALSE(launch.pass);
 }
 
-const char *const hostManifestTemplate = R"({
-  "kernel": "KERNEL",
-  "launch": {"grid": [1, 1, 1], "block": [1, 1, 1]},
-  "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "b", "role": "input", "dtype": "f32", "shape": [3, 5]},
-           {"name": "out", "role": "output", "dtype": "f32", "shape": [3, 5]}],
-  "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
-              {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [3, 5]}],
-  "outputs": [2]
-})";
-
 RunResult runHostKernel(const std::string &kernel,
                         const std::string &library = SOL_HOST_KERNEL_FIXTURE,
                         double referenceBudget = 3e8) {
   Manifest manifest;
   std::string error;
-  EXPECT_TRUE(parseManifest(replaceOnce(hostManifestTemplate, "KERNEL", kernel),
-                            "", manifest, error))
+  EXPECT_TRUE(parseManifest(
+      addF32Manifest(
+          R"("kernel": ")" + kernel +
+          R"(", "launch": {"grid": [1, 1, 1], "block": [1, 1, 1]},)"),
+      "", manifest, error))
       << error;
   RunOptions options;
   options.backend = Backend::Host;

@@ -89,12 +89,16 @@ def ConvertSolKernelsToGPUPass
     Takes the linalg-on-tensors kernel functions of convert-sol-to-linalg
     (functions marked `sol.kernel`, carrying `sol.plan`) and replaces each by
     a `gpu.module` holding one `gpu.func` kernel of the same name whose
-    arguments are the function's (inputs then outputs) as flat memrefs. The
-    plan's path decides the code: `mma_sync` (cp.async multi-stage pipeline,
-    ldmatrix, m16n8k16 mma.sync, epilogue on the accumulator registers),
-    `simt` (one thread per output element) or `elementwise`. Edges of any
-    static shape are handled by zero-filled loads and predicated stores.
-    Host functions are removed: launching is the runtime's job.
+    arguments are the function's (inputs then outputs) as flat memrefs,
+    followed for `wgmma_tma` by its two TMA maps. The plan's path decides
+    the code: `mma_sync` (cp.async multi-stage pipeline, ldmatrix, m16n8k16
+    mma.sync), `wgmma` (wgmma.mma_async on swizzled stages fed by cp.async),
+    `wgmma_tma` (persistent and warp-specialised: TMA through mbarriers,
+    optionally 2-CTA clusters multicasting B), `gemv` (a warp per weight
+    row), `simt` (one thread per output element) or `elementwise`; every
+    matmul path runs the epilogue on the accumulators. Edges of any static
+    shape are handled by zero-filled loads and predicated stores. Host
+    functions are removed: launching is the runtime's job.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -106,11 +106,6 @@ struct PlanChoice {
   std::string reason; // why this plan, for remarks
 };
 
-/// Chooses the plan of `kernel` on `target`: among the mma.sync tiles the
-/// one the cost model predicts fastest (ties go to the larger tile, which
-/// re-reads less through L2); the SIMT path when mma.sync cannot take the
-/// matmul; the elementwise plan without a matmul. Fails with a reason when
-/// a shape is dynamic or the kernel holds more than one matmul.
 /// What the caller lets the tiler choose from (measurements compare paths).
 struct PlanConstraints {
   /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
@@ -122,6 +117,14 @@ struct PlanConstraints {
   }
 };
 
+/// Chooses the plan of `kernel` on `target`: every plan a generator can
+/// build for its matmul (gemv, mma.sync tiles, wgmma and wgmma_tma tiles)
+/// that `constraints` allow, priced by the cost model; the fastest wins,
+/// ties (within 0.1%) to the fewest padded outputs, then to the first
+/// listed. The SIMT path when no tensor-core path can take the matmul; the
+/// elementwise plan without a matmul. Fails with a reason when a shape is
+/// dynamic, the kernel holds more than one matmul, or the constraints leave
+/// no path.
 FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                        std::string &failureReason,
                                        const PlanConstraints &constraints = {});

@@ -343,9 +343,10 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                      tile.tileN, "mma_sync: " + describeTile(tile));
   }
   // Hopper: the model gives mma.sync its measured share of the tensor-core
-  // rate, so large shapes go to wgmma. 128x256 halves the A re-reads through
-  // L2, which bound 128x128 on the H200 (see l2_gbps in SolTarget.cpp).
-  if (whyNotWgmma(*problem, target).empty()) {
+  // rate, so large shapes go to wgmma. 128x256 reads half as many A panels
+  // through L2 per FLOP as 128x128; the model weighs that against waves.
+  std::string notWgmma = whyNotWgmma(*problem, target);
+  if (notWgmma.empty()) {
     for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 4},
                                  std::pair<int64_t, int64_t>{256, 4}})
       if (getWgmmaSmemBytes(tileN, stages) <= smemLimit)
@@ -359,7 +360,10 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // multicasts each B tile to both CTAs, cutting the B re-reads through L2
   // in half, which the model prices but the H200 did not reward (2026-11-30:
   // o_proj prefill 172 vs 172 us, SwiGLU down 142 vs 130 us).
-  if (whyNotWgmmaTma(*problem, target).empty()) {
+  // Where only the TMA feeding is out, the remark says why.
+  std::string notTma =
+      notWgmma.empty() ? whyNotWgmmaTma(*problem, target) : std::string();
+  if (notWgmma.empty() && notTma.empty()) {
     for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 6},
                                  std::pair<int64_t, int64_t>{256, 4}})
       for (int64_t cluster : {1, 2})
@@ -419,6 +423,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   reason << " (" << candidates.size() << " candidates";
   if (!notMma.empty())
     reason << "; no mma.sync: " << notMma;
+  if (!notTma.empty())
+    reason << "; no wgmma_tma: " << notTma;
   reason << ")";
   return choice;
 }

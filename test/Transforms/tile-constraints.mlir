@@ -22,3 +22,21 @@ func.func @prefill_under_constraints(%x: tensor<16x512x2560xf16>, %w: tensor<256
   return %0 : tensor<16x512x2560xf16>
 }
 }
+
+// -----
+
+// Constraints can leave a matmul with no path: on an A100 (no wgmma) with
+// only wgmma_tma allowed, the f16 matmul cannot be planned, and sol-tile
+// says so rather than pick a path it was told not to.
+// RUN: not sol-opt %s --split-input-file --sol-tile="paths=wgmma_tma" 2>&1 | FileCheck %s --check-prefix=NOPATH
+// NOPATH: error: sol-tile: cannot plan kernel @k: no allowed path can compute this matmul
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+func.func @a100_only_tma(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %0 = sol.kernel @k ins(%x, %w : tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16> {
+  ^bb0(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    sol.yield %m : tensor<256x256xf16>
+  }
+  return %0 : tensor<256x256xf16>
+}
+}

@@ -199,3 +199,41 @@ func.func @decode16_takes_mma_sync(%x: tensor<16x1x2560xf16>, %w: tensor<2560x25
   return %0 : tensor<16x1x2560xf16>
 }
 }
+
+// -----
+
+// A batched B (one weight per batch, a grid z slice each) is not a TMA map's
+// one matrix: the cp.async-fed wgmma path takes it, and the remark says why
+// TMA was out.
+// CHECK-LABEL: func.func @batched_b_takes_cp_async_wgmma
+//       CHECK:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [4, 8, 4], block = [256, 1, 1], smem = 196608>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @batched_b_takes_cp_async_wgmma(%x: tensor<4x1024x1024xf16>, %w: tensor<4x1024x1024xf16>) -> tensor<4x1024x1024xf16> {
+  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 37.911 us; next mma_sync: 128x128x32 tile, 2x2 warps, 3 stages at 41.768 us (11 candidates; no wgmma_tma: TMA maps describe one B; B is batched)}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<4x1024x1024xf16>, tensor<4x1024x1024xf16>) -> tensor<4x1024x1024xf16> {
+  ^bb0(%a: tensor<4x1024x1024xf16>, %b: tensor<4x1024x1024xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<4x1024x1024xf16>, tensor<4x1024x1024xf16> -> tensor<4x1024x1024xf16>
+    sol.yield %m : tensor<4x1024x1024xf16>
+  }
+  return %0 : tensor<4x1024x1024xf16>
+}
+}
+
+// -----
+
+// TMA maps describe buffers the launcher holds: an A computed inside the
+// kernel keeps the prefill shape on the cp.async-fed wgmma path.
+// CHECK-LABEL: func.func @computed_lhs_takes_cp_async_wgmma
+//       CHECK:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @computed_lhs_takes_cp_async_wgmma(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 172.32 us; next wgmma: 128x128x64 tile, 2 warpgroups, 4 stages at 198.55 us (11 candidates; no wgmma_tma: TMA maps describe kernel arguments; an operand of the matmul is computed in the kernel)}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+  ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+    %n = sol.neg %a : tensor<8192x2560xf16>
+    %m = sol.matmul %n, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+    sol.yield %m : tensor<8192x2560xf16>
+  }
+  return %0 : tensor<8192x2560xf16>
+}
+}

@@ -15,3 +15,36 @@ func.func @unplanned(%x: tensor<8xf16>) -> tensor<8xf16> {
   return %0 : tensor<8xf16>
 }
 }
+
+// -----
+
+// A wgmma_tma kernel's TMA maps describe the buffers of its matmul's
+// operands: an A computed inside the kernel has no buffer to describe.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @tma_computed_lhs(%x: tensor<256x64xf16>, %w: tensor<128x64xf16>) -> tensor<256x128xf16> {
+  // expected-error @+1 {{sol-write-manifests: a wgmma_tma plan needs A and an [N, K] B that are kernel arguments}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<256x64xf16>, tensor<128x64xf16>) -> tensor<256x128xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197728>} {
+  ^bb0(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>):
+    %n = sol.neg %a : tensor<256x64xf16>
+    %m = sol.matmul %n, %b transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    sol.yield %m : tensor<256x128xf16>
+  }
+  return %0 : tensor<256x128xf16>
+}
+}
+
+// -----
+
+// The maps are one A and one B: a kernel without exactly one matmul has no
+// such pair.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @tma_no_matmul(%x: tensor<256x64xf16>) -> tensor<256x64xf16> {
+  // expected-error @+1 {{sol-write-manifests: a wgmma_tma plan needs exactly one matmul}}
+  %0 = sol.kernel @k ins(%x : tensor<256x64xf16>) -> tensor<256x64xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197728>} {
+  ^bb0(%a: tensor<256x64xf16>):
+    %n = sol.neg %a : tensor<256x64xf16>
+    sol.yield %n : tensor<256x64xf16>
+  }
+  return %0 : tensor<256x64xf16>
+}
+}

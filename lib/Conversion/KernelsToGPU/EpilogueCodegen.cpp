@@ -41,60 +41,6 @@ Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
   return offset;
 }
 
-/// True when every output of the kernel is a 16-bit float: its results are
-/// rounded to 8 (bf16) or 11 (f16) significant bits, far coarser than the
-/// f32 approximations cloneEpilogueOp substitutes.
-static bool hasHalfPrecisionOutputs(const GpuKernel &kernel) {
-  for (size_t i = kernel.spec.numInputs; i < kernel.args.size(); ++i) {
-    Type type = cast<MemRefType>(kernel.args[i].getType()).getElementType();
-    if (!type.isF16() && !type.isBF16())
-      return false;
-  }
-  return true;
-}
-
-/// One f32 PTX instruction `opcode` applied to `x` through inline assembly.
-static Value emitPtxUnary(OpBuilder &b, Location loc, StringRef opcode,
-                          Value x) {
-  std::string text = (opcode + " $0, $1;").str();
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), ValueRange{x}, text, "=f,f",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
-}
-
-/// Clones one op of the epilogue body. For 16-bit outputs, f32 tanh (GELU's
-/// tanh form) becomes 1 - 2 / (1 + 2^(2 u log2 e)) on ex2.approx and
-/// rcp.approx, five instructions instead of libdevice's ~25-instruction
-/// __nv_tanhf: the epilogue runs on the warps that issue the tensor-core
-/// work, so its ALU time is not hidden (MLP up + GELU, H200, 2026-11-30).
-/// Its absolute error is ~1e-6 (ex2.approx: 2^-22 relative; rcp.approx:
-/// 1 ulp), so GELU's 1 + tanh(u) keeps its precision where tanh -> -1
-/// (tanh.approx.f32, with 2^-11 relative error, would not), and the result
-/// is within an ulp of a 16-bit output except for |u| < ~1e-3, where it is
-/// within a few.
-static void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
-                            bool fastTanh) {
-  auto tanh = dyn_cast<math::TanhOp>(op);
-  if (!fastTanh || !tanh || !tanh.getType().isF32()) {
-    b.clone(op, mapping);
-    return;
-  }
-  Location loc = op.getLoc();
-  auto f32 = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  };
-  Value u = mapping.lookupOrDefault(tanh.getOperand());
-  Value scaled = arith::MulFOp::create(b, loc, u, f32(2.0 * M_LOG2E));
-  Value e = emitPtxUnary(b, loc, "ex2.approx.f32", scaled);
-  Value r = emitPtxUnary(b, loc, "rcp.approx.f32",
-                         arith::AddFOp::create(b, loc, e, f32(1.0)));
-  Value result = arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, r, f32(-2.0)), f32(1.0));
-  mapping.map(tanh.getResult(), result);
-}
-
 /// Runs the epilogue's scalar body at output element `ivs` (one index per
 /// output dim) with `acc` standing for the contraction's value there, and
 /// stores each result. The caller guards `ivs` to be in bounds.
@@ -123,9 +69,8 @@ void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
         memref::LoadOp::create(b, loc, kernel.args[source], ValueRange{offset});
     mapping.map(body.getArgument(i), loaded);
   }
-  bool fastTanh = hasHalfPrecisionOutputs(kernel);
   for (Operation &op : body.without_terminator())
-    cloneEpilogueOp(b, op, mapping, fastTanh);
+    b.clone(op, mapping);
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
   for (auto [i, value] : llvm::enumerate(yield.getValues())) {
@@ -251,7 +196,6 @@ void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
   linalg::GenericOp epilogue = kernel.spec.epilogue;
   Block &body = epilogue.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  bool fastTanh = hasHalfPrecisionOutputs(kernel);
   SmallVector<SmallVector<Value>> results(yield.getValues().size());
   for (int64_t e = 0; e < vector; ++e) {
     IRMapping mapping;
@@ -260,7 +204,7 @@ void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
                                            ? accLanes[e]
                                            : inputs[i][e]);
     for (Operation &op : body.without_terminator())
-      cloneEpilogueOp(b, op, mapping, fastTanh);
+      b.clone(op, mapping);
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
       results[r].push_back(mapping.lookupOrDefault(value));
   }
