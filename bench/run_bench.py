@@ -332,9 +332,10 @@ def load_manifest(path):
 
 
 # Thread-block clusters and TMA tensor maps (runtime/Launch.h is the
-# contract: the kernel takes one pointer per arg, then one device pointer per
-# "tensor_maps" entry to that map's 128-byte CUtensorMap; a cluster launch
-# goes through cuLaunchKernelEx).
+# contract: the kernel takes one pointer per arg, then one by-value 128-byte
+# CUtensorMap parameter per "tensor_maps" entry, so kernelParams points at a
+# 64-byte aligned host copy of each map; a cluster launch goes through
+# cuLaunchKernelEx).
 
 MAX_CLUSTER_SIZE = 8  # the portable cluster size
 
@@ -963,11 +964,11 @@ def driver():
 class SolKernel:
     """One sol kernel: its module loaded into the current context (torch's
     primary context), launched with bare pointers to dense row-major buffers
-    in the manifest's args order, then one device pointer per tensor map
-    (encoded over those buffers), the manifest's grid, block, dynamic shared
+    in the manifest's args order, then each tensor map by value (encoded on
+    the host over those buffers), the manifest's grid, block, dynamic shared
     memory and cluster, on torch's current stream. `drv` and
     `with_torch=False` let the tests drive it through a fake driver with host
-    buffers (the maps then stay in host memory too)."""
+    buffers."""
 
     def __init__(self, manifest, drv=None, with_torch=True):
         drv = drv or driver()
@@ -1023,7 +1024,8 @@ class SolKernel:
 
     def encode_tensor_maps(self, pointers):
         """The manifest's tensor maps over the buffers at `pointers`, encoded
-        into one 128-byte aligned host buffer: (buffer, address)."""
+        into one host buffer, map i at address + 128 * i, each 128-byte
+        aligned (the driver wants 64): (buffer, address)."""
         maps = self.m.get("tensor_maps") or []
         c = ctypes
         raw = c.create_string_buffer(TMA_MAP_BYTES * (len(maps) + 1))
@@ -1045,28 +1047,22 @@ class SolKernel:
 
     def params_from_pointers(self, pointers):
         """(values, kernelParams, keep): kernelParams[i] points at a slot
-        holding pointer i (args, then the tensor maps' device copies, which
-        `keep` holds); the caller keeps all three alive while launches (or a
-        captured graph) may read them."""
+        holding arg i's pointer, then at map i's 128 encoded host bytes (the
+        maps by value; `keep` holds their buffer). The driver copies the
+        parameters at each launch call, but the caller keeps all three alive
+        as long as it launches with them."""
         if len(pointers) != len(self.m["args"]):
             raise ValueError("%d pointers for %d args" % (len(pointers), len(self.m["args"])))
-        pointers, keep = list(pointers), None
+        values = [ctypes.c_void_p(p) for p in pointers]
+        slots = [ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values]
+        keep = None
         maps = self.m.get("tensor_maps") or []
         if maps:
             # A map embeds its buffer's address: one encoding per set of
-            # buffers, copied to device memory the launch reads it from.
-            raw, base = self.encode_tensor_maps(pointers)
-            nbytes = TMA_MAP_BYTES * len(maps)
-            if self.with_torch:
-                keep = torch.frombuffer(bytearray(ctypes.string_at(base, nbytes)),
-                                        dtype=torch.uint8).to("cuda")
-                device = keep.data_ptr()  # the caching allocator aligns to 512
-            else:
-                keep, device = raw, base
-            pointers += [device + TMA_MAP_BYTES * i for i in range(len(maps))]
-        values = [ctypes.c_void_p(p) for p in pointers]
-        array = (ctypes.c_void_p * len(values))(
-            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+            # buffers; no device copy (the kernel takes the maps by value).
+            keep, base = self.encode_tensor_maps(pointers)
+            slots += [ctypes.c_void_p(base + TMA_MAP_BYTES * i) for i in range(len(maps))]
+        array = (ctypes.c_void_p * len(slots))(*slots)
         return values, array, keep
 
     def params(self, tensors):

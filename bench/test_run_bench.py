@@ -556,11 +556,12 @@ class LaunchThroughFakeDriver(unittest.TestCase):
 
     def record(self):
         """The fake's first counters (FakeCudaDriver.h): launches,
-        launchesEx, encodes, mapMismatches, allocations, frees."""
+        launchesEx, encodes, mapMismatches, allocations, frees,
+        synchronizes."""
         import ctypes
         lib = ctypes.CDLL(FAKE_DRIVER)
         lib.fakeCudaReset.restype = None
-        return lib, (ctypes.c_int * 6).in_dll(lib, "fakeCudaRecord")
+        return lib, (ctypes.c_int * 7).in_dll(lib, "fakeCudaRecord")
 
     def aligned(self, values, keep):
         """A 256-byte aligned float buffer holding `values`: its address."""
@@ -590,20 +591,33 @@ class LaunchThroughFakeDriver(unittest.TestCase):
             b = self.aligned([100.0 * i for i in range(24)], keep)
             out = self.aligned([float("nan")] * 24, keep)
             params = k.params_from_pointers([a, b, out])
-            # args, then one 128-byte aligned pointer per map
-            self.assertEqual(len(params[0]), 5)
-            self.assertEqual(params[0][3].value % 128, 0)
-            self.assertEqual(params[0][4].value, params[0][3].value + 128)
+            # args' slots, then each map by value: kernelParams[3 + i] points
+            # at map i's 128 host bytes (64-byte aligned), over a and b.
+            self.assertEqual(len(params[0]), 3)
+            self.assertEqual(len(params[1]), 5)
+            self.assertEqual(ctypes.c_void_p.from_address(params[1][0]).value, a)
+            self.assertEqual(params[1][3] % 64, 0)
+            self.assertEqual(params[1][4], params[1][3] + 128)
+            magic = 0x50414d4f534c4f53  # FAKE_CUDA_MAP_MAGIC
+            for i, buf in enumerate((a, b)):
+                words = (ctypes.c_uint64 * 2).from_address(params[1][3 + i])
+                self.assertEqual(list(words), [magic, buf])
             k.launch(params)
             self.assertEqual(list((ctypes.c_float * 24).from_address(out)),
                              [101.0 * i for i in range(24)])
             launches, launches_ex, encodes, mismatches = list(record)[:4]
             self.assertEqual((launches, launches_ex, encodes, mismatches), (1, 0, 2, 0))
-            # Another buffer set gets its own maps.
+            # Another buffer set gets its own maps; the first set's still work.
             a2 = self.aligned([1.0] * 24, keep)
-            k.launch(k.params_from_pointers([a2, b, out]))
-            self.assertEqual((ctypes.c_float * 24).from_address(out)[1], 101.0)
+            params2 = k.params_from_pointers([a2, b, out])
+            k.launch(params2)
+            self.assertEqual((ctypes.c_float * 24).from_address(out)[2], 201.0)
             self.assertEqual(list(record)[2:4], [4, 0])
+            k.launch(params)
+            self.assertEqual((ctypes.c_float * 24).from_address(out)[2], 202.0)
+            self.assertEqual(list(record)[:4], [3, 0, 4, 0])
+            # Nothing on the device for the maps, nothing synchronized.
+            self.assertEqual(list(record)[4:7], [0, 0, 0])
             # A misaligned buffer is refused before the driver sees it.
             with self.assertRaises(rb.CudaError) as ctx:
                 k.params_from_pointers([a + 4, b, out])

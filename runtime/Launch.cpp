@@ -141,28 +141,19 @@ bool sol::runtime::encodeTensorMaps(const CudaDriver &driver,
   return true;
 }
 
-bool sol::runtime::uploadTensorMaps(const CudaDriver &driver,
-                                    const Manifest &manifest,
-                                    const CUdeviceptr *argPointers,
-                                    CUdeviceptr &buffer, std::string &error) {
-  buffer = 0;
-  std::vector<CUtensorMap> maps;
-  if (!encodeTensorMaps(driver, manifest, argPointers, maps, error))
-    return false;
-  if (maps.empty())
-    return true;
-  // cuMemAlloc aligns to at least 256 bytes, so every map is 64-byte aligned.
-  size_t bytes = maps.size() * kTensorMapBytes;
-  CUdeviceptr allocation = 0;
-  if (!driver.check(driver.cuMemAlloc(&allocation, bytes),
-                    "cuMemAlloc (tensor maps)", error))
-    return false;
-  if (!driver.check(driver.cuMemcpyHtoD(allocation, maps.data(), bytes),
-                    "cuMemcpyHtoD (tensor maps)", error)) {
-    driver.cuMemFree(allocation);
+bool KernelParams::init(const CudaDriver &driver, const Manifest &manifest,
+                        const CUdeviceptr *argPointers, std::string &error) {
+  args.assign(argPointers, argPointers + manifest.args.size());
+  params.clear();
+  if (!encodeTensorMaps(driver, manifest, args.data(), maps, error)) {
+    maps.clear();
     return false;
   }
-  buffer = allocation;
+  // The args' parameters hold device pointers; the maps' are the maps.
+  for (CUdeviceptr &pointer : args)
+    params.push_back(&pointer);
+  for (CUtensorMap &map : maps)
+    params.push_back(&map);
   return true;
 }
 

@@ -5,10 +5,16 @@
 // "tensor_maps" (Hopper TMA descriptors) or a "launch": {"cluster": ...}.
 //
 // Kernel ABI: the kernel's parameters are one device pointer per manifest
-// arg, in order, then one per "tensor_maps" entry, in order: a device pointer
-// to global memory (64-byte aligned) holding that map's 128-byte CUtensorMap,
-// encoded by cuTensorMapEncodeTiled over the arg's buffer. A map embeds the
-// buffer's address, so each distinct set of arg buffers needs its own maps.
+// arg, in order, then one by-value 128-byte CUtensorMap parameter per
+// "tensor_maps" entry, in order (PTX `.param .align 64 .b8 p[128]`, CUDA's
+// `const __grid_constant__ CUtensorMap`), encoded by cuTensorMapEncodeTiled
+// over the arg's buffer. So kernelParams[numArgs + i] points at a host copy
+// of map i (64-byte aligned); cuLaunchKernel(Ex) copies the parameters when
+// it is called, so that copy need only live until the launch call returns:
+// no device memory, no copy, no synchronization (and a launch can be
+// captured in a CUDA graph). A map embeds the buffer's address, so each
+// distinct set of arg buffers needs its own maps; encoding is host-only and
+// takes microseconds, so launchers encode per launch or per buffer set.
 // A cluster launch goes through cuLaunchKernelEx with a
 // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute.
 //
@@ -27,9 +33,10 @@
 namespace sol {
 namespace runtime {
 
-/// Bytes each encoded map takes in the device buffer of a launch's maps
-/// (sizeof(CUtensorMap), a multiple of its alignment).
+/// Bytes of each by-value map parameter (sizeof(CUtensorMap)).
 constexpr size_t kTensorMapBytes = sizeof(cuda::CUtensorMap);
+static_assert(kTensorMapBytes == 128 && alignof(cuda::CUtensorMap) % 64 == 0,
+              "a map parameter is 128 bytes, 64-byte aligned");
 
 /// The exact arguments of one cuTensorMapEncodeTiled call (bar the output
 /// map); entries past `rank` (past `rank - 1` for the strides) are zero.
@@ -69,18 +76,34 @@ bool encodeTensorMaps(const cuda::CudaDriver &driver, const Manifest &manifest,
                       const cuda::CUdeviceptr *argPointers,
                       std::vector<cuda::CUtensorMap> &maps, std::string &error);
 
-/// Encodes the maps and copies them (cuMemcpyHtoD) into one new device
-/// buffer, `*buffer`, which the caller frees with cuMemFree; map i is at
-/// getTensorMapPointer(*buffer, i). Leaves `*buffer` 0 when there are no maps
-/// or on failure (nothing to free then).
-bool uploadTensorMaps(const cuda::CudaDriver &driver, const Manifest &manifest,
-                      const cuda::CUdeviceptr *argPointers,
-                      cuda::CUdeviceptr &buffer, std::string &error);
+/// The kernelParams of one launch (Kernel ABI above): pointers to the args'
+/// device pointers, then to each map's encoded host copy. Owns all it points
+/// at; keep it alive (and unchanged) until the launch call returns, and as
+/// long as it is launched again. Movable (the buffers move with it), not
+/// copyable.
+class KernelParams {
+public:
+  KernelParams() = default;
+  KernelParams(const KernelParams &) = delete;
+  KernelParams &operator=(const KernelParams &) = delete;
+  KernelParams(KernelParams &&) = default;
+  KernelParams &operator=(KernelParams &&) = default;
 
-inline cuda::CUdeviceptr getTensorMapPointer(cuda::CUdeviceptr buffer,
-                                             size_t index) {
-  return buffer + kTensorMapBytes * index;
-}
+  /// Takes the args' pointers (one per manifest arg) and encodes the
+  /// manifest's maps over them (encodeTensorMaps); false with its message.
+  bool init(const cuda::CudaDriver &driver, const Manifest &manifest,
+            const cuda::CUdeviceptr *argPointers, std::string &error);
+
+  /// For cuLaunchKernel(Ex): args.size() + maps.size() entries.
+  void **data() { return params.data(); }
+  size_t size() const { return params.size(); }
+  const std::vector<cuda::CUtensorMap> &getMaps() const { return maps; }
+
+private:
+  std::vector<cuda::CUdeviceptr> args;
+  std::vector<cuda::CUtensorMap> maps; // 128-byte aligned (alignof)
+  std::vector<void *> params;
+};
 
 /// The cuLaunchKernelEx configuration of `launch` with one cluster dimension
 /// attribute, which `attribute` receives (it must outlive the launch call).

@@ -92,9 +92,9 @@ struct LaunchConfig {
 constexpr unsigned kMaxPortableClusterSize = 8;
 
 /// One "tensor_maps" entry: a TMA descriptor over the dense row-major buffer
-/// of args[arg]. The kernel takes, after one pointer per arg, one extra
-/// parameter per map, in order: a device pointer to the 128-byte encoded
-/// CUtensorMap (see runtime/Launch.h).
+/// of args[arg]. The kernel takes, after the args' pointers, one by-value
+/// 128-byte CUtensorMap parameter per "tensor_maps" entry, in order (see
+/// runtime/Launch.h).
 struct TensorMapSpec {
   int arg = 0;
   DType dtype = DType::F16;

@@ -423,30 +423,13 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
       checkBuffers = std::move(buffers);
   }
 
-  // Each set's tensor maps embed that set's buffers: one device copy of the
-  // maps per set (set 0's for the checked launch too), freed with the rest.
-  // The copies are on the legacy default stream, as are the launches.
-  std::vector<std::vector<CUdeviceptr>> setMapPointers(numSets);
-  if (!manifest.tensorMaps.empty()) {
-    for (int set = 0; set < numSets; ++set) {
-      CUdeviceptr maps = 0;
-      if (!uploadTensorMaps(driver, manifest, setPointers[set].data(), maps,
-                            error))
-        return;
-      resources.allocations.push_back(maps);
-      for (size_t i = 0; i < manifest.tensorMaps.size(); ++i)
-        setMapPointers[set].push_back(getTensorMapPointer(maps, i));
-    }
-  }
-
-  // Kernel parameters: the args' pointers, then the maps' (Launch.h).
-  std::vector<std::vector<void *>> setParams(numSets);
-  for (int set = 0; set < numSets; ++set) {
-    for (CUdeviceptr &pointer : setPointers[set])
-      setParams[set].push_back(&pointer);
-    for (CUdeviceptr &pointer : setMapPointers[set])
-      setParams[set].push_back(&pointer);
-  }
+  // Kernel parameters (Launch.h): the args' pointers, then the maps by
+  // value. Each set's maps embed that set's buffers: one encoded host copy of
+  // the maps per set (set 0's for the checked launch too), kept while timing.
+  std::vector<KernelParams> setParams(numSets);
+  for (int set = 0; set < numSets; ++set)
+    if (!setParams[set].init(driver, manifest, setPointers[set].data(), error))
+      return;
   auto launchSet = [&](int set) {
     return launchKernel(driver, function, launch, nullptr,
                         setParams[set].data());

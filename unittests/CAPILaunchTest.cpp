@@ -2,10 +2,10 @@
 //
 // sol_module_load and sol_kernel_launch (include/sol-c/sol.h) against the
 // fake libcuda (FakeCudaDriver.c, named by SOL_CAPI_LIBCUDA): tensor maps
-// encoded per set of buffers and cached, the cache's bound, errors as
-// strings, cluster launches. A binary of its own: it links libsol_capi.so,
-// which must not share a process with the static sol libraries that
-// SolUnitTests links (MLIR TypeIDs would be defined twice).
+// encoded per launch and passed by value (no device memory, no
+// synchronization), errors as strings, cluster launches. A binary of its own:
+// it links libsol_capi.so, which must not share a process with the static sol
+// libraries that SolUnitTests links (MLIR TypeIDs would be defined twice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,7 +88,7 @@ struct Buffers {
   }
 };
 
-TEST(CAPILaunchTest, TensorMapsAreEncodedOncePerSetOfBuffers) {
+TEST(CAPILaunchTest, TensorMapsArePassedByValueAndEncodedPerLaunch) {
   getFakeRecord() = FakeCudaRecord();
   sol_loaded_kernel *kernel = load("add_f32_tma", tmaManifest);
   ASSERT_NE(kernel, nullptr);
@@ -97,15 +97,19 @@ TEST(CAPILaunchTest, TensorMapsAreEncodedOncePerSetOfBuffers) {
   float *a = buffers.make(24, 1), *b = buffers.make(24, 100);
   float *out = buffers.make(24, 0), *otherOut = buffers.make(24, 0);
   const FakeCudaRecord &record = getFakeRecord();
+  int synchronizes = record.synchronizes;
 
   ASSERT_EQ(launch(kernel, {a, b, out}), "");
   EXPECT_EQ(out[23], 24 + 123);
   EXPECT_EQ(record.encodes, 2);
-  EXPECT_EQ(record.allocations, 1);
   EXPECT_EQ(record.mapMismatches, 0);
+  // Args, then the maps by value: params 3 and 4 point at 128 host bytes
+  // each (64-byte aligned) describing a and b.
   ASSERT_EQ(record.lastLaunch.numParams, 5);
   EXPECT_EQ(record.lastLaunch.params[0], reinterpret_cast<uintptr_t>(a));
-  EXPECT_EQ(record.lastLaunch.params[4], record.lastLaunch.params[3] + 128);
+  EXPECT_EQ(record.lastLaunch.params[3] % 64, 0u);
+  EXPECT_EQ(record.lastLaunch.mapAddress[0], reinterpret_cast<uintptr_t>(a));
+  EXPECT_EQ(record.lastLaunch.mapAddress[1], reinterpret_cast<uintptr_t>(b));
   EXPECT_EQ(record.encode[0].globalAddress, reinterpret_cast<uintptr_t>(a));
   EXPECT_EQ(record.encode[1].globalAddress, reinterpret_cast<uintptr_t>(b));
   EXPECT_EQ(record.encode[1].boxDim[0], 4u);
@@ -113,47 +117,54 @@ TEST(CAPILaunchTest, TensorMapsAreEncodedOncePerSetOfBuffers) {
   EXPECT_EQ(record.encode[1].l2Promotion, 3);
   EXPECT_EQ(record.encode[0].swizzle, 0);
 
-  // The same inputs (the output is no map's): the cached maps.
+  // Every launch encodes its own maps (host-only), with no cache.
   ASSERT_EQ(launch(kernel, {a, b, otherOut}), "");
   EXPECT_EQ(otherOut[0], 101);
-  EXPECT_EQ(record.encodes, 2);
-  EXPECT_EQ(record.allocations, 1);
-  // A new input buffer: new maps.
+  EXPECT_EQ(record.encodes, 4);
+  // A new input buffer: maps over it.
   float *otherA = buffers.make(24, 1000);
   ASSERT_EQ(launch(kernel, {otherA, b, out}), "");
   EXPECT_EQ(out[0], 1100);
-  EXPECT_EQ(record.encodes, 4);
-  EXPECT_EQ(record.allocations, 2);
-  EXPECT_EQ(record.mapMismatches, 0);
-  // Back to the first set: still cached.
+  EXPECT_EQ(record.encodes, 6);
+  EXPECT_EQ(record.encode[4].globalAddress,
+            reinterpret_cast<uintptr_t>(otherA));
+  EXPECT_EQ(record.lastLaunch.mapAddress[0],
+            reinterpret_cast<uintptr_t>(otherA));
+  // Back to the first set.
   ASSERT_EQ(launch(kernel, {a, b, out}), "");
   EXPECT_EQ(out[0], 101);
-  EXPECT_EQ(record.encodes, 4);
+  EXPECT_EQ(record.encodes, 8);
+  EXPECT_EQ(record.lastLaunch.mapAddress[0], reinterpret_cast<uintptr_t>(a));
+  EXPECT_EQ(record.mapMismatches, 0);
+  EXPECT_EQ(record.launches, 4);
 
   sol_loaded_kernel_free(kernel);
-  EXPECT_EQ(record.frees, record.allocations);
+  // Nothing on the device, nothing to wait for, nothing to free: safe to
+  // capture in a CUDA graph.
+  EXPECT_EQ(record.allocations, 0);
+  EXPECT_EQ(record.frees, 0);
+  EXPECT_EQ(record.synchronizes, synchronizes);
 }
 
-TEST(CAPILaunchTest, TheCacheIsBounded) {
+TEST(CAPILaunchTest, ManyBufferSetsAllocateNothing) {
   getFakeRecord() = FakeCudaRecord();
   sol_loaded_kernel *kernel = load("add_f32_tma", tmaManifest);
   ASSERT_NE(kernel, nullptr);
   Buffers buffers;
   float *b = buffers.make(24, 0), *out = buffers.make(24, 0);
   const FakeCudaRecord &record = getFakeRecord();
-  for (int set = 0; set < 64; ++set)
-    ASSERT_EQ(launch(kernel, {buffers.make(24, 0), b, out}), "");
-  EXPECT_EQ(record.allocations, 64);
-  EXPECT_EQ(record.frees, 0);
-  // The 65th set empties the cache (after a synchronize) first.
-  int synchronizes = record.synchronizes;
-  ASSERT_EQ(launch(kernel, {buffers.make(24, 0), b, out}), "");
-  EXPECT_EQ(record.frees, 64);
-  EXPECT_EQ(record.allocations, 65);
-  EXPECT_GE(record.synchronizes, synchronizes + 1);
+  for (int set = 0; set < 100; ++set) {
+    float *a = buffers.make(24, static_cast<float>(set));
+    ASSERT_EQ(launch(kernel, {a, b, out}), "");
+    EXPECT_EQ(record.lastLaunch.mapAddress[0], reinterpret_cast<uintptr_t>(a));
+    EXPECT_EQ(out[0], set);
+  }
+  EXPECT_EQ(record.encodes, 200);
   EXPECT_EQ(record.mapMismatches, 0);
+  EXPECT_EQ(record.allocations, 0);
+  EXPECT_EQ(record.frees, 0);
+  EXPECT_EQ(record.synchronizes, 0);
   sol_loaded_kernel_free(kernel);
-  EXPECT_EQ(record.frees, 65);
 }
 
 TEST(CAPILaunchTest, EncodeErrorsComeBackAsStrings) {
@@ -173,12 +184,12 @@ TEST(CAPILaunchTest, EncodeErrorsComeBackAsStrings) {
             std::string::npos)
       << error;
   EXPECT_EQ(getFakeRecord().launches, 0);
-  // Nothing was cached for it: a good set still works.
+  // A good set still works.
   ASSERT_EQ(launch(kernel, {a, b, out}), "");
   EXPECT_EQ(launch(kernel, {a, b}).find("takes 3 arguments, got 2"),
             std::string("sol_kernel_launch: kernel 'add_f32_tma' ").size());
   sol_loaded_kernel_free(kernel);
-  EXPECT_EQ(getFakeRecord().frees, getFakeRecord().allocations);
+  EXPECT_EQ(getFakeRecord().allocations, 0);
 }
 
 TEST(CAPILaunchTest, ClusterLaunch) {
@@ -197,6 +208,28 @@ TEST(CAPILaunchTest, ClusterLaunch) {
   EXPECT_EQ(record.lastLaunch.cluster[0], 4u);
   EXPECT_EQ(record.lastLaunch.grid[0], 8u);
   EXPECT_EQ(record.encodes, 0);
+  sol_loaded_kernel_free(kernel);
+}
+
+TEST(CAPILaunchTest, TensorMapsByValueInAClusterLaunch) {
+  getFakeRecord() = FakeCudaRecord();
+  std::string manifest = tmaManifest;
+  std::string grid = R"("grid": [1, 1, 1])";
+  manifest.replace(manifest.find(grid), grid.size(),
+                   R"("grid": [2, 1, 1], "cluster": [2, 1, 1])");
+  sol_loaded_kernel *kernel = load("add_f32_tma", manifest.c_str());
+  ASSERT_NE(kernel, nullptr);
+  Buffers buffers;
+  float *a = buffers.make(24, 1), *b = buffers.make(24, 100);
+  float *out = buffers.make(24, 0);
+  ASSERT_EQ(launch(kernel, {a, b, out}), "");
+  EXPECT_EQ(out[23], 24 + 123);
+  const FakeCudaRecord &record = getFakeRecord();
+  EXPECT_EQ(record.launchesEx, 1);
+  EXPECT_EQ(record.lastLaunch.cluster[0], 2u);
+  EXPECT_EQ(record.lastLaunch.mapAddress[1], reinterpret_cast<uintptr_t>(b));
+  EXPECT_EQ(record.mapMismatches, 0);
+  EXPECT_EQ(record.allocations, 0);
   sol_loaded_kernel_free(kernel);
 }
 

@@ -143,12 +143,17 @@ CUresult cuMemsetD16_v2(CUdeviceptr to, unsigned short value, size_t count) {
   return Success;
 }
 
-/* The buffer tensor map `map` (a device pointer to 128 bytes) describes, and
- * whether it is the one passed as its arg. */
-static const float *readThroughMap(CUdeviceptr map, const float *arg) {
-  const unsigned long long *words = (const unsigned long long *)(size_t)map;
+/* The buffer the by-value tensor map parameter at `param` (kernelParams[i]:
+ * a host pointer to the map's 128 bytes, which the driver copies at launch)
+ * describes, and whether it is the one passed as its arg; NULL when `param`
+ * holds no map (e.g. it points at a device pointer to one). */
+static const float *readMapParam(const void *param, const float *arg,
+                                 unsigned long long *address) {
+  unsigned long long words[16];
+  memcpy(words, param, sizeof(words)); /* what cuLaunchKernel copies */
   if (words[0] != FAKE_CUDA_MAP_MAGIC)
     return NULL;
+  *address = words[1];
   const float *data = (const float *)(size_t)words[1];
   if (data != arg)
     ++fakeCudaRecord.mapMismatches;
@@ -157,21 +162,28 @@ static const float *readThroughMap(CUdeviceptr map, const float *arg) {
 
 /* Runs the host version of `function` on the params a launch got: out = a +
  * b over 3x5 f32 (the wrong kernel subtracts; the TMA one adds 3x8 f32 and
- * reads a and b through its maps). */
+ * reads a and b through its two by-value map parameters, params 3 and 4). */
 static CUresult runKernel(void *function, void **params) {
   size_t kind = (size_t)function;
   if (kind == KernelLaunchFails)
     return 719; /* CUDA_ERROR_LAUNCH_FAILED */
   FakeCudaLaunch *launch = &fakeCudaRecord.lastLaunch;
+  const int numArgs = 3;
   launch->numParams = kind == KernelAddTma ? 5 : 3;
-  for (int i = 0; i < launch->numParams; ++i)
+  for (int i = 0; i < numArgs; ++i)
     launch->params[i] = *(CUdeviceptr *)params[i];
+  /* A by-value map: the host address of its bytes. */
+  for (int i = numArgs; i < launch->numParams; ++i)
+    launch->params[i] = (size_t)params[i];
   const float *a = *(const float **)params[0];
   const float *b = *(const float **)params[1];
   float *out = *(float **)params[2];
   if (kind == KernelAddTma) {
-    a = readThroughMap(launch->params[3], a);
-    b = readThroughMap(launch->params[4], b);
+    /* .param .align 64 .b8 [128]: the driver wants the source aligned. */
+    if ((size_t)params[3] % 64 != 0 || (size_t)params[4] % 64 != 0)
+      return ErrorInvalidValue;
+    a = readMapParam(params[3], a, &launch->mapAddress[0]);
+    b = readMapParam(params[4], b, &launch->mapAddress[1]);
     if (!a || !b)
       return 700; /* CUDA_ERROR_ILLEGAL_ADDRESS: not a map */
   }

@@ -36,16 +36,21 @@ typedef struct {
   int attrId;          /* of the first attribute */
   unsigned cluster[3]; /* its cluster dims, when it is one */
   int numParams;       /* the kernel's parameter count */
-  unsigned long long params[FAKE_CUDA_MAX_PARAMS]; /* the values passed */
+  /* The values passed: a pointer per arg, then for each by-value tensor map
+   * the host address of its 128 bytes (kernelParams[i] itself). */
+  unsigned long long params[FAKE_CUDA_MAX_PARAMS];
+  /* The global address each map parameter described, in map order. */
+  unsigned long long mapAddress[FAKE_CUDA_MAX_PARAMS];
 } FakeCudaLaunch;
 
 typedef struct {
   int launches;   /* successful launches, either entry point */
   int launchesEx; /* of which through cuLaunchKernelEx */
   int encodes;    /* cuTensorMapEncodeTiled calls that succeeded */
-  /* Launches whose map parameter did not describe the buffer passed as its
-   * arg (a map encoded for another set of buffers). */
+  /* Map parameters that did not describe the buffer passed as their arg (a
+   * map encoded for another set of buffers). */
   int mapMismatches;
+  /* cuMemAlloc, cuMemFree and cuCtxSynchronize calls. */
   int allocations, frees, synchronizes;
   FakeCudaEncode encode[FAKE_CUDA_MAX_ENCODES]; /* the first encodes */
   FakeCudaLaunch lastLaunch;

@@ -17,9 +17,11 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <dlfcn.h>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace sol::runtime;
@@ -465,11 +467,14 @@ TEST(LaunchRunnerTest, TensorMapsFollowTheArgsAndEachInputSet) {
   EXPECT_EQ(record.mapMismatches, 0);
   EXPECT_EQ(record.launches, 1 + 32 + 3 * 10);
   EXPECT_EQ(record.launchesEx, 0);
-  // Args, then one 64-byte aligned device pointer per map, 128 bytes apart.
+  // Args, then each map by value: kernelParams[3 + i] points at map i's
+  // 128 host bytes (64-byte aligned), which describe that launch's buffers.
   const FakeCudaLaunch &launch = record.lastLaunch;
   ASSERT_EQ(launch.numParams, 5);
   EXPECT_EQ(launch.params[3] % 64, 0u);
   EXPECT_EQ(launch.params[4], launch.params[3] + 128);
+  EXPECT_EQ(launch.mapAddress[0], launch.params[0]);
+  EXPECT_EQ(launch.mapAddress[1], launch.params[1]);
   // Set 0's first map, the checked launch's: exactly what the manifest says.
   const FakeCudaEncode &encode = record.encode[0];
   EXPECT_EQ(encode.dataType, 7); // FLOAT32
@@ -489,9 +494,63 @@ TEST(LaunchRunnerTest, TensorMapsFollowTheArgsAndEachInputSet) {
   EXPECT_EQ(record.encode[1].oobFill, 0);
   EXPECT_NE(record.encode[0].globalAddress, record.encode[1].globalAddress);
   EXPECT_NE(record.encode[0].globalAddress, record.encode[2].globalAddress);
-  // Everything allocated (buffers and maps) was freed.
-  EXPECT_EQ(record.allocations, 32 * 3 + 32);
+  // No device memory for the maps: only the args' buffers, all freed; and
+  // no synchronization for them either (only the checked launch's and the
+  // warm-up's).
+  EXPECT_EQ(record.allocations, 32 * 3);
   EXPECT_EQ(record.frees, record.allocations);
+  EXPECT_EQ(record.synchronizes, 2);
+}
+
+TEST(LaunchKernelParamsTest, ArgsThenMapsByValue) {
+  CudaDriver driver;
+  std::string error;
+  ASSERT_TRUE(driver.load(error, SOL_FAKE_CUDA_DRIVER)) << error;
+  Manifest manifest;
+  ASSERT_TRUE(parseManifest(tmaManifestText(), "", manifest, error)) << error;
+  getFakeRecord() = FakeCudaRecord();
+  CUdeviceptr pointers[3] = {0x10000, 0x20000, 0x30000};
+  KernelParams params;
+  ASSERT_TRUE(params.init(driver, manifest, pointers, error)) << error;
+  ASSERT_EQ(params.size(), 5u);
+  ASSERT_EQ(params.getMaps().size(), 2u);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(*static_cast<CUdeviceptr *>(params.data()[i]), pointers[i]);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(params.data()[3 + i], &params.getMaps()[i]);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(params.data()[3 + i]) % 64, 0u);
+    // The fake writes its magic, then the map's global address.
+    const uint64_t *words = params.getMaps()[i].opaque;
+    EXPECT_EQ(words[0], FAKE_CUDA_MAP_MAGIC);
+    EXPECT_EQ(words[1], pointers[i]);
+  }
+  const FakeCudaRecord &record = getFakeRecord();
+  EXPECT_EQ(record.encodes, 2);
+  EXPECT_EQ(record.allocations, 0);
+  EXPECT_EQ(record.synchronizes, 0);
+  // Moving keeps what the params point at (the buffers move along).
+  void *firstMap = params.data()[3];
+  KernelParams moved = std::move(params);
+  EXPECT_EQ(moved.data()[3], firstMap);
+  EXPECT_EQ(*static_cast<CUdeviceptr *>(moved.data()[0]), pointers[0]);
+
+  // A misaligned buffer: the encode error, naming the map.
+  pointers[1] += 4;
+  KernelParams bad;
+  EXPECT_FALSE(bad.init(driver, manifest, pointers, error));
+  EXPECT_EQ(error.find("tensor_maps[1]: the buffer of arg 1 at 0x20004 is "
+                       "not 16-byte aligned"),
+            0u)
+      << error;
+
+  // No maps: just the args.
+  Manifest plain;
+  ASSERT_TRUE(parseManifest(clusterManifestText("[1, 1, 1]"), "", plain, error))
+      << error;
+  KernelParams argsOnly;
+  ASSERT_TRUE(argsOnly.init(driver, plain, pointers, error)) << error;
+  EXPECT_EQ(argsOnly.size(), 3u);
+  EXPECT_EQ(record.encodes, 2 + 1);
 }
 
 TEST(LaunchRunnerTest, PtxParamCountIncludesTheMaps) {
@@ -503,9 +562,12 @@ TEST(LaunchRunnerTest, PtxParamCountIncludesTheMaps) {
   EXPECT_EQ(result.error, "argument count mismatch: PTX entry 'add_f32_tma' "
                           "takes 3 parameters, manifest has 3 args and 2 "
                           "tensor maps");
+  // The maps by value, as the compiler declares them.
   ptx = writeTempFile(
-      "tma5.ptx", ".visible .entry add_f32_tma(.param .u64 a, .param .u64 "
-                  "b, .param .u64 out, .param .u64 ma, .param .u64 mb)\n{}");
+      "tma5.ptx",
+      ".visible .entry add_f32_tma(\n  .param .u64 a,\n  .param .u64 b,\n"
+      "  .param .u64 out,\n  .param .align 64 .b8 add_f32_tma_param_3[128],\n"
+      "  .param .align 64 .b8 add_f32_tma_param_4[128]\n)\n{}");
   result = runOnFake(tmaManifestText(ptx), /*checkOnly=*/true);
   EXPECT_TRUE(result.error.empty()) << result.error;
   EXPECT_TRUE(result.pass);

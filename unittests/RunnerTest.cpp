@@ -681,6 +681,11 @@ TEST(RunnerInputsTest, PtxParamCount) {
   EXPECT_EQ(countPtxEntryParams(ptx, "k"), 3);
   EXPECT_EQ(countPtxEntryParams(ptx, "k_long"), 1);
   EXPECT_EQ(countPtxEntryParams(ptx, "missing"), -1);
+  // A by-value tensor map (runtime/Launch.h) is one parameter.
+  const char *tma = ".visible .entry t(\n  .param .u64 t_param_0,\n"
+                    "  .param .align 64 .b8 t_param_1[128],\n"
+                    "  .param .align 64 .b8 t_param_2[128]\n)\n{}";
+  EXPECT_EQ(countPtxEntryParams(tma, "t"), 3);
 }
 
 //===----------------------------------------------------------------------===//

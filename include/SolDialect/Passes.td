@@ -82,6 +82,23 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def SolTensorMapParamsPass
+    : Pass<"sol-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass a wgmma_tma kernel's TMA maps by value, as grid constants";
+  let description = [{
+    Runs on the LLVM form of the kernels (after convert-gpu-to-nvvm, which
+    drops `llvm.byval` from gpu.func arguments). For every kernel whose
+    `sol.plan` is `wgmma_tma`, marks its last two arguments, the A and B TMA
+    maps, `llvm.byval = !llvm.array<16 x i64>`, `llvm.align = 64` and
+    `nvvm.grid_constant`: each becomes a 128-byte `.param` the TMA reads in
+    place (CUDA's `const __grid_constant__ CUtensorMap`), so the launcher
+    passes host bytes with the launch: no device copy, no synchronisation,
+    capturable in CUDA graphs.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertSolKernelsToGPUPass
     : Pass<"convert-sol-kernels-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Generate one gpu.func per sol kernel function, as its #sol.plan says";

@@ -122,9 +122,11 @@ SOL_CAPI_EXPORT int sol_module_load(const void *image, size_t size,
  * the legacy default stream). `arg_device_pointers` holds one device pointer
  * (CUdeviceptr, cast to void *) per manifest arg: inputs, then outputs;
  * `num_args` must equal the manifest's count. For a kernel with tensor maps,
- * the maps are encoded over these buffers (16-byte aligned ones) and kept on
- * the device per distinct set of buffers (up to 64 sets per kernel, freed by
- * sol_loaded_kernel_free); a new set costs one device synchronization. */
+ * the maps are encoded on the host over these buffers (16-byte aligned ones)
+ * at each call and passed by value after the args' pointers (one 128-byte
+ * CUtensorMap parameter per "tensor_maps" entry): nothing is allocated on the
+ * device and nothing synchronizes, so a launch may be captured in a CUDA
+ * graph (the captured maps keep describing the buffers given here). */
 SOL_CAPI_EXPORT int sol_kernel_launch(sol_loaded_kernel *kernel,
                                       void **arg_device_pointers,
                                       size_t num_args, void *cuda_stream,

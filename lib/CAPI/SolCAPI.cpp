@@ -43,7 +43,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -66,18 +65,7 @@ struct sol_loaded_kernel {
   cuda::CUmodule module = nullptr;
   cuda::CUfunction function = nullptr;
   ::sol::runtime::Manifest manifest;
-  /// The device buffers of encoded tensor maps (runtime/Launch.h), keyed by
-  /// the pointers of the args the maps describe, in "tensor_maps" order: a
-  /// map embeds its buffer's address, and a framework's caching allocator
-  /// hands the same few buffers back, so each set is encoded once.
-  std::map<std::vector<cuda::CUdeviceptr>, cuda::CUdeviceptr> tensorMaps;
-  std::mutex tensorMapsMutex;
 };
-
-/// How many sets of buffers a kernel keeps encoded maps for; past it the
-/// cache is emptied (a workload that keeps fresh buffers coming would
-/// otherwise grow it without bound).
-static constexpr size_t kMaxCachedTensorMapSets = 64;
 
 /// A heap copy the caller frees with sol_string_free.
 static char *copyString(const std::string &text) {
@@ -518,56 +506,6 @@ extern "C" int sol_module_load(const void *image, size_t size,
   return 0;
 }
 
-/// Frees every cached tensor map buffer of `kernel` once the device is done
-/// with them (launches that read them may still be queued).
-static bool freeTensorMaps(const cuda::CudaDriver &driver,
-                           sol_loaded_kernel &kernel, std::string &error) {
-  if (kernel.tensorMaps.empty())
-    return true;
-  if (!driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize", error))
-    return false;
-  for (const auto &entry : kernel.tensorMaps)
-    driver.cuMemFree(entry.second);
-  kernel.tensorMaps.clear();
-  return true;
-}
-
-/// The device buffer of `kernel`'s tensor maps for the args at `pointers`:
-/// cached, or encoded and uploaded now. The caller holds tensorMapsMutex
-/// until its launch is queued, so no other thread's flush frees the buffer
-/// in between.
-static bool getTensorMaps(const cuda::CudaDriver &driver,
-                          sol_loaded_kernel &kernel,
-                          const std::vector<cuda::CUdeviceptr> &pointers,
-                          cuda::CUdeviceptr &buffer, std::string &error) {
-  const ::sol::runtime::Manifest &manifest = kernel.manifest;
-  std::vector<cuda::CUdeviceptr> key;
-  for (const ::sol::runtime::TensorMapSpec &map : manifest.tensorMaps)
-    key.push_back(pointers[map.arg]);
-  auto it = kernel.tensorMaps.find(key);
-  if (it != kernel.tensorMaps.end()) {
-    buffer = it->second;
-    return true;
-  }
-  if (kernel.tensorMaps.size() >= kMaxCachedTensorMapSets &&
-      !freeTensorMaps(driver, kernel, error))
-    return false;
-  if (!::sol::runtime::uploadTensorMaps(driver, manifest, pointers.data(),
-                                        buffer, error))
-    return false;
-  // cuMemcpyHtoD from pageable memory may return before the copy lands, and
-  // it is ordered on the legacy default stream only: a launch on another
-  // (non-blocking) stream could read the map early. Wait for it, once per
-  // set of buffers.
-  if (!driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize (tensor maps)",
-                    error)) {
-    driver.cuMemFree(buffer);
-    return false;
-  }
-  kernel.tensorMaps.emplace(std::move(key), buffer);
-  return true;
-}
-
 extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
                                  void **argDevicePointers, size_t numArgs,
                                  void *cudaStream, char **error) {
@@ -585,27 +523,17 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
   if (!initCuda(driver, message))
     return fail(error, "sol_kernel_launch: " + message);
   // Bare-pointer calling convention: one device pointer per argument, then
-  // one per tensor map (runtime/Launch.h).
+  // each tensor map by value (runtime/Launch.h), encoded now on the host over
+  // these buffers. The driver copies the parameters at the launch call, so
+  // nothing outlives it: no device memory, no synchronization, and the launch
+  // may be captured in a CUDA graph.
   std::vector<cuda::CUdeviceptr> pointers(numArgs);
   for (size_t i = 0; i < numArgs; ++i)
     pointers[i] = reinterpret_cast<cuda::CUdeviceptr>(argDevicePointers[i]);
-  std::vector<cuda::CUdeviceptr> mapPointers;
-  std::unique_lock<std::mutex> mapsLock(kernel->tensorMapsMutex,
-                                        std::defer_lock);
-  if (!manifest.tensorMaps.empty()) {
-    mapsLock.lock();
-    cuda::CUdeviceptr maps = 0;
-    if (!getTensorMaps(*driver, *kernel, pointers, maps, message))
-      return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
-                             "': " + message);
-    for (size_t i = 0; i < manifest.tensorMaps.size(); ++i)
-      mapPointers.push_back(::sol::runtime::getTensorMapPointer(maps, i));
-  }
-  std::vector<void *> params;
-  for (cuda::CUdeviceptr &pointer : pointers)
-    params.push_back(&pointer);
-  for (cuda::CUdeviceptr &pointer : mapPointers)
-    params.push_back(&pointer);
+  ::sol::runtime::KernelParams params;
+  if (!params.init(*driver, manifest, pointers.data(), message))
+    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
+                           "': " + message);
   if (!driver->check(
           ::sol::runtime::launchKernel(
               *driver, kernel->function, manifest.launch,
@@ -624,15 +552,11 @@ extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
 extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {
   if (!kernel)
     return;
-  if (kernel->module || !kernel->tensorMaps.empty()) {
+  if (kernel->module) {
     const cuda::CudaDriver *driver = nullptr;
     std::string ignored;
-    if (initCuda(driver, ignored)) {
-      std::lock_guard<std::mutex> lock(kernel->tensorMapsMutex);
-      freeTensorMaps(*driver, *kernel, ignored);
-      if (kernel->module)
-        driver->cuModuleUnload(kernel->module);
-    }
+    if (initCuda(driver, ignored))
+      driver->cuModuleUnload(kernel->module);
   }
   delete kernel;
 }

@@ -10,6 +10,7 @@
 
 #include "SolDialect/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -109,10 +110,13 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
       "expand-strided-metadata,lower-affine,convert-arith-to-llvm,"
       "convert-index-to-llvm,canonicalize,cse,"
       "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
-      "canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-module-to-binary{format=isa toolkit=" +
-      resolveCudaPath(cudaPath) + "}";
+      "canonicalize,cse,reconcile-unrealized-casts)";
   if (failed(parsePassPipeline(lowering, pm)))
+    llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
+  pm.addNestedPass<gpu::GPUModuleOp>(createSolTensorMapParamsPass());
+  std::string toBinary = "gpu-module-to-binary{format=isa toolkit=" +
+                         resolveCudaPath(cudaPath) + "}";
+  if (failed(parsePassPipeline(toBinary, pm)))
     llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
   if (!outDir.empty()) {
     SolWriteBinariesPassOptions binaries;

@@ -70,6 +70,9 @@
 //
 // PTX: .target sm_90a
 // PTX: .visible .entry oproj_residual_matmul_0(
+// PTX: .param .align 64 .b8 oproj_residual_matmul_0_param_4[128],
+// PTX: .param .align 64 .b8 oproj_residual_matmul_0_param_5[128]
+// PTX: cvta.param.u64
 // PTX: mbarrier.init.shared.b64
 // PTX: prefetch.tensormap
 // PTX-NOT: barrier.cluster

@@ -40,9 +40,10 @@
 //
 // Every global argument becomes a flat memref (a bare pointer after
 // lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
-// buffers, followed for wgmma_tma by the device addresses of its two TMA
-// maps; the host module keeps only gpu.modules: launching them is the
-// runtime's job, described by the manifest.
+// buffers, followed for wgmma_tma by its two TMA maps (by-value parameters
+// once sol-tensor-map-params has run); the host module keeps only
+// gpu.modules: launching them is the runtime's job, described by the
+// manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "SolDialect/Passes.h"
@@ -280,11 +281,12 @@ static LogicalResult convertKernel(func::FuncOp func,
     gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
   for (BlockArgument arg : gpuFunc.getArguments())
     kernel.args.push_back(arg);
-  // A wgmma_tma kernel takes the device addresses of its A and B TMA maps
-  // (128-byte CUtensorMaps) after its buffers.
+  // A wgmma_tma kernel takes its A and B TMA maps (128-byte CUtensorMaps)
+  // after its buffers, as pointers here; sol-tensor-map-params makes them
+  // by-value grid constants once the kernel is in LLVM form.
   SmallVector<Value> maps;
   if (plan.getPath() == KernelPath::wgmma_tma) {
-    auto mapType = MemRefType::get({16}, b.getI64Type());
+    auto mapType = LLVM::LLVMPointerType::get(ctx);
     for (int i = 0; i < 2; ++i)
       maps.push_back(gpuFunc.getBody().front().addArgument(mapType, loc));
     gpuFunc.setType(FunctionType::get(

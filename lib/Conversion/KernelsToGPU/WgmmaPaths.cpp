@@ -269,8 +269,8 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
 /// tile and multicasts it to all, so B crosses L2 once per cluster; a stage
 /// is free only when every block's consumers released it, so consumers
 /// arrive on the `empty` barrier of each block of the cluster.
-/// The A and B maps are device pointers to CUtensorMaps the launcher
-/// encodes (the manifest's "tensor_maps" say how).
+/// The A and B maps are the CUtensorMaps the launcher encodes (the
+/// manifest's "tensor_maps" say how) and passes by value.
 LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                                  Value mapA, Value mapB) {
   PlanAttr plan = kernel.spec.plan;
@@ -311,7 +311,6 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   auto i64 = b.getI64Type();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
-  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
   auto c64 = [&](OpBuilder &b, int64_t v) { return constI64(b, loc, v); };
   auto toI32 = [&](OpBuilder &b, Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i32, index);
@@ -372,12 +371,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   auto emptyBarrier = [&](OpBuilder &b, Value stage) {
     return sharedAt(b, stageOffset(b, stage, barOffset + stages * 8, 8));
   };
-  auto globalPtr = [&](OpBuilder &b, Value memref) -> Value {
-    Value address = toI64(b, memref::ExtractAlignedPointerAsIndexOp::create(
-                                 b, loc, b.getIndexType(), memref));
-    return LLVM::IntToPtrOp::create(b, loc, genericPtr, address);
-  };
-  Value mapAPtr = globalPtr(b, mapA), mapBPtr = globalPtr(b, mapB);
+  // The maps' generic addresses (of by-value parameters once lowered).
+  Value mapAPtr = mapA, mapBPtr = mapB;
 
   // One thread initialises the barriers; the init is made visible to the
   // async proxy (TMA completes transactions on them) and, in a cluster, to

@@ -1,8 +1,9 @@
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile=max-cluster=2 --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
 
-// The wgmma_tma path (sm_90a). The kernel takes the device addresses of
-// its A and B TMA maps after its buffers. Thread 0 initialises a full
+// The wgmma_tma path (sm_90a). The kernel takes its A and B TMA maps after
+// its buffers, as pointers the TMA loads name (sol-tensor-map-params later
+// makes them by-value parameters). Thread 0 initialises a full
 // (1 arrival + TMA bytes) and an empty (the consumer warps of every block of
 // the cluster) mbarrier per stage. Warpgroup 0 gives up registers and its
 // thread 0 walks the block's tiles (persistent grid), waiting for a stage to
@@ -12,14 +13,15 @@
 // and release its stage on both blocks. empty barriers (mapa + CTA-scope
 // arrive). No block leaves before its cluster peer.
 // CLUSTER-LABEL: gpu.func @tma_residual_matmul_0
-//  CLUSTER-SAME:   %{{.*}}: memref<2000000xf16>, %[[MAPA:.*]]: memref<16xi64>, %[[MAPB:.*]]: memref<16xi64>) kernel
+//  CLUSTER-SAME:   %{{.*}}: memref<2000000xf16>, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr) kernel
 //  CLUSTER-SAME:   known_block_size = array<i32: 384, 1, 1>
 //  CLUSTER-SAME:   path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2
 //       CLUSTER:   scf.if
 //       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c1_i32
 //       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c16_i32
 //       CLUSTER:     nvvm.fence.mbarrier.init
-//       CLUSTER:     nvvm.prefetch tensormap
+//       CLUSTER:     nvvm.prefetch tensormap, %[[MAPA]]
+//       CLUSTER:     nvvm.prefetch tensormap, %[[MAPB]]
 //       CLUSTER:   nvvm.cluster.arrive {aligned}
 //       CLUSTER:   nvvm.cluster.wait {aligned}
 //       CLUSTER:   nvvm.setmaxregister  decrease 40

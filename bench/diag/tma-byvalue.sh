@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Tensor maps passed by value (2026-11-30): the TMA kernels of the matrix
+# (with and without clusters), compute-sanitizer on one, the prefill timings
+# and the torch backend, in one short device call. Carry gpu-bundle and .capi.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d)"
+out="${OUT:-$work/out}"; mkdir -p "$out"
+"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
+run="$work/bin/sol-run"
+tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
+tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
+grep -l '"path": "wgmma_tma"' "$work"/matrix/*.json > "$work/list"
+echo "TMA kernels: $(wc -l < "$work/list")"
+split -n r/12 "$work/list" "$work/chunk."
+for c in "$work"/chunk.*; do
+  xargs "$run" --check-only --seed="${SEED:-9}" < "$c" > "$c.log" 2>&1 &
+done
+wait
+cat "$work"/chunk.*.log > "$out/tma-check.log"
+grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "TMA check: " p " passed, " f " failed"}'
+grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+m=$(ls "$work"/matrix/mm_residual_bf16_7x77x200_tma2__*.json | head -1)
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+timeout 60 "$san" --tool memcheck --error-exitcode 3 "$run" --check-only "$m" 2>&1 | grep -E "ERROR SUMMARY|sol-run:" | tr '\n' ' '; echo
+"$run" --seed=3 "$work"/bench/oproj_residual_matmul_0.json "$work"/bench/oproj_residual_bf16_matmul_0.json \
+  "$work"/bench/oproj_residual_cluster2_matmul_0.json | grep -A4 "^kernel"
+(cd "$root" && OUT="$out" timeout 120 bash .capi/run.sh 2>&1 | grep -E "PASS|FAIL|passed|rror")

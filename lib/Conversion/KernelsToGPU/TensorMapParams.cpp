@@ -1,0 +1,79 @@
+//===- TensorMapParams.cpp - TMA maps as by-value kernel parameters -------===//
+//
+// A TMA load names its tensor map by a generic address. CUDA kernels take the
+// map as `const __grid_constant__ CUtensorMap`: a 128-byte by-value
+// parameter the TMA reads in place, written by the launch itself. The
+// alternative, a device buffer holding the map, costs the launcher an
+// allocation and a copy ordered before the launch (and a synchronisation
+// when the launch goes to another stream) for every new set of buffers, and
+// cannot be set up inside CUDA graph capture.
+//
+// gpu.func cannot carry the attributes (nvvm.grid_constant is verified on
+// LLVM kernels only, and convert-gpu-to-nvvm drops llvm.byval), so this pass
+// runs on the LLVM form: the plan says which kernels take maps, and the
+// generator's ABI puts them last (KernelsToGPU.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::sol {
+#define GEN_PASS_DEF_SOLTENSORMAPPARAMSPASS
+#include "SolDialect/Passes.h.inc"
+} // namespace mlir::sol
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+/// The A and B maps of a wgmma_tma kernel.
+constexpr unsigned kTensorMapParams = 2;
+/// sizeof and alignof CUtensorMap (cuda.h), as i64 words and bytes.
+constexpr int64_t kTensorMapWords = 16;
+constexpr int64_t kTensorMapAlign = 64;
+
+struct TensorMapParamsPass
+    : sol::impl::SolTensorMapParamsPassBase<TensorMapParamsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    Builder b(ctx);
+    auto mapType = LLVM::LLVMArrayType::get(b.getI64Type(), kTensorMapWords);
+    WalkResult result = getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      auto plan = func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
+      if (!plan || plan.getPath() != KernelPath::wgmma_tma)
+        return WalkResult::advance();
+      unsigned numArgs = func.getNumArguments();
+      if (numArgs < kTensorMapParams)
+        return WalkResult(func.emitError()
+                          << "sol-tensor-map-params: a wgmma_tma kernel ends "
+                             "with its two tensor-map parameters; @"
+                          << func.getName() << " has " << numArgs
+                          << " parameter(s)");
+      for (unsigned i = numArgs - kTensorMapParams; i < numArgs; ++i) {
+        if (!isa<LLVM::LLVMPointerType>(func.getArgument(i).getType()))
+          return WalkResult(func.emitError()
+                            << "sol-tensor-map-params: parameter " << i
+                            << " of @" << func.getName()
+                            << " is not the pointer a tensor map lowers to");
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(mapType));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI64IntegerAttr(kTensorMapAlign));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        b.getUnitAttr());
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

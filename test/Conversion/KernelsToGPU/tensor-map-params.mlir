@@ -1,0 +1,54 @@
+// RUN: sol-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(sol-tensor-map-params))' -verify-diagnostics | FileCheck %s
+
+// A wgmma_tma kernel's last two parameters are its A and B tensor maps:
+// they become 128-byte, 64-byte-aligned by-value grid constants.
+// CHECK-LABEL: llvm.func @tma_kernel
+//  CHECK-SAME:   (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr,
+//  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
+//  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    llvm.func @tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// Other paths take no maps: their parameters stay plain pointers.
+// CHECK-LABEL: llvm.func @mma_kernel
+//  CHECK-SAME:   (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes
+//   CHECK-NOT:   grid_constant
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    llvm.func @mma_kernel(%a: !llvm.ptr, %out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [32, 1, 1], smem = 27648>} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// The ABI puts the maps last; a kernel without two parameters cannot have
+// them.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{sol-tensor-map-params: a wgmma_tma kernel ends with its two tensor-map parameters; @one_param has 1 parameter(s)}}
+    llvm.func @one_param(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// A map parameter is the pointer the generator's !llvm.ptr lowers to.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{sol-tensor-map-params: parameter 1 of @int_param is not the pointer a tensor map lowers to}}
+    llvm.func @int_param(%a: !llvm.ptr, %b: i64, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+      llvm.return
+    }
+  }
+}
