@@ -29,7 +29,16 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_tma2 \
   --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)x(77x200|1000x1000|2560x2560)$' \
   "$work/matrix-tma2.mlir"
 "$sol_opt" "$work/matrix-tma2.mlir" -o /dev/null \
-  --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=2"
+  --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=2 schedules=cooperative"
+# The same patterns with ping-pong consumers, without (_pp) and, where the
+# model takes one, with (_pp2) a 2-CTA cluster.
+for variant in "_pp:1" "_pp2:2"; do
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
+    --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)x(77x200|1000x1000|2560x2560)$' \
+    "$work/matrix${variant%%:*}.mlir"
+  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
+    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=${variant#*:} schedules=pingpong"
+done
 
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
 # decode variants of the seed o_proj + residual.
@@ -45,14 +54,24 @@ sed -e 's/1x1x2560xf16/16x1x2560xf16/g' \
 for f in "$work"/bench-src/*.mlir; do
   "$sol_opt" "$f" --sol-to-ptx=out-dir="$work/bench" -o /dev/null
 done
-# A/B of the prefill matmul's feeding: sol-tile's choice (above) against TMA
-# with 2-CTA clusters and the cp.async-fed wgmma kernel.
-for variant in "cluster2:paths=wgmma_tma max-cluster=2" "cpasync:paths=wgmma"; do
-  name="${variant%%:*}"
-  sed -e "s/func.func @oproj_residual(/func.func @oproj_residual_$name(/" \
-    "$root/examples/oproj_residual.mlir" > "$work/oproj_residual_$name.mlir"
-  "$sol_opt" "$work/oproj_residual_$name.mlir" \
-    --sol-to-ptx="out-dir=$work/bench ${variant#*:}" -o /dev/null
+# A/B of the large matmuls' plans, each workload of bench/workloads in fp16
+# and bf16: the cooperative TMA kernel (128x256, sol-tile's usual choice),
+# ping-pong consumers on 128x128 tiles without and with 2-CTA clusters, the
+# cooperative kernel with clusters, and the cp.async-fed wgmma kernel.
+for w in oproj_prefill mlp_up_gelu; do
+  for dtype in fp16 bf16; do
+    for variant in "coop:paths=wgmma_tma schedules=cooperative" \
+                   "pp:paths=wgmma_tma schedules=pingpong" \
+                   "pp2:paths=wgmma_tma schedules=pingpong max-cluster=2" \
+                   "coop2:paths=wgmma_tma schedules=cooperative max-cluster=2" \
+                   "cpasync:paths=wgmma"; do
+      name="${variant%%:*}"
+      sed -e "s/func.func @${w}_$dtype(/func.func @${w}_${dtype}_$name(/" \
+        "$root/bench/workloads/${w}_$dtype.mlir" > "$work/${w}_${dtype}_$name.mlir"
+      "$sol_opt" "$work/${w}_${dtype}_$name.mlir" \
+        --sol-to-ptx="out-dir=$work/bench ${variant#*:}" -o /dev/null
+    done
+  done
 done
 
 tar -C "$work" -czf "$bundle/matrix.tgz" matrix

@@ -69,8 +69,12 @@ struct MatmulTiling {
   bool cpAsyncWgmma = false;
   /// The warps that compute also copy the operand tiles (cp.async paths).
   bool copiedByConsumers = false;
-  /// Warps of a block that run the MMAs and then the epilogue (0: all).
+  /// Warps of a block that run the MMAs and then the epilogue of one tile
+  /// (0: all).
   int64_t consumerWarps = 0;
+  /// Ping-pong consumers: one warpgroup's epilogue overlaps the other's K
+  /// loop, so only what exceeds it (and the last tile's) is exposed.
+  bool pingpong = false;
   /// The gemv path: the SIMT units converting and multiplying every operand
   /// element themselves.
   bool gemv = false;

@@ -29,11 +29,13 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// sol-annotate, sol-form-kernels, sol-tile, convert-sol-to-linalg,
 /// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
-/// `paths` and `maxCluster` constrain sol-tile's choice (see its options).
+/// `paths`, `maxCluster` and `schedules` constrain sol-tile's choice (see
+/// its options).
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
                            bool remarks = false, StringRef report = "none",
-                           StringRef paths = "", int64_t maxCluster = 1);
+                           StringRef paths = "", int64_t maxCluster = 1,
+                           StringRef schedules = "");
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.

@@ -78,6 +78,9 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Largest thread-block cluster a plan may use (2: B tiles "
            "multicast to 2-CTA clusters; off by default, it measured no "
            "faster on the H200)">,
+    Option<"schedules", "schedules", "std::string", /*default=*/"\"\"",
+           "Comma-separated wgmma_tma consumer schedules the tiler may "
+           "choose from (cooperative, pingpong; empty: all)">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

@@ -84,6 +84,15 @@ def Sol_KernelPath : I32EnumAttr<"KernelPath",
   let genSpecializedAttr = 0;
 }
 
+def Sol_ConsumerSchedule : I32EnumAttr<"ConsumerSchedule",
+    "how the consumer warpgroups of a wgmma_tma kernel share its tiles", [
+      I32EnumAttrCase<"cooperative", 0>,
+      I32EnumAttrCase<"pingpong", 1>,
+    ]> {
+  let cppNamespace = "::mlir::sol";
+  let genSpecializedAttr = 0;
+}
+
 def Sol_TargetAttr : Sol_Attr<"Target", "target"> {
   let summary = "A GPU described as data: what the cost model and tiling read";
   let description = [{
@@ -238,7 +247,13 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     - `grid`, `block`: the launch geometry; `smem`: dynamic shared memory in
       bytes;
     - `cluster`: thread blocks per cluster along grid x (1: no cluster;
-      printed only when not 1).
+      printed only when not 1);
+    - `schedule` (wgmma_tma): `cooperative`, both consumer warpgroups on
+      one tile (64 rows each), then both run its epilogue while the tensor
+      cores idle; or `pingpong`, each consumer warpgroup owns whole tiles,
+      alternating, so one's epilogue runs during the other's K loop
+      (CUTLASS's KernelTmaWarpSpecializedPingpong). Printed only when not
+      `cooperative`.
   }];
   let parameters = (ins
     EnumParameter<Sol_KernelPath>:$path,
@@ -249,7 +264,9 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     Sol_I64ListParameter:$grid,
     Sol_I64ListParameter:$block,
     "int64_t":$smem,
-    DefaultValuedParameter<"int64_t", "1">:$cluster
+    DefaultValuedParameter<"int64_t", "1">:$cluster,
+    DefaultValuedParameter<"::mlir::sol::ConsumerSchedule",
+                           "::mlir::sol::ConsumerSchedule::cooperative">:$schedule
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{

@@ -67,17 +67,23 @@ PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulProblem &problem,
 
 /// The TMA-fed, warp-specialised, persistent wgmma path: a producer
 /// warpgroup and two consumer warpgroups; `smem` adds the stage ring's
-/// mbarriers to the wgmma tiles.
+/// mbarriers (and, ping-pong, the consumers' two order mbarriers) to the
+/// wgmma tiles.
 constexpr int64_t kWgmmaTmaThreads = 384;
 constexpr int64_t kWgmmaTmaAlignSlack = 1024;
-int64_t getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages);
+int64_t
+getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
+                     ConsumerSchedule schedule = ConsumerSchedule::cooperative);
 /// Empty when the wgmma_tma path can compute `problem` on `target`.
 std::string whyNotWgmmaTma(const MatmulProblem &problem, TargetAttr target);
 /// A persistent grid of at most one block per SM, in whole clusters of
-/// `cluster` blocks along M.
-PlanAttr getWgmmaTmaPlan(MLIRContext *context, const MatmulProblem &problem,
-                         int64_t tileN, int64_t stages, int64_t cluster,
-                         int64_t smCount);
+/// `cluster` blocks along M. Cooperative: the two consumer warpgroups split
+/// each 128-row tile (warps = [2, 1]); ping-pong: each takes whole tiles in
+/// turn (warps = [1, 1]).
+PlanAttr
+getWgmmaTmaPlan(MLIRContext *context, const MatmulProblem &problem,
+                int64_t tileN, int64_t stages, int64_t cluster, int64_t smCount,
+                ConsumerSchedule schedule = ConsumerSchedule::cooperative);
 
 /// Empty when the gemv path can compute `problem`, else the rule it breaks.
 std::string whyNotGemv(const MatmulProblem &problem);
@@ -111,9 +117,14 @@ struct PlanConstraints {
   /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
   SmallVector<KernelPath> paths;
   int64_t maxCluster = 1;
+  /// wgmma_tma consumer schedules allowed; empty: all. Other paths have no
+  /// schedule to constrain.
+  SmallVector<ConsumerSchedule> schedules;
   bool allows(PlanAttr plan) const {
     return plan.getCluster() <= maxCluster &&
-           (paths.empty() || llvm::is_contained(paths, plan.getPath()));
+           (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
+           (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
+            llvm::is_contained(schedules, plan.getSchedule()));
   }
 };
 

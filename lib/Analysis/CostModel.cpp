@@ -283,9 +283,13 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
   tiling.cpAsyncWgmma = path == KernelPath::wgmma;
   tiling.copiedByConsumers =
       path == KernelPath::mma_sync || path == KernelPath::wgmma;
-  // wgmma_tma: a producer warpgroup and two consumer warpgroups.
-  if (path == KernelPath::wgmma_tma)
-    tiling.consumerWarps = (plan.getThreads() - 128) / 32;
+  // wgmma_tma: a producer warpgroup and two consumer warpgroups, both on
+  // each tile (cooperative) or one per tile (ping-pong).
+  if (path == KernelPath::wgmma_tma) {
+    tiling.pingpong = plan.getSchedule() == ConsumerSchedule::pingpong;
+    tiling.consumerWarps =
+        (plan.getThreads() - 128) / 32 / (tiling.pingpong ? 2 : 1);
+  }
   tiling.gemv = path == KernelPath::gemv;
   tiling.cluster = plan.getCluster();
   if (tiling.tensorCores && tile.size() == 3) {
@@ -414,6 +418,15 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
           std::min(1.0, static_cast<double>(warps * perSm) / 64.0);
       if (warpShare > 0)
         tEpiloguePred = work.ewFlops / (peakSimt * warpShare);
+      // Ping-pong: a warpgroup's epilogue runs while the other warpgroup's
+      // K loop keeps the tensor cores busy. Each warpgroup's cycle over two
+      // tiles is max(2 K loops, K loop + epilogue), so only the epilogue
+      // beyond the K loop shows, half the time, plus the last tile's.
+      if (tiling->pingpong && tilesPerBlock > 0) {
+        double kLoops = std::max(tTcPred, tL2Pred);
+        tEpiloguePred = std::max(0.0, tEpiloguePred - kLoops) / 2 +
+                        tEpiloguePred / tilesPerBlock;
+      }
     }
 
     // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,

@@ -116,7 +116,8 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
   return PlanAttr::get(context, KernelPath::mma_sync,
                        {tile.tileM, tile.tileN, tile.tileK},
                        {tile.warpsM, tile.warpsN}, tile.stages, 1, grid, block,
-                       getMmaSyncSmemBytes(tile, problem.transposeB), 1);
+                       getMmaSyncSmemBytes(tile, problem.transposeB), 1,
+                       ConsumerSchedule::cooperative);
 }
 
 int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages) {
@@ -146,13 +147,16 @@ PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
   int64_t block[] = {256, 1, 1};
   return PlanAttr::get(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
                        stages, 1, grid, block, getWgmmaSmemBytes(tileN, stages),
-                       1);
+                       1, ConsumerSchedule::cooperative);
 }
 
-int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages) {
+int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
+                                        ConsumerSchedule schedule) {
   // The stage ring, then a full and an empty mbarrier (8 bytes each) per
-  // stage, and the slack to start the ring on a 1024-byte boundary.
-  return getWgmmaSmemBytes(tileN, stages) + stages * 2 * 8 +
+  // stage, the ping-pong order mbarriers, and the slack to start the ring on
+  // a 1024-byte boundary.
+  int64_t orderBarriers = schedule == ConsumerSchedule::pingpong ? 2 : 0;
+  return getWgmmaSmemBytes(tileN, stages) + (stages * 2 + orderBarriers) * 8 +
          kWgmmaTmaAlignSlack;
 }
 
@@ -173,7 +177,8 @@ std::string mlir::sol::whyNotWgmmaTma(const MatmulProblem &problem,
 PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     const MatmulProblem &problem, int64_t tileN,
                                     int64_t stages, int64_t cluster,
-                                    int64_t smCount) {
+                                    int64_t smCount,
+                                    ConsumerSchedule schedule) {
   // Persistent: at most one block per SM (the stage ring fills its shared
   // memory), whole clusters only; never more blocks than cluster-sized
   // groups of tiles.
@@ -184,9 +189,11 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
       std::max<int64_t>(1, std::min(units, smCount / cluster)) * cluster;
   int64_t grid[] = {blocks, 1, 1};
   int64_t block[] = {kWgmmaTmaThreads, 1, 1};
-  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64}, {2, 1},
-                       stages, 1, grid, block,
-                       getWgmmaTmaSmemBytes(tileN, stages), cluster);
+  int64_t warpsM = schedule == ConsumerSchedule::cooperative ? 2 : 1;
+  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64},
+                       {warpsM, 1}, stages, 1, grid, block,
+                       getWgmmaTmaSmemBytes(tileN, stages, schedule), cluster,
+                       schedule);
 }
 
 std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
@@ -212,7 +219,7 @@ PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
   int64_t block[] = {kGemvWarps * 32, 1, 1};
   return PlanAttr::get(context, KernelPath::gemv,
                        {problem.rows, kGemvWarps, vector}, {1, kGemvWarps}, 1,
-                       1, grid, block, 0, 1);
+                       1, grid, block, 0, 1, ConsumerSchedule::cooperative);
 }
 
 PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
@@ -223,7 +230,7 @@ PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
   int64_t block[] = {kSimtBlockEdge, kSimtBlockEdge, 1};
   return PlanAttr::get(context, KernelPath::simt,
                        {kSimtBlockEdge, kSimtBlockEdge, 1}, {1, 1}, 1, 1, grid,
-                       block, 0, 1);
+                       block, 0, 1, ConsumerSchedule::cooperative);
 }
 
 PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
@@ -234,7 +241,7 @@ PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
       1};
   int64_t block[] = {kElementwiseBlock, 1, 1};
   return PlanAttr::get(context, KernelPath::elementwise, {perBlock}, {1, 1}, 1,
-                       1, grid, block, 0, 1);
+                       1, grid, block, 0, 1, ConsumerSchedule::cooperative);
 }
 
 int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
@@ -360,20 +367,32 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // multicasts each B tile to both CTAs, cutting the B re-reads through L2
   // in half, which the model prices but the H200 did not reward (2026-11-30:
   // o_proj prefill 172 vs 172 us, SwiGLU down 142 vs 130 us).
+  // Ping-pong consumers own whole 128x128 tiles (a 128x256 accumulator
+  // would not fit one warpgroup's registers), so one's epilogue runs while
+  // the other's wgmma keep the tensor cores busy.
   // Where only the TMA feeding is out, the remark says why.
   std::string notTma =
       notWgmma.empty() ? whyNotWgmmaTma(*problem, target) : std::string();
   if (notWgmma.empty() && notTma.empty()) {
-    for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{128, 6},
-                                 std::pair<int64_t, int64_t>{256, 4}})
+    struct TmaTile {
+      int64_t tileN, stages;
+      ConsumerSchedule schedule;
+    };
+    for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::cooperative},
+                      TmaTile{256, 4, ConsumerSchedule::cooperative},
+                      TmaTile{128, 6, ConsumerSchedule::pingpong}})
       for (int64_t cluster : {1, 2})
-        if (getWgmmaTmaSmemBytes(tileN, stages) <= smemLimit)
-          addCandidate(getWgmmaTmaPlan(context, *problem, tileN, stages,
-                                       cluster, target.getSmCount()),
-                       128, tileN,
-                       "wgmma_tma: 128x" + std::to_string(tileN) +
-                           "x64 tile, TMA producer + 2 consumer warpgroups, " +
-                           std::to_string(stages) + " stages, persistent" +
+        if (getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
+          addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,
+                                       cluster, target.getSmCount(),
+                                       t.schedule),
+                       128, t.tileN,
+                       "wgmma_tma: 128x" + std::to_string(t.tileN) +
+                           "x64 tile, TMA producer + 2 " +
+                           (t.schedule == ConsumerSchedule::pingpong
+                                ? "ping-pong consumer warpgroups, "
+                                : "consumer warpgroups, ") +
+                           std::to_string(t.stages) + " stages, persistent" +
                            (cluster > 1 ? ", " + std::to_string(cluster) +
                                               "-CTA cluster multicasting B"
                                         : std::string()));

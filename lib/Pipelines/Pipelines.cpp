@@ -66,6 +66,11 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       *this, "max-cluster",
       llvm::cl::desc("Largest thread-block cluster sol-tile may plan"),
       llvm::cl::init(1)};
+  Option<std::string> schedules{
+      *this, "schedules",
+      llvm::cl::desc("wgmma_tma consumer schedules sol-tile may choose "
+                     "(comma-separated; empty: all)"),
+      llvm::cl::init("")};
 };
 } // namespace
 
@@ -81,13 +86,15 @@ static std::string resolveCudaPath(StringRef cudaPath) {
 void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
                                       bool remarks, StringRef report,
-                                      StringRef paths, int64_t maxCluster) {
+                                      StringRef paths, int64_t maxCluster,
+                                      StringRef schedules) {
   buildSolAnnotatePipeline(pm, "none", "-", remarks);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
   tile.paths = paths.str();
   tile.maxCluster = maxCluster;
+  tile.schedules = schedules.str();
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;
@@ -114,8 +121,9 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
   if (failed(parsePassPipeline(lowering, pm)))
     llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
   pm.addNestedPass<gpu::GPUModuleOp>(createSolTensorMapParamsPass());
-  std::string toBinary = "gpu-module-to-binary{format=isa toolkit=" +
-                         resolveCudaPath(cudaPath) + "}";
+  std::string toBinary =
+      "gpu-module-to-binary{format=isa toolkit=" + resolveCudaPath(cudaPath) +
+      "}";
   if (failed(parsePassPipeline(toBinary, pm)))
     llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
   if (!outDir.empty()) {
@@ -205,6 +213,7 @@ void mlir::sol::registerSolPipelines() {
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks, options.report,
-                              options.paths, options.maxCluster);
+                              options.paths, options.maxCluster,
+                              options.schedules);
       });
 }

@@ -43,6 +43,19 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
       }
       constraints.paths.push_back(*path);
     }
+    SmallVector<StringRef> scheduleNames;
+    StringRef(schedules).split(scheduleNames, ',', /*MaxSplit=*/-1,
+                               /*KeepEmpty=*/false);
+    for (StringRef name : scheduleNames) {
+      std::optional<ConsumerSchedule> schedule =
+          symbolizeConsumerSchedule(name.trim());
+      if (!schedule) {
+        module.emitError() << "sol-tile: unknown schedule '" << name.trim()
+                           << "' in schedules=" << schedules;
+        return signalPassFailure();
+      }
+      constraints.schedules.push_back(*schedule);
+    }
     WalkResult result = module.walk([&](KernelOp kernel) {
       std::string failureReason;
       FailureOr<PlanChoice> choice =

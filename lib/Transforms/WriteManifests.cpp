@@ -110,12 +110,15 @@ static llvm::json::Object costToJson(CostAttr cost) {
 }
 
 static llvm::json::Object planToJson(PlanAttr plan) {
-  return llvm::json::Object{{"path", stringifyKernelPath(plan.getPath())},
-                            {"tile", toJson(plan.getTile())},
-                            {"warps", toJson(plan.getWarps())},
-                            {"stages", plan.getStages()},
-                            {"split_k", plan.getSplitK()},
-                            {"cluster", plan.getCluster()}};
+  llvm::json::Object json{{"path", stringifyKernelPath(plan.getPath())},
+                          {"tile", toJson(plan.getTile())},
+                          {"warps", toJson(plan.getWarps())},
+                          {"stages", plan.getStages()},
+                          {"split_k", plan.getSplitK()},
+                          {"cluster", plan.getCluster()}};
+  if (plan.getPath() == KernelPath::wgmma_tma)
+    json["schedule"] = stringifyConsumerSchedule(plan.getSchedule());
+  return json;
 }
 
 /// The TMA maps a wgmma_tma kernel reads its operands through, in the order

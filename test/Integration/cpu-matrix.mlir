@@ -14,16 +14,22 @@
 //
 // The TMA path on the same odd shapes (7 and 33 rows, 24 and 77 columns, K
 // = 40: partial boxes on every side), with 2-CTA clusters, to PTX and
-// through ptxas (gen-matrix's --only and --suffix pick and rename them):
+// through ptxas (gen-matrix's --only and --suffix pick and rename them),
+// with cooperative and with ping-pong consumers:
 // RUN: python3 %sol_src_root/scripts/gen-matrix.py --profile=cpu --suffix=_tma --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16)_(7|33)x(24x40|77x40)$' %t.tma.mlir | FileCheck %s --check-prefix=GENTMA
-// RUN: rm -rf %t.tma && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.tma paths=wgmma_tma max-cluster=2" -o /dev/null
+// RUN: rm -rf %t.tma && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.tma paths=wgmma_tma max-cluster=2 schedules=cooperative" -o /dev/null
 // RUN: ls %t.tma | grep -c '_tma__.*\.cubin$' | FileCheck %s --check-prefix=CUBINSTMA
 // RUN: cat %t.tma/*.json | FileCheck %s --check-prefix=TMAPLAN
+// RUN: rm -rf %t.pp && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.pp paths=wgmma_tma max-cluster=2 schedules=pingpong" -o /dev/null
+// RUN: ls %t.pp | grep -c '_tma__.*\.cubin$' | FileCheck %s --check-prefix=CUBINSTMA
+// RUN: cat %t.pp/*.json | FileCheck %s --check-prefix=PPPLAN
 //
 // GENTMA: 20 cases
 // CUBINSTMA: 20
 // TMAPLAN: "path": "wgmma_tma"
 // TMAPLAN: "tensor_maps": [
+// PPPLAN: "path": "wgmma_tma"
+// PPPLAN: "schedule": "pingpong"
 //
 // GEN: 216 cases
 // CUBINS: 216

@@ -1,16 +1,24 @@
 // RUN: sol-opt %s --split-input-file --sol-tile="max-cluster=2" | FileCheck %s --check-prefix=CLUSTER
 // RUN: sol-opt %s --split-input-file --sol-tile="paths=wgmma,mma_sync" | FileCheck %s --check-prefix=CPASYNC
+// RUN: sol-opt %s --split-input-file --sol-tile="max-cluster=2 schedules=cooperative" | FileCheck %s --check-prefix=COOP
 // RUN: not sol-opt %s --split-input-file --sol-tile="paths=tma" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not sol-opt %s --split-input-file --sol-tile="schedules=pingpong,zigzag" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-SCHEDULE
 
 // sol-tile's constraints widen or narrow the choice for A/B measurements:
 // allowing 2-CTA clusters, the model (which prices B's halved L2 re-reads)
-// takes one for the prefill shape (on 128x128 tiles); allowing only the cp.async-fed paths, the
-// cp.async wgmma kernel.
+// takes one for the prefill shape, on 128x128 tiles with ping-pong
+// consumers (whose epilogues overlap the other's K loop); with only the
+// cooperative schedule, the same tiles split between the two consumers
+// (warps = [2, 1], two fewer mbarriers); allowing only the cp.async-fed
+// paths, the cp.async wgmma kernel.
 // CLUSTER-LABEL: func.func @prefill_under_constraints
-//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>
+//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, cluster = 2, schedule = pingpong>
+// COOP-LABEL: func.func @prefill_under_constraints
+//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma
+// UNKNOWN-SCHEDULE: error: sol-tile: unknown schedule 'zigzag' in schedules=pingpong,zigzag
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @prefill_under_constraints(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x512x2560xf16>, tensor<2560x2560xf16>, tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {

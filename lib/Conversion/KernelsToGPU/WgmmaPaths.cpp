@@ -40,31 +40,38 @@ static LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN) {
   return LLVM::LLVMStructType::getLiteral(ctx, fields);
 }
 
-/// Issues one 64-deep K tile as four m64n{tileN}k16 wgmma.mma_async into
-/// `acc` and commits them as one group (the caller waits on it).
-static Value emitWgmmaKTile(OpBuilder &b, Location loc, Value acc, Value descA,
-                            Value descB, int64_t tileN, bool isBF16) {
+/// Issues one 64-deep K tile as four k16 steps of m64n{tileN}k16
+/// wgmma.mma_async per accumulator (`accs[i]` reads the 64 rows of A at
+/// `descAs[i]`, all read B at `descB`) and commits them as one group (the
+/// caller waits on it).
+static SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc,
+                                         ValueRange accs, ValueRange descAs,
+                                         Value descB, int64_t tileN,
+                                         bool isBF16) {
   MLIRContext *ctx = b.getContext();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   auto wgmmaType = NVVM::WGMMATypesAttr::get(
       ctx, isBF16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+  SmallVector<Value> results(accs.begin(), accs.end());
   for (int64_t kk = 0; kk < 4; ++kk) {
     // 16 elements further along K = 32 bytes = 2 in the address field.
-    Value da = arith::AddIOp::create(b, loc, descA, constI64(b, loc, 2 * kk));
     Value db = arith::AddIOp::create(b, loc, descB, constI64(b, loc, 2 * kk));
-    acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, acc.getType(), acc, da, db,
-        NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), wgmmaType, wgmmaType,
-        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
-        NVVM::MMAIntOverflowAttr());
+    for (auto [acc, descA] : llvm::zip_equal(results, descAs)) {
+      Value da = arith::AddIOp::create(b, loc, descA, constI64(b, loc, 2 * kk));
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, acc.getType(), acc, da, db,
+          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), wgmmaType, wgmmaType,
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+          NVVM::MMAIntOverflowAttr());
+    }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  return acc;
+  return results;
 }
 
 /// The epilogue of a warpgroup's m64n{tileN} accumulator whose first row is
@@ -209,9 +216,9 @@ LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         arith::AddIOp::create(
             b, loc, c64(b, stages * aStageBytes),
             arith::MulIOp::create(b, loc, stage, c64(b, bStageBytes))));
-    Value acc =
-        emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
-                       makeWgmmaDescriptor(b, loc, aAddr),
+    SmallVector<Value> acc =
+        emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs(),
+                       ValueRange{makeWgmmaDescriptor(b, loc, aAddr)},
                        makeWgmmaDescriptor(b, loc, bAddr), tileN, isBF16);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
     scf::YieldOp::create(b, loc, acc);
@@ -259,9 +266,12 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
 ///    (transaction-counted: the TMA completes it) and an `empty` one (the
 ///    consumers' warps arrive when their wgmma have read it);
 ///  - warpgroups 1 and 2, the consumers, take the registers, wait on `full`,
-///    run wgmma on 64 rows each of the 128 x tile_n tile with one group in
-///    flight, release the stage, and run the fused epilogue on the
-///    accumulators.
+///    run wgmma with one group in flight, release the stage, and run the
+///    fused epilogue on the accumulators. Cooperative, they split each
+///    128 x tile_n tile, 64 rows each, and run its epilogue together while
+///    the tensor cores idle. Ping-pong, each owns whole tiles in turn (two
+///    m64 accumulators), and an `order` mbarrier pair hands the K loop from
+///    one to the other, so one's epilogue runs during the other's K loop.
 /// The grid is persistent: block b walks the output tiles b, b + grid, ...
 /// in grouped order, so the producer loads the next tile's stages while the
 /// consumers run the epilogue of the last. With a cluster of C blocks along
@@ -278,19 +288,25 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   ArrayRef<int64_t> grid = plan.getGrid();
   MatmulGeometry g = getGeometry(kernel);
   int64_t cluster = plan.getCluster();
+  ConsumerSchedule schedule = plan.getSchedule();
+  bool pingpong = schedule == ConsumerSchedule::pingpong;
+  int64_t warpsM = pingpong ? 1 : 2;
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
-      tile[0] != 128 || tile[2] != 64 || tile[1] % 16 != 0 || tile[1] > 256 ||
-      cluster < 1 || cluster > 8 || tile[1] % (8 * cluster) != 0 ||
-      plan.getThreads() != kWgmmaTmaThreads || plan.getStages() < 2 ||
-      plan.getSmem() != getWgmmaTmaSmemBytes(tile[1], plan.getStages()) ||
+      tile[0] != 128 || tile[2] != 64 || tile[1] % 16 != 0 ||
+      tile[1] > (pingpong ? 128 : 256) || cluster < 1 || cluster > 8 ||
+      tile[1] % (8 * cluster) != 0 || plan.getThreads() != kWgmmaTmaThreads ||
+      plan.getStages() < 2 || plan.getWarps() != ArrayRef<int64_t>{warpsM, 1} ||
+      plan.getSmem() !=
+          getWgmmaTmaSmemBytes(tile[1], plan.getStages(), schedule) ||
       grid.size() != 3 || grid[0] < cluster || grid[0] % cluster != 0 ||
       grid[1] != 1 || grid[2] != 1)
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "
-        "(tile = [128, n <= 256, 64] with n a multiple of 8 x cluster, 384 "
-        "threads, an unbatched [N, K] weight, smem = stages x (128 + n) x 128 "
-        "bytes + 16 bytes of mbarriers per stage + 1024 bytes of alignment "
-        "slack, a 1-D grid of whole clusters)");
+        "(tile = [128, n, 64] with n a multiple of 8 x cluster, n <= 256 "
+        "cooperative (warps = [2, 1]) or <= 128 ping-pong (warps = [1, 1]), "
+        "384 threads, an unbatched [N, K] weight, smem = stages x (128 + n) x "
+        "128 bytes + 16 bytes of mbarriers per stage (+ 16 ping-pong) + 1024 "
+        "bytes of alignment slack, a 1-D grid of whole clusters)");
   int64_t tileN = tile[1], stages = plan.getStages();
   int64_t aStageBytes = 128 * 64 * 2, bStageBytes = tileN * 64 * 2;
   int64_t bShareRows = tileN / cluster;
@@ -299,8 +315,9 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   int64_t tilesN = llvm::divideCeilSigned(g.n, tileN);
   int64_t unitsM = llvm::divideCeilSigned(tilesM, cluster);
   int64_t units = unitsM * tilesN;
-  // The consumers' warps (of every block of the cluster) release a stage.
-  int64_t emptyArrivals = 8 * cluster;
+  // The consuming warps (of every block of the cluster) release a stage:
+  // both warpgroups' (cooperative) or the owning warpgroup's (ping-pong).
+  int64_t emptyArrivals = (pingpong ? 4 : 8) * cluster;
 
   IndexBuilder ib(b, loc);
   MLIRContext *ctx = b.getContext();
@@ -371,6 +388,13 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   auto emptyBarrier = [&](OpBuilder &b, Value stage) {
     return sharedAt(b, stageOffset(b, stage, barOffset + stages * 8, 8));
   };
+  // Ping-pong: consumer c may start its K loop of a tile once the other
+  // consumer's warps have passed every `full` wait of the tile before, its
+  // `order` barrier; so the waits of a stage's rounds happen in round order
+  // and a parity wait can never match a round two behind.
+  auto orderBarrier = [&](OpBuilder &b, Value consumer) {
+    return sharedAt(b, stageOffset(b, consumer, barOffset + stages * 16, 8));
+  };
   // The maps' generic addresses (of by-value parameters once lowered).
   Value mapAPtr = mapA, mapBPtr = mapB;
 
@@ -387,6 +411,10 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
              NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(b, ib.c(s)),
                                           c32(b, emptyArrivals), Value());
            }
+           if (pingpong)
+             for (int64_t c = 0; c < 2; ++c)
+               NVVM::MBarrierInitOp::create(b, loc, orderBarrier(b, ib.c(c)),
+                                            c32(b, 4), Value());
            NVVM::FenceMbarrierInitOp::create(b, loc);
            for (Value map : {mapAPtr, mapBPtr})
              NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
@@ -411,24 +439,26 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
     return toI32(b, ib.rem(round, 2));
   };
   Value waitTicks = c32(b, 0x989680);
+  // Walks the block's units from its `skip`-th, every `every`-th: the
+  // body gets the unit's place in the block's sequence, its first
+  // iteration of the flattened walk, and its tile.
   auto forEachUnit =
-      [&](OpBuilder &b,
-          function_ref<void(OpBuilder &, Value, Value, Value)> body) {
+      [&](OpBuilder &b, Value skip, int64_t every,
+          function_ref<void(OpBuilder &, Value, Value, Value, Value)> body) {
         IndexBuilder ib(b, loc);
-        auto loop =
-            scf::ForOp::create(b, loc, clusterId, ib.c(units), numClusters);
+        auto loop = scf::ForOp::create(
+            b, loc, ib.add(clusterId, ib.mul(skip, numClusters)), ib.c(units),
+            ib.mul(numClusters, ib.c(every)));
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
         IndexBuilder lb(b, loc);
         Value unit = loop.getInductionVar();
-        Value firstIteration =
-            lb.mul(arith::DivUIOp::create(
-                       b, loc, arith::SubIOp::create(b, loc, unit, clusterId),
-                       numClusters),
-                   numK);
+        Value sequence = arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, unit, clusterId),
+            numClusters);
         auto [unitRow, nTile] = unitToTile(lb, unit, unitsM, tilesN);
         Value mTile = lb.add(lb.mul(unitRow, cluster), rank);
-        body(b, firstIteration, mTile, nTile);
+        body(b, sequence, lb.mul(sequence, numK), mTile, nTile);
       };
 
   auto isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -445,56 +475,59 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
         [&](OpBuilder &b) {
-          forEachUnit(b, [&](OpBuilder &b, Value first, Value mTile,
-                             Value nTile) {
-            IndexBuilder ib(b, loc);
-            auto kLoop =
-                scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1));
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(kLoop.getBody());
-            IndexBuilder lb(b, loc);
-            Value kt = kLoop.getInductionVar();
-            Value it = lb.add(first, kt);
-            Value stage = lb.rem(it, stages);
-            Value round = lb.div(it, stages);
-            // Round r > 0 reuses the stage after the consumers released
-            // round r - 1, the empty barrier's phase r - 1.
-            emitIf(b, loc,
-                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
-                                         lb.c(stages)),
-                   [&](OpBuilder &b) {
-                     IndexBuilder ib(b, loc);
-                     NVVM::MBarrierTryWaitParityOp::create(
-                         b, loc, emptyBarrier(b, stage),
-                         parity(b, ib.add(round, 1)), waitTicks);
-                   });
-            Value full = fullBarrier(b, stage);
-            NVVM::MBarrierArriveExpectTxOp::create(
-                b, loc, Type(), full, c32(b, aStageBytes + bStageBytes),
-                NVVM::MemScopeKind::CTA, false, Value());
-            Value kCoord = toI32(b, lb.mul(kt, 64));
-            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                b, loc, clusterAt(b, stageOffset(b, stage, 0, aStageBytes)),
-                mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))}, full,
-                ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
-                nullptr, Value());
-            // This block's share of the B tile, multicast to the cluster.
-            Value shareOffset = arith::AddIOp::create(
-                b, loc, stageOffset(b, stage, bOffset, bStageBytes),
-                arith::MulIOp::create(b, loc, toI64(b, rank),
-                                      c64(b, bShareRows * 128)));
-            Value bRow = lb.add(lb.mul(nTile, tileN), lb.mul(rank, bShareRows));
-            Value mask =
-                cluster > 1
-                    ? arith::ConstantOp::create(
-                          b, loc, b.getI16IntegerAttr((1 << cluster) - 1))
-                          .getResult()
-                    : Value();
-            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                b, loc, clusterAt(b, shareOffset), mapBPtr,
-                ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{}, mask,
-                Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
-          });
+          forEachUnit(
+              b, ib.c(0), 1,
+              [&](OpBuilder &b, Value, Value first, Value mTile, Value nTile) {
+                IndexBuilder ib(b, loc);
+                auto kLoop =
+                    scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1));
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPointToStart(kLoop.getBody());
+                IndexBuilder lb(b, loc);
+                Value kt = kLoop.getInductionVar();
+                Value it = lb.add(first, kt);
+                Value stage = lb.rem(it, stages);
+                Value round = lb.div(it, stages);
+                // Round r > 0 reuses the stage after the consumers released
+                // round r - 1, the empty barrier's phase r - 1.
+                emitIf(b, loc,
+                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             it, lb.c(stages)),
+                       [&](OpBuilder &b) {
+                         IndexBuilder ib(b, loc);
+                         NVVM::MBarrierTryWaitParityOp::create(
+                             b, loc, emptyBarrier(b, stage),
+                             parity(b, ib.add(round, 1)), waitTicks);
+                       });
+                Value full = fullBarrier(b, stage);
+                NVVM::MBarrierArriveExpectTxOp::create(
+                    b, loc, Type(), full, c32(b, aStageBytes + bStageBytes),
+                    NVVM::MemScopeKind::CTA, false, Value());
+                Value kCoord = toI32(b, lb.mul(kt, 64));
+                NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                    b, loc, clusterAt(b, stageOffset(b, stage, 0, aStageBytes)),
+                    mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))},
+                    full, ValueRange{}, Value(), Value(),
+                    NVVM::TMALoadMode::TILE, false, nullptr, Value());
+                // This block's share of the B tile, multicast to the cluster.
+                Value shareOffset = arith::AddIOp::create(
+                    b, loc, stageOffset(b, stage, bOffset, bStageBytes),
+                    arith::MulIOp::create(b, loc, toI64(b, rank),
+                                          c64(b, bShareRows * 128)));
+                Value bRow =
+                    lb.add(lb.mul(nTile, tileN), lb.mul(rank, bShareRows));
+                Value mask =
+                    cluster > 1
+                        ? arith::ConstantOp::create(
+                              b, loc, b.getI16IntegerAttr((1 << cluster) - 1))
+                              .getResult()
+                        : Value();
+                NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                    b, loc, clusterAt(b, shareOffset), mapBPtr,
+                    ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{},
+                    mask, Value(), NVVM::TMALoadMode::TILE, false, nullptr,
+                    Value());
+              });
         });
   }
   {
@@ -530,50 +563,92 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
         }
       });
     };
-    forEachUnit(b, [&](OpBuilder &b, Value first, Value mTile, Value nTile) {
-      IndexBuilder ib(b, loc);
-      Value accInit = LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN));
-      auto kLoop = scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1),
-                                      ValueRange{accInit});
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        IndexBuilder lb(b, loc);
-        Value kt = kLoop.getInductionVar();
-        Value it = lb.add(first, kt);
-        Value stage = lb.rem(it, stages);
-        NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(b, stage),
-                                              parity(b, lb.div(it, stages)),
-                                              waitTicks);
-        Value aAddr = arith::AddIOp::create(
-            b, loc, smemBase,
-            arith::AddIOp::create(b, loc, stageOffset(b, stage, 0, aStageBytes),
-                                  arith::MulIOp::create(b, loc,
-                                                        toI64(b, consumer),
-                                                        c64(b, 64 * 128))));
-        Value bAddr = arith::AddIOp::create(
-            b, loc, smemBase, stageOffset(b, stage, bOffset, bStageBytes));
-        Value acc =
-            emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs()[0],
-                           makeWgmmaDescriptor(b, loc, aAddr),
-                           makeWgmmaDescriptor(b, loc, bAddr), tileN, isBF16);
-        // The group before this one has retired: its stage is free.
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-        emitIf(b, loc,
-               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
-                                     lb.c(0)),
-               [&](OpBuilder &b) {
-                 IndexBuilder ib(b, loc);
-                 release(b, arith::SubIOp::create(b, loc, it, ib.c(1)));
-               });
-        scf::YieldOp::create(b, loc, acc);
-      }
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-      release(b, ib.add(first, numK - 1));
-      Value rowBase = ib.add(ib.mul(mTile, 128), ib.mul(consumer, 64));
-      emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
-                        ib.mul(nTile, tileN), tileN, kLoop.getResult(0));
-    });
+    // Cooperative: both consumers take every unit, 64 rows each; ping-pong:
+    // consumer c takes every other unit from the c-th, all 128 rows (two
+    // m64 accumulators).
+    Value skip = pingpong ? consumer : ib.c(0);
+    int64_t numAccs = pingpong ? 2 : 1;
+    forEachUnit(
+        b, skip, pingpong ? 2 : 1,
+        [&](OpBuilder &b, Value sequence, Value first, Value mTile,
+            Value nTile) {
+          IndexBuilder ib(b, loc);
+          if (pingpong)
+            emitIf(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         sequence, ib.c(1)),
+                   [&](OpBuilder &b) {
+                     IndexBuilder ib(b, loc);
+                     // Unit s - 1 was the other consumer's ((s - 1) / 2)-th.
+                     NVVM::MBarrierTryWaitParityOp::create(
+                         b, loc, orderBarrier(b, consumer),
+                         parity(b, ib.div(ib.add(sequence, -1), 2)), waitTicks);
+                   });
+          SmallVector<Value> accInit(
+              numAccs,
+              LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN)));
+          auto kLoop =
+              scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1), accInit);
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(kLoop.getBody());
+            IndexBuilder lb(b, loc);
+            Value kt = kLoop.getInductionVar();
+            Value it = lb.add(first, kt);
+            Value stage = lb.rem(it, stages);
+            NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(b, stage),
+                                                  parity(b, lb.div(it, stages)),
+                                                  waitTicks);
+            Value aStage = arith::AddIOp::create(
+                b, loc, smemBase, stageOffset(b, stage, 0, aStageBytes));
+            SmallVector<Value> descAs;
+            for (int64_t h = 0; h < numAccs; ++h) {
+              Value rows =
+                  pingpong ? c64(b, h * 64 * 128)
+                           : arith::MulIOp::create(b, loc, toI64(b, consumer),
+                                                   c64(b, 64 * 128))
+                                 .getResult();
+              descAs.push_back(makeWgmmaDescriptor(
+                  b, loc, arith::AddIOp::create(b, loc, aStage, rows)));
+            }
+            Value bAddr = arith::AddIOp::create(
+                b, loc, smemBase, stageOffset(b, stage, bOffset, bStageBytes));
+            SmallVector<Value> acc = emitWgmmaKTile(
+                b, loc, kLoop.getRegionIterArgs(), descAs,
+                makeWgmmaDescriptor(b, loc, bAddr), tileN, isBF16);
+            // The group before this one has retired: its stage is free.
+            NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+            emitIf(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                         lb.c(0)),
+                   [&](OpBuilder &b) {
+                     IndexBuilder ib(b, loc);
+                     release(b, arith::SubIOp::create(b, loc, it, ib.c(1)));
+                   });
+            scf::YieldOp::create(b, loc, acc);
+          }
+          // Every full wait of this tile is behind this warp: the other
+          // consumer may start its next tile's K loop while this one's last
+          // wgmma and epilogue run.
+          if (pingpong)
+            emitIf(b, loc, laneZero, [&](OpBuilder &b) {
+              IndexBuilder ib(b, loc);
+              NVVM::MBarrierArriveOp::create(
+                  b, loc, Type(),
+                  orderBarrier(
+                      b, arith::SubIOp::create(b, loc, ib.c(1), consumer)),
+                  Value());
+            });
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+          release(b, ib.add(first, numK - 1));
+          for (int64_t h = 0; h < numAccs; ++h) {
+            Value rowBase =
+                pingpong ? ib.add(ib.mul(mTile, 128), h * 64)
+                         : ib.add(ib.mul(mTile, 128), ib.mul(consumer, 64));
+            emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
+                              ib.mul(nTile, tileN), tileN, kLoop.getResult(h));
+          }
+        });
   }
   // No block of a cluster may exit while another may still multicast into
   // its shared memory or arrive on its barriers.

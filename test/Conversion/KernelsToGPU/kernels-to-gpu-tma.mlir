@@ -1,5 +1,6 @@
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile=max-cluster=2 --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
-// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=cooperative" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=pingpong" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=PINGPONG
 
 // The wgmma_tma path (sm_90a). The kernel takes its A and B TMA maps after
 // its buffers, as pointers the TMA loads name (sol-tensor-map-params later
@@ -69,6 +70,40 @@
 //       SINGLE:   nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 //   SINGLE-NOT:   nvvm.cluster.arrive
 //       SINGLE:   gpu.return
+
+// Ping-pong consumers: each warpgroup owns whole 128x128 tiles (two m64
+// accumulators, 8 wgmma per K tile), taking every other unit of the
+// block's walk; a stage is released by the owning warpgroup's 4 warps.
+// Two order mbarriers (4 arrivals) hand the K loop over: a consumer waits
+// on its own before every tile but the block's first, and its warps arrive
+// on the other's once the tile's last full wait is behind them, before the
+// last wgmma retires and the epilogue (two 64-row halves) runs.
+// PINGPONG-LABEL: gpu.func @tma_residual_matmul_0
+//  PINGPONG-SAME:   warps = [1, 1], stages = 6, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong
+//       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c1_i32
+//       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c4_i32
+// PINGPONG-COUNT-10: nvvm.mbarrier.init
+//       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c4_i32
+//       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c4_i32
+//       PINGPONG:   nvvm.setmaxregister  decrease 40
+//       PINGPONG:   nvvm.setmaxregister  increase 232
+//       PINGPONG:   scf.for %{{.*}} = %{{.*}} to %c128 step %{{.*}} {
+//       PINGPONG:     arith.cmpi uge, %{{.*}}, %c1 : index
+//       PINGPONG:     scf.if
+//       PINGPONG:       nvvm.mbarrier.try_wait.parity
+//       PINGPONG:     scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+//       PINGPONG:       nvvm.mbarrier.try_wait.parity
+// PINGPONG-COUNT-8:     nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+//       PINGPONG:       nvvm.wgmma.wait.group.sync.aligned 1
+//       PINGPONG:       nvvm.mbarrier.arrive
+//       PINGPONG:     scf.if
+//       PINGPONG:       nvvm.mbarrier.arrive
+//       PINGPONG:     nvvm.wgmma.wait.group.sync.aligned 0
+//       PINGPONG:     nvvm.mbarrier.arrive
+// PINGPONG-COUNT-16: vector.load %arg2
+//       PINGPONG:     vector.store
+// PINGPONG-COUNT-16: vector.load %arg2
+//       PINGPONG:   gpu.return
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @tma_residual(%x: tensor<2000x1024xf16>, %w: tensor<1000x1024xf16>, %r: tensor<2000x1000xf16>) -> tensor<2000x1000xf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<2000x1024xf16>, tensor<1000x1024xf16> -> tensor<2000x1000xf16>
