@@ -74,6 +74,8 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     Option<"paths", "paths", "std::string", /*default=*/"\"\"",
            "Comma-separated matmul paths the tiler may choose from (gemv, "
            "mma_sync, wgmma, wgmma_tma; empty: all), for A/B measurements">,
+    Option<"maxSplitK", "max-split-k", "int64_t", /*default=*/"16",
+           "Most blocks a plan may split one output tile's K over">,
     Option<"maxCluster", "max-cluster", "int64_t", /*default=*/"1",
            "Largest thread-block cluster a plan may use (2: B tiles "
            "multicast to 2-CTA clusters; off by default, it measured no "

@@ -19,9 +19,13 @@
 namespace mlir::sol {
 
 /// One block tile of the mma.sync path (m16n8k16 instructions): each warp
-/// owns a (tileM / warpsM) x (tileN / warpsN) accumulator tile.
+/// owns a (tileM / warpsM) x (tileN / warpsN) accumulator tile. With
+/// `kSplits` > 1, that many blocks (grid z) share an output tile, each
+/// taking a run of K tiles; the last to finish sums their f32 partials and
+/// runs the epilogue (the plan's split_k; unbatched matmuls only).
 struct MmaSyncTile {
   int64_t tileM, tileN, tileK, warpsM, warpsN, stages;
+  int64_t kSplits = 1;
 };
 
 /// The tiles the mma.sync generator implements, largest first.
@@ -117,11 +121,13 @@ struct PlanConstraints {
   /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
   SmallVector<KernelPath> paths;
   int64_t maxCluster = 1;
+  int64_t maxSplitK = 16;
   /// wgmma_tma consumer schedules allowed; empty: all. Other paths have no
   /// schedule to constrain.
   SmallVector<ConsumerSchedule> schedules;
   bool allows(PlanAttr plan) const {
     return plan.getCluster() <= maxCluster &&
+           plan.getSplitK() <= maxSplitK &&
            (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
            (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
             llvm::is_contained(schedules, plan.getSchedule()));

@@ -402,8 +402,10 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
         stepUs = std::max(stepUs, stepBytes / (tiling->threads / 32) /
                                       kWarpCopyBytesPerUs);
       }
-      tKLoopPred = residentWaves * tilesPerBlock *
-                   llvm::divideCeil(work.k, tiling->tileK) * stepUs * 1e-6;
+      // Split K: each of the tile's blocks walks 1/splitK of its K tiles.
+      int64_t steps = llvm::divideCeil(llvm::divideCeil(work.k, tiling->tileK),
+                                       std::max<int64_t>(1, plan.splitK));
+      tKLoopPred = residentWaves * tilesPerBlock * steps * stepUs * 1e-6;
 
       // The epilogue runs on the warps that issue the MMAs, after their K
       // loop: its SIMT work overlaps no tensor-core work and gets the share

@@ -32,6 +32,7 @@ ArrayRef<MmaSyncTile> mlir::sol::getMmaSyncTiles() {
       {128, 128, 32, 2, 2, 3}, {128, 64, 32, 2, 2, 3}, {64, 128, 32, 2, 2, 3},
       {64, 64, 32, 2, 2, 4},   {32, 64, 64, 1, 4, 4},  {16, 64, 64, 1, 4, 4},
       {16, 32, 64, 1, 2, 4},   {16, 16, 64, 1, 1, 6},  {16, 16, 256, 1, 1, 4},
+      {16, 64, 64, 1, 4, 4, 4},
   };
   return tiles;
 }
@@ -111,11 +112,12 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                                    const MmaSyncTile &tile) {
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, tile.tileN),
                     llvm::divideCeilSigned(problem.rows, tile.tileM),
-                    problem.batch};
+                    problem.batch * tile.kSplits};
   int64_t block[] = {tile.warpsM * tile.warpsN * 32, 1, 1};
   return PlanAttr::get(context, KernelPath::mma_sync,
                        {tile.tileM, tile.tileN, tile.tileK},
-                       {tile.warpsM, tile.warpsN}, tile.stages, 1, grid, block,
+                       {tile.warpsM, tile.warpsN}, tile.stages, tile.kSplits,
+                       grid, block,
                        getMmaSyncSmemBytes(tile, problem.transposeB), 1,
                        ConsumerSchedule::cooperative);
 }
@@ -270,6 +272,8 @@ static std::string describeTile(const MmaSyncTile &tile) {
   os << tile.tileM << "x" << tile.tileN << "x" << tile.tileK << " tile, "
      << tile.warpsM << "x" << tile.warpsN << " warps, " << tile.stages
      << " stages";
+  if (tile.kSplits > 1)
+    os << ", K split over " << tile.kSplits << " blocks";
   return s;
 }
 
@@ -345,7 +349,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   int64_t smemLimit = target.getSmemPerSmBytes();
   if (notMma.empty()) {
     for (const MmaSyncTile &tile : getMmaSyncTiles())
-      if (getMmaSyncSmemBytes(tile, problem->transposeB) <= smemLimit)
+      if (getMmaSyncSmemBytes(tile, problem->transposeB) <= smemLimit &&
+          (tile.kSplits == 1 || problem->batch == 1))
         addCandidate(getMmaSyncPlan(context, *problem, tile), tile.tileM,
                      tile.tileN, "mma_sync: " + describeTile(tile));
   }

@@ -32,6 +32,7 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     }
     PlanConstraints constraints;
     constraints.maxCluster = maxCluster;
+    constraints.maxSplitK = maxSplitK;
     SmallVector<StringRef> names;
     StringRef(paths).split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
     for (StringRef name : names) {

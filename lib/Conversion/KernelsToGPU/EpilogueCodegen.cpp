@@ -262,14 +262,15 @@ MatmulGeometry getGeometry(const GpuKernel &kernel) {
 /// A grid that does not cover the output would leave it partly unwritten:
 /// the plan must match the shapes it is applied to.
 LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
-                        int64_t tileM, int64_t tileN) {
+                        int64_t tileM, int64_t tileN, int64_t kSplits) {
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   int64_t slices = 1;
   if (kernel.spec.batchedB)
     for (size_t d = 0; d + 2 < kernel.spec.outShape.size(); ++d)
       slices *= kernel.spec.outShape[d];
   if (grid.size() != 3 || grid[0] != llvm::divideCeilSigned(g.n, tileN) ||
-      grid[1] != llvm::divideCeilSigned(g.rows, tileM) || grid[2] != slices)
+      grid[1] != llvm::divideCeilSigned(g.rows, tileM) ||
+      grid[2] != slices * kSplits)
     return kernel.spec.func.emitError("sol kernel: the plan's grid does not "
                                       "cover the output with its tiles");
   return success();

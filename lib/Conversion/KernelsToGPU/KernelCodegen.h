@@ -134,7 +134,7 @@ void emitFragmentEpilogue(
 Value extendToF32(OpBuilder &b, Location loc, Value v);
 MatmulGeometry getGeometry(const GpuKernel &kernel);
 LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
-                        int64_t tileM, int64_t tileN);
+                        int64_t tileM, int64_t tileN, int64_t kSplits = 1);
 void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
                        Value global, Value base, Value rowStart,
                        int64_t rowLimit, Value colStart, int64_t colLimit,

@@ -27,18 +27,21 @@ static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
     return spec.func.emitError("sol kernel: an mma_sync plan needs tile = "
                                "[m, n, k] and warps = [m, n]");
   MmaLayout l;
-  l.tile = {tile[0], tile[1], tile[2], warps[0], warps[1], plan.getStages()};
+  l.tile = {tile[0],  tile[1],  tile[2],         warps[0],
+            warps[1], plan.getStages(), plan.getSplitK()};
   l.transposeB = spec.transposeB;
   l.threads = warps[0] * warps[1] * 32;
   l.warpTileM = tile[0] / warps[0];
   l.warpTileN = tile[1] / warps[1];
   if (tile[0] % warps[0] || tile[1] % warps[1] || l.warpTileM % 16 ||
       l.warpTileN % 16 || tile[2] % 16 || l.tile.stages < 2 ||
-      plan.getThreads() != l.threads || plan.getSplitK() != 1)
+      plan.getThreads() != l.threads || plan.getSplitK() < 1 ||
+      plan.getSplitK() > 16 || (plan.getSplitK() > 1 && spec.batchedB))
     return spec.func.emitError("sol kernel: the mma_sync plan is not one the "
                                "generator implements (warp tiles must be "
                                "multiples of 16x16, tile_k of 16, at least 2 "
-                               "stages, block = 32 x warps, split_k = 1)");
+                               "stages, block = 32 x warps, split_k 1 to 16 "
+                               "and 1 for a batched B)");
   if (plan.getSmem() != getMmaSyncSmemBytes(l.tile, l.transposeB))
     return spec.func.emitError("sol kernel: the plan's smem does not match "
                                "its tiles");
@@ -64,7 +67,7 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   const MmaLayout &l = *maybeLayout;
   const MmaSyncTile &t = l.tile;
   MatmulGeometry g = getGeometry(kernel);
-  if (failed(checkGrid(kernel, g, t.tileM, t.tileN)))
+  if (failed(checkGrid(kernel, g, t.tileM, t.tileN, t.kSplits)))
     return failure();
   IndexBuilder ib(b, loc);
   Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
@@ -100,13 +103,17 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
       b, loc, bType, dyn, ib.c(t.stages * l.aStageElems * 2), ValueRange{});
   Value globalA = kernel.args[kernel.spec.lhsArg];
   Value globalB = kernel.args[kernel.spec.rhsArg];
-  int64_t numKTiles = llvm::divideCeilSigned(g.k, t.tileK);
+  // With split K, block z of an output tile walks K tiles
+  // [z * numKTiles, (z + 1) * numKTiles).
+  int64_t numKTiles = llvm::divideCeilSigned(
+      llvm::divideCeilSigned(g.k, t.tileK), t.kSplits);
+  Value firstKTile = t.kSplits > 1 ? ib.mul(bz, numKTiles) : ib.c(0);
 
   // Issues the copies of K tile `kTile` into `stage` as one cp.async group
   // (tiles past the last K tile zero-fill, like edges).
   auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
     IndexBuilder ib(b, loc);
-    Value kBase = ib.mul(kTile, t.tileK);
+    Value kBase = ib.mul(ib.add(firstKTile, kTile), t.tileK);
     // A: tileM rows of A, tileK columns.
     emitAsyncTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g.rows,
                       kBase, g.k, sA, stage, t.tileM, t.tileK, false);
@@ -227,13 +234,132 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value laneCol = ib.mul(ib.rem(lane, 4), 2);
   Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
   Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
+  SmallVector<Value> acc(kLoop.getResults().begin(), kLoop.getResults().end());
+  auto epilogue = [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    for (int64_t mi = 0; mi < l.fragsM; ++mi)
+      emitFragmentEpilogue(b, loc, kernel, g, bz,
+                           ib.add(ib.add(warpRow, laneRow), mi * 16),
+                           ib.add(warpCol, laneCol), l.fragsN,
+                           [&](OpBuilder &, int64_t ni, int64_t e) {
+                             return acc[accIndex(l, mi, ni, e)];
+                           });
+  };
+  if (t.kSplits == 1) {
+    epilogue(b);
+    return success();
+  }
+
+  // Split K: every block stores its f32 partial tile; the last of an output
+  // tile's blocks to arrive (counted per tile) sums all partials in split
+  // order (deterministic whatever the arrival order), runs the epilogue and
+  // resets the tile's count, so the counts are zero again for the next
+  // launch. Both live in the kernel's module: zero-initialised when it is
+  // loaded, shared by its launches (which therefore must not overlap).
+  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  int64_t tiles = grid[0] * grid[1];
+  int64_t tileElems = t.tileM * t.tileN;
+  auto globalSpace =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  auto partialsType =
+      MemRefType::get({t.kSplits * tiles * tileElems}, b.getF32Type(),
+                      MemRefLayoutAttrInterface(), globalSpace);
+  auto arrivalsType = MemRefType::get({tiles}, b.getI32Type(),
+                                      MemRefLayoutAttrInterface(), globalSpace);
+  auto gpuModule =
+      kernel.args.front().getParentRegion()->getParentOfType<gpu::GPUModuleOp>();
+  {
+    OpBuilder mb = OpBuilder::atBlockBegin(gpuModule.getBody());
+    memref::GlobalOp::create(mb, loc, "sol_split_k_partials",
+                             mb.getStringAttr("private"), partialsType,
+                             Attribute(), /*constant=*/false, IntegerAttr());
+    memref::GlobalOp::create(
+        mb, loc, "sol_split_k_arrivals", mb.getStringAttr("private"),
+        arrivalsType,
+        DenseElementsAttr::get(
+            RankedTensorType::get({tiles}, mb.getI32Type()),
+            mb.getI32IntegerAttr(0)),
+        /*constant=*/false, IntegerAttr());
+  }
+  Value partials = memref::GetGlobalOp::create(b, loc, partialsType,
+                                               "sol_split_k_partials");
+  Value arrivals = memref::GetGlobalOp::create(b, loc, arrivalsType,
+                                               "sol_split_k_arrivals");
+  Value tileId = ib.add(ib.mul(by, grid[0]), bx);
+  // Element i of this thread's accumulators in split z's partial tile.
+  auto partialIndex = [&](IndexBuilder &ib, Value split, int64_t mi,
+                          int64_t ni, int64_t e) {
+    Value row = ib.add(ib.add(ib.mul(warpM, l.warpTileM), laneRow),
+                       mi * 16 + (e / 2) * 8);
+    Value col = ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol),
+                       ni * 8 + e % 2);
+    Value base = ib.mul(ib.add(ib.mul(split, tiles), tileId), tileElems);
+    return ib.add(base, ib.add(ib.mul(row, t.tileN), col));
+  };
+  auto deviceFence = [&](OpBuilder &b) {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+  };
   for (int64_t mi = 0; mi < l.fragsM; ++mi)
-    emitFragmentEpilogue(b, loc, kernel, g, bz,
-                         ib.add(ib.add(warpRow, laneRow), mi * 16),
-                         ib.add(warpCol, laneCol), l.fragsN,
-                         [&](OpBuilder &, int64_t ni, int64_t e) {
-                           return kLoop.getResult(accIndex(l, mi, ni, e));
-                         });
+    for (int64_t ni = 0; ni < l.fragsN; ++ni)
+      for (int64_t e = 0; e < 4; ++e)
+        memref::StoreOp::create(b, loc, acc[accIndex(l, mi, ni, e)], partials,
+                                ValueRange{partialIndex(ib, bz, mi, ni, e)});
+  deviceFence(b);
+  // Every warp is past its K loop (and its last ldmatrix): the stages'
+  // memory can carry the verdict.
+  gpu::BarrierOp::create(b, loc);
+  auto flagType = MemRefType::get({1}, b.getI32Type(),
+                                  MemRefLayoutAttrInterface(), wgSpace);
+  Value flag = memref::ViewOp::create(b, loc, flagType, dyn, ib.c(0),
+                                      ValueRange{});
+  Value isThreadZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0));
+  emitIf(b, loc, isThreadZero, [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+    Value before = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, one, arrivals, ValueRange{tileId});
+    Value last = arith::ExtUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, before,
+            arith::ConstantOp::create(b, loc,
+                                      b.getI32IntegerAttr(t.kSplits - 1))));
+    memref::StoreOp::create(b, loc, last, flag, ValueRange{ib.c(0)});
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value verdict = memref::LoadOp::create(b, loc, flag, ValueRange{ib.c(0)});
+  Value isLast = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, verdict,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  emitIf(b, loc, isLast, [&](OpBuilder &b) {
+    IndexBuilder ib(b, loc);
+    deviceFence(b);
+    for (int64_t mi = 0; mi < l.fragsM; ++mi)
+      for (int64_t ni = 0; ni < l.fragsN; ++ni)
+        for (int64_t e = 0; e < 4; ++e) {
+          Value sum;
+          for (int64_t s = 0; s < t.kSplits; ++s) {
+            Value part = memref::LoadOp::create(
+                b, loc, partials,
+                ValueRange{partialIndex(ib, ib.c(s), mi, ni, e)});
+            sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult()
+                      : part;
+          }
+          acc[accIndex(l, mi, ni, e)] = sum;
+        }
+    epilogue(b);
+    emitIf(b, loc,
+           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                 ib.c(0)),
+           [&](OpBuilder &b) {
+             IndexBuilder ib(b, loc);
+             memref::StoreOp::create(
+                 b, loc,
+                 arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+                 arrivals, ValueRange{tileId});
+           });
+  });
   return success();
 }
 

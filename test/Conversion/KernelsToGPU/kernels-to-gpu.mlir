@@ -1,5 +1,5 @@
 // The cp.async-fed paths (the TMA path has its own file, kernels-to-gpu-tma):
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=gemv,mma_sync,wgmma" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=gemv,mma_sync,wgmma max-split-k=1" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
 
 // The mma.sync path: flat buffer arguments (bare pointers once lowered) in
 // (ins..., outs...) order, dynamic shared memory cut into padded A and B
