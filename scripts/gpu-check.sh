@@ -64,7 +64,9 @@ san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer
 for k in mm_residual_f16_7x77x200 mm_kn_bias_gelu_erf_bf16_64x1000x1000 \
          mm_two_outputs_f16_1x130x129 mm_to_f32_f32_7x77x200 bmm_residual_bf16_7x77x200 \
          swiglu_residual_f16_7x77 mm_bias_gelu_tanh_f16_7x2560x2560 mm_residual_f16_4097x1000x1000 \
-         mm_residual_bf16_7x77x200_tma2 mm_bias_gelu_tanh_f16_64x2560x2560_tma2; do
+         mm_residual_bf16_7x77x200_tma2 mm_bias_gelu_tanh_f16_64x2560x2560_tma2 \
+         mm_residual_bf16_64x1000x1000_pp mm_bias_gelu_tanh_f16_64x1000x1000_pp2 \
+         mm_residual_f16_64x1000x1000; do
   m=$(ls "$work"/matrix/${k}__*.json | head -1)
   for tool in memcheck racecheck; do
     log="$work/san_${tool}_$k.log"

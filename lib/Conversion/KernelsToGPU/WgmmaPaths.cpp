@@ -342,7 +342,17 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value gridX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value warpgroup = ib.div(tid, 128);
+  // The warpgroup index through a warp shuffle, as CUTLASS's
+  // canonical_warp_group_idx: ptxas then knows it is warp-uniform, and so
+  // are the branches and loop bounds derived from it (a branch it thinks
+  // divergent around the wgmma makes it serialise them, C7520).
+  Value warpgroup = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      NVVM::ShflOp::create(
+          b, loc, i32, c32(b, -1),
+          arith::IndexCastOp::create(b, loc, i32, ib.div(tid, 128)),
+          c32(b, 0), c32(b, 0x1f), NVVM::ShflKind::idx, UnitAttr())
+          .getResult());
   Value rank = ib.rem(bid, cluster);
   Value clusterId = ib.div(bid, cluster);
   Value numClusters = ib.div(gridX, cluster);
@@ -411,10 +421,19 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
              NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(b, ib.c(s)),
                                           c32(b, emptyArrivals), Value());
            }
-           if (pingpong)
+           // Consumer 0's first tile waits for nobody: four arrivals
+           // complete phase 0 of its order barrier up front, so every
+           // consumer waits, without a branch, on phase s / 2 for the
+           // block's s-th unit (a branch there makes ptxas serialise the
+           // wgmma).
+           if (pingpong) {
              for (int64_t c = 0; c < 2; ++c)
                NVVM::MBarrierInitOp::create(b, loc, orderBarrier(b, ib.c(c)),
                                             c32(b, 4), Value());
+             for (int64_t w = 0; w < 4; ++w)
+               NVVM::MBarrierArriveOp::create(
+                   b, loc, Type(), orderBarrier(b, ib.c(0)), Value());
+           }
            NVVM::FenceMbarrierInitOp::create(b, loc);
            for (Value map : {mapAPtr, mapBPtr})
              NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
@@ -574,19 +593,15 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
             Value nTile) {
           IndexBuilder ib(b, loc);
           if (pingpong)
-            emitIf(b, loc,
-                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                         sequence, ib.c(1)),
-                   [&](OpBuilder &b) {
-                     IndexBuilder ib(b, loc);
-                     // Unit s - 1 was the other consumer's ((s - 1) / 2)-th.
-                     NVVM::MBarrierTryWaitParityOp::create(
-                         b, loc, orderBarrier(b, consumer),
-                         parity(b, ib.div(ib.add(sequence, -1), 2)), waitTicks);
-                   });
-          SmallVector<Value> accInit(
-              numAccs,
-              LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN)));
+            NVVM::MBarrierTryWaitParityOp::create(
+                b, loc, orderBarrier(b, consumer),
+                parity(b, ib.div(sequence, 2)), waitTicks);
+          // One zero per accumulator: a shared initial value would make
+          // ptxas copy registers between wgmma accumulators.
+          SmallVector<Value> accInit;
+          for (int64_t h = 0; h < numAccs; ++h)
+            accInit.push_back(
+                LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN)));
           auto kLoop =
               scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1), accInit);
           {
