@@ -218,6 +218,10 @@ static StringRef peakFieldName(Type elementType) {
   return "fp8_tflops";
 }
 
+/// The share of the L2 rate left when the re-read B operand exceeds L2
+/// (see its use).
+static constexpr double kL2RateBeyondCapacity = 0.80;
+
 /// Latency floor of one K step of a pipelined matmul loop (see its use).
 static constexpr double kKTileLatencyUs = 0.28;
 /// Bytes per microsecond one warp moves with cp.async while it also runs
@@ -373,7 +377,19 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
             llvm::divideCeil(work.n, plan.tileN) +
         static_cast<double>(work.matmulRhsBytes) *
             llvm::divideCeil(llvm::divideCeil(work.m, plan.tileM), cluster);
-    tL2Pred = l2Bytes / (target.getL2Gbps() * 1e9);
+    // The tile walk sweeps all of B once per group of tile rows: where B
+    // takes more than half of L2 (which also holds A's panels and the
+    // outputs), its re-reads partly miss. Measured on the H200 (2026-11-30,
+    // bench/results/2026-11-30-h200-s3-v16b-pingpong): ping-pong 128x128
+    // tiles re-read 6.7 GB through L2 at 8.6 TB/s for the MLP (B = 52 MB,
+    // 779 us), 0.80 of the 10.8 TB/s the prefill (B = 13 MB) reached on the
+    // same tiles; the SwiGLU down projection (B = 35 MB) reached 8.7 TB/s
+    // on 128x128 tiles (2026-11-30-h200-v9-swiglu-shapes). Where between 13
+    // and 35 MB the rate falls is not measured.
+    double l2Rate = target.getL2Gbps() * 1e9;
+    if (2 * work.matmulRhsBytes > target.getL2Bytes())
+      l2Rate *= kL2RateBeyondCapacity;
+    tL2Pred = l2Bytes / l2Rate;
 
     // A pipelined K loop costs at least a barrier round trip and a dependent
     // load per step, however little each step computes: 0.28 us per K tile,

@@ -177,16 +177,14 @@ TargetParams makeH100Sxm() {
   p.f32SimtTflops = 66.9;
   p.hbmGbps = 3350;
   // Not a datasheet figure: the highest rate measured on the H200, a lower
-  // bound of what L2 delivers. sol's wgmma_tma kernel without a cluster on
-  // 128x128 tiles ran the SwiGLU down projection (2048x2560x6912) in
-  // 130.5 us while re-reading 1.13 GB of A and B panels through L2 (20
-  // column tiles x 28 MB of A + 16 row tiles x 35 MB of B): 8.7 TB/s
-  // (2026-11-30, bench/results/2026-11-30-h200-v9-swiglu-shapes). The
-  // o_proj prefill on 128x256 tiles re-read 1.26 GB in 171 us, and a 2-CTA
-  // cluster reading a third less was no faster: neither was L2-bound.
-  // Earlier figures (6.33 TB/s, 2026-11-29) came from kernels whose
-  // epilogue serialised its loads, not from L2.
-  p.l2Gbps = 8700;
+  // bound of what L2 delivers. sol's ping-pong wgmma_tma kernel on 128x128
+  // tiles ran the bf16 o_proj prefill (8192x2560x2560) in 155.2 us while
+  // re-reading 1.68 GB of A and B panels through L2 (20 column tiles x 42 MB
+  // of A + 64 row tiles x 13 MB of B): 10.8 TB/s (2026-11-30, bench/results/
+  // 2026-11-30-h200-s3-v16b-pingpong). Where B exceeds L2 the model takes
+  // 0.80 of it (CostModel.cpp). Earlier figures (8.7 TB/s on the SwiGLU down
+  // projection, 6.33 TB/s on 2026-11-29) came from kernels bound elsewhere.
+  p.l2Gbps = 10800;
   p.l2Bytes = 50ll * 1024 * 1024;
   p.smemPerSmBytes = 228 * 1024;
   p.regsPerSm = 65536;

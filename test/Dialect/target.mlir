@@ -67,7 +67,7 @@ module @long_form_any_order_quoted_keys attributes {sol.target = #sol.target<hbm
 // A long form equal to a preset is that preset: it prints short.
 // CHECK-LABEL: module @long_form_equal_to_preset_prints_short
 // CHECK-SAME: attributes {sol.target = #sol.target<"h200">}
-module @long_form_equal_to_preset_prints_short attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 8700.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+module @long_form_equal_to_preset_prints_short attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 10800.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 }
 
 // -----
@@ -75,7 +75,7 @@ module @long_form_equal_to_preset_prints_short attributes {sol.target = #sol.tar
 // One field off the preset (hbm_gbps of the h100-sxm): prints long.
 // CHECK-LABEL: module @long_form_one_field_off_preset_prints_long
 // CHECK-SAME: #sol.target<name = "h200", {{.*}}, hbm_gbps = 3350.0,
-module @long_form_one_field_off_preset_prints_long attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 3350.0, l2_gbps = 8700.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+module @long_form_one_field_off_preset_prints_long attributes {sol.target = #sol.target<name = "h200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 3350.0, l2_gbps = 10800.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 }
 
 // -----
@@ -84,7 +84,7 @@ module @long_form_one_field_off_preset_prints_long attributes {sol.target = #sol
 // not the h200 preset and prints long.
 // CHECK-LABEL: module @long_form_uppercase_name_prints_long
 // CHECK-SAME: #sol.target<name = "H200", chip = "sm_90a",
-module @long_form_uppercase_name_prints_long attributes {sol.target = #sol.target<name = "H200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 8700.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+module @long_form_uppercase_name_prints_long attributes {sol.target = #sol.target<name = "H200", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.4, bf16_tflops = 989.4, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 10800.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 }
 
 // -----

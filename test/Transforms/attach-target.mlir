@@ -22,7 +22,7 @@
 // PRESET-LABEL: module @no_target
 // PRESET-SAME: attributes {sol.target = #sol.target<"h100-sxm">} {
 // CALIBRATED-LABEL: module @no_target
-// CALIBRATED-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4380.0, l2_gbps = 8700.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.9, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+// CALIBRATED-SAME: attributes {sol.target = #sol.target<name = "h200-calibrated", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4380.0, l2_gbps = 10800.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 2.9, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 // BASE-ONLY-LABEL: module @no_target
 // BASE-ONLY-SAME: attributes {sol.target = #sol.target<"h200">} {
 // NO-BASE-LABEL: module @no_target

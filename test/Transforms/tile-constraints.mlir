@@ -5,16 +5,16 @@
 // RUN: not sol-opt %s --split-input-file --sol-tile="schedules=pingpong,zigzag" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-SCHEDULE
 
 // sol-tile's constraints widen or narrow the choice for A/B measurements:
-// allowing 2-CTA clusters, the model (which prices B's halved L2 re-reads)
-// takes one for the prefill shape, on 128x128 tiles with ping-pong
-// consumers (whose epilogues overlap the other's K loop); with only the
-// cooperative schedule, the same tiles split between the two consumers
+// allowing 2-CTA clusters changes nothing for the prefill shape, whose B
+// re-reads through L2 are not its limit (the cluster only ties, and a tie
+// keeps the first listed): ping-pong consumers on 128x128 tiles; with only
+// the cooperative schedule, the same tiles split between the two consumers
 // (warps = [2, 1], two fewer mbarriers); allowing only the cp.async-fed
 // paths, the cp.async wgmma kernel.
 // CLUSTER-LABEL: func.func @prefill_under_constraints
-//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, cluster = 2, schedule = pingpong>
+//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>
 // COOP-LABEL: func.func @prefill_under_constraints
-//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>
+//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma

@@ -3,13 +3,16 @@
 // The seed prefill shape is compute-bound: on sm_90a the TMA-fed wgmma path
 // wins (mma.sync is priced at its measured share of the tensor-core rate,
 // the cp.async-fed wgmma kernel at 0.96 of the TMA one): a persistent grid
-// of 132 blocks, a TMA producer warpgroup and two consumer warpgroups on a
-// 128x256x64 tile, 4 stages, no cluster (max-cluster defaults to 1).
+// of 132 blocks, a TMA producer warpgroup and two ping-pong consumer
+// warpgroups on 128x128x64 tiles, 6 stages, no cluster (max-cluster
+// defaults to 1). Its B (13 MB) stays in L2, so the smaller tiles' re-reads
+// cost nothing and one consumer's epilogue hides behind the other's K loop
+// (H200: 155-163 us against 166-177 cooperative, bench/NOTES.md section 16).
 // CHECK-LABEL: func.func @prefill_takes_wgmma_tma
-//       CHECK:   t_pred_us = 165.65, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>
+//       CHECK:   t_pred_us = 163.65, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @prefill_takes_wgmma_tma(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 165.65 us; next wgmma: 128x256x64 tile, 2 warpgroups, 4 stages at 172.32 us (15 candidates)}}
+  // expected-remark @+1 {{plan wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 163.65 us; next wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent at 165.65 us (15 candidates)}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x512x2560xf16>, tensor<2560x2560xf16>, tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
   ^bb0(%a: tensor<16x512x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x512x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
@@ -210,7 +213,7 @@ func.func @decode16_takes_mma_sync(%x: tensor<16x1x2560xf16>, %w: tensor<2560x25
 //       CHECK:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [4, 8, 4], block = [256, 1, 1], smem = 196608>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_b_takes_cp_async_wgmma(%x: tensor<4x1024x1024xf16>, %w: tensor<4x1024x1024xf16>) -> tensor<4x1024x1024xf16> {
-  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 37.911 us; next mma_sync: 128x128x32 tile, 2x2 warps, 3 stages at 41.768 us (11 candidates; no wgmma_tma: TMA maps describe one B; B is batched)}}
+  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 31.162 us; next wgmma: 128x128x64 tile, 2 warpgroups, 4 stages at 34.269 us (11 candidates; no wgmma_tma: TMA maps describe one B; B is batched)}}
   %0 = sol.kernel @k ins(%x, %w : tensor<4x1024x1024xf16>, tensor<4x1024x1024xf16>) -> tensor<4x1024x1024xf16> {
   ^bb0(%a: tensor<4x1024x1024xf16>, %b: tensor<4x1024x1024xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<4x1024x1024xf16>, tensor<4x1024x1024xf16> -> tensor<4x1024x1024xf16>
@@ -228,7 +231,7 @@ func.func @batched_b_takes_cp_async_wgmma(%x: tensor<4x1024x1024xf16>, %w: tenso
 //       CHECK:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @computed_lhs_takes_cp_async_wgmma(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
-  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 172.32 us; next wgmma: 128x128x64 tile, 2 warpgroups, 4 stages at 198.55 us (12 candidates; no wgmma_tma: TMA maps describe kernel arguments; an operand of the matmul is computed in the kernel)}}
+  // expected-remark @+1 {{plan wgmma: 128x256x64 tile, 2 warpgroups, 4 stages, predicted 172.32 us; next wgmma: 128x128x64 tile, 2 warpgroups, 4 stages at 172.32 us (12 candidates; no wgmma_tma: TMA maps describe kernel arguments; an operand of the matmul is computed in the kernel)}}
   %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
   ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
     %n = sol.neg %a : tensor<8192x2560xf16>
