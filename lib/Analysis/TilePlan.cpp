@@ -29,9 +29,9 @@ ArrayRef<MmaSyncTile> mlir::sol::getMmaSyncTiles() {
   // ones, for decode shapes, which are bound by the serial K steps of few
   // warps (16-token decode: 12.4 us against 14.2 us, H200, 2026-11-30).
   static const MmaSyncTile tiles[] = {
-      {128, 128, 32, 2, 2, 3}, {128, 64, 32, 2, 2, 3}, {64, 128, 32, 2, 2, 3},
-      {64, 64, 32, 2, 2, 4},   {32, 64, 64, 1, 4, 4},  {16, 64, 64, 1, 4, 4},
-      {16, 32, 64, 1, 2, 4},   {16, 16, 64, 1, 1, 6},  {16, 16, 256, 1, 1, 4},
+      {128, 128, 32, 2, 2, 3},  {128, 64, 32, 2, 2, 3}, {64, 128, 32, 2, 2, 3},
+      {64, 64, 32, 2, 2, 4},    {32, 64, 64, 1, 4, 4},  {16, 64, 64, 1, 4, 4},
+      {16, 32, 64, 1, 2, 4},    {16, 16, 64, 1, 1, 6},  {16, 16, 256, 1, 1, 4},
       {16, 64, 64, 1, 4, 4, 4},
   };
   return tiles;
@@ -114,12 +114,11 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                     llvm::divideCeilSigned(problem.rows, tile.tileM),
                     problem.batch * tile.kSplits};
   int64_t block[] = {tile.warpsM * tile.warpsN * 32, 1, 1};
-  return PlanAttr::get(context, KernelPath::mma_sync,
-                       {tile.tileM, tile.tileN, tile.tileK},
-                       {tile.warpsM, tile.warpsN}, tile.stages, tile.kSplits,
-                       grid, block,
-                       getMmaSyncSmemBytes(tile, problem.transposeB), 1,
-                       ConsumerSchedule::cooperative);
+  return PlanAttr::get(
+      context, KernelPath::mma_sync, {tile.tileM, tile.tileN, tile.tileK},
+      {tile.warpsM, tile.warpsN}, tile.stages, tile.kSplits, grid, block,
+      getMmaSyncSmemBytes(tile, problem.transposeB), 1,
+      ConsumerSchedule::cooperative);
 }
 
 int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages) {
