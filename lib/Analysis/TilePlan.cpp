@@ -384,9 +384,12 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       int64_t tileN, stages;
       ConsumerSchedule schedule;
     };
-    for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::cooperative},
-                      TmaTile{256, 4, ConsumerSchedule::cooperative},
-                      TmaTile{128, 6, ConsumerSchedule::pingpong}})
+    // Ping-pong first: where the model ties it with cooperative 128x128
+    // tiles (no epilogue to hide), it ran as fast or faster on the H200
+    // (2026-11-30, bench/NOTES.md sections 16 and 18).
+    for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::pingpong},
+                      TmaTile{128, 6, ConsumerSchedule::cooperative},
+                      TmaTile{256, 4, ConsumerSchedule::cooperative}})
       for (int64_t cluster : {1, 2})
         if (getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
           addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,

@@ -181,9 +181,10 @@ TargetParams makeH100Sxm() {
   // tiles ran the bf16 o_proj prefill (8192x2560x2560) in 155.2 us while
   // re-reading 1.68 GB of A and B panels through L2 (20 column tiles x 42 MB
   // of A + 64 row tiles x 13 MB of B): 10.8 TB/s (2026-11-30, bench/results/
-  // 2026-11-30-h200-s3-v16b-pingpong). Where B exceeds L2 the model takes
-  // 0.80 of it (CostModel.cpp). Earlier figures (8.7 TB/s on the SwiGLU down
-  // projection, 6.33 TB/s on 2026-11-29) came from kernels bound elsewhere.
+  // 2026-11-30-h200-s3-v16b-pingpong). Where B takes over 3/4 of L2 the
+  // model takes 0.80 of it (CostModel.cpp). Earlier figures (8.7 TB/s on the
+  // SwiGLU down projection, 6.33 TB/s on 2026-11-29) came from kernels bound
+  // elsewhere.
   p.l2Gbps = 10800;
   p.l2Bytes = 50ll * 1024 * 1024;
   p.smemPerSmBytes = 228 * 1024;
