@@ -222,6 +222,9 @@ static StringRef peakFieldName(Type elementType) {
 /// (see its use).
 static constexpr double kL2RateBeyondCapacity = 0.80;
 
+/// The partial tiles' round trip of a split-K matmul (see its use).
+static constexpr double kSplitKRoundTripUs = 4.2;
+
 /// Latency floor of one K step of a pipelined matmul loop (see its use).
 static constexpr double kKTileLatencyUs = 0.28;
 /// Bytes per microsecond one warp moves with cp.async while it also runs
@@ -481,6 +484,15 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     return a.seconds < b.seconds;
   });
   double tPred = launch + dominant.seconds + tEpiloguePred;
+  // Split K across blocks: each block's f32 partial tile goes through L2 and
+  // an arrival count, and the last block of a tile sums them in order before
+  // its epilogue. Measured on the H200 (2026-11-30, bench/results/
+  // 2026-11-30-h200-run2.json and -s3-final): the 16-token decode on 16x64
+  // tiles split 4 ways ran 9.8-11.0 us where the K loop and the launch
+  // predict 6.3 us; the 4.2 us between is priced here as a constant (one
+  // shape measured; its dependence on the tile and the split is not).
+  if (work.hasMatmul() && tiling && tiling->splitK > 1)
+    tPred += kSplitKRoundTripUs * 1e-6;
   Limiter limiter =
       launch >= dominant.seconds ? Limiter::launch : dominant.limiter;
 
