@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# 2026-11-30, second session's last device call, after the model's last
+# changes (L2 factor above 3/4 of L2, ping-pong winning ties, split-K's
+# round trip): the default matrix (sol-tile's own choices) checked again,
+# the seed workloads timed, and torch.compile(backend="sol") through the
+# rebuilt C API. Carry gpu-bundle and .capi.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d)"
+out="${OUT:-$work/out}"; mkdir -p "$out"
+"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
+run="$work/bin/sol-run"
+tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
+tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
+ls "$work"/matrix/*.json | grep -v "_tma2__\|_pp__\|_pp2__" > "$work/list"
+echo "default matrix kernels: $(wc -l < "$work/list"), schedules: $(cat $(cat "$work/list") | grep -o '"schedule": "[a-z]*"' | sort | uniq -c | tr '\n' ' ')"
+split -n r/12 "$work/list" "$work/chunk."
+for c in "$work"/chunk.*; do
+  xargs "$run" --check-only --seed="${SEED:-23}" < "$c" > "$c.log" 2>&1 &
+done
+wait
+cat "$work"/chunk.*.log > "$out/default-matrix.log"
+grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "default matrix: " p " passed, " f " failed"}'
+grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+ls "$work"/bench/*.json | grep -v "_coop\|_pp\|_cpasync" > "$work/bench-list"
+xargs "$run" --seed=29 --json="$out/final-timing.json" < "$work/bench-list" | grep -A20 "^kernel"
+(cd "$root" && OUT="$out" bash .capi/run.sh 2>&1 | grep -E "PASS|FAIL|passed|rror")
