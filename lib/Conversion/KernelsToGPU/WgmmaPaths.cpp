@@ -350,8 +350,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
       b, loc, b.getIndexType(),
       NVVM::ShflOp::create(
           b, loc, i32, c32(b, -1),
-          arith::IndexCastOp::create(b, loc, i32, ib.div(tid, 128)),
-          c32(b, 0), c32(b, 0x1f), NVVM::ShflKind::idx, UnitAttr())
+          arith::IndexCastOp::create(b, loc, i32, ib.div(tid, 128)), c32(b, 0),
+          c32(b, 0x1f), NVVM::ShflKind::idx, UnitAttr())
           .getResult());
   Value rank = ib.rem(bid, cluster);
   Value clusterId = ib.div(bid, cluster);
@@ -596,12 +596,9 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
             NVVM::MBarrierTryWaitParityOp::create(
                 b, loc, orderBarrier(b, consumer),
                 parity(b, ib.div(sequence, 2)), waitTicks);
-          // One zero per accumulator: a shared initial value would make
-          // ptxas copy registers between wgmma accumulators.
-          SmallVector<Value> accInit;
-          for (int64_t h = 0; h < numAccs; ++h)
-            accInit.push_back(
-                LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN)));
+          SmallVector<Value> accInit(
+              numAccs,
+              LLVM::ZeroOp::create(b, loc, getWgmmaAccType(ctx, tileN)));
           auto kLoop =
               scf::ForOp::create(b, loc, ib.c(0), ib.c(numK), ib.c(1), accInit);
           {
