@@ -10,10 +10,10 @@
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
@@ -229,6 +229,84 @@ TEST_F(CostModelTest, EpilogueOnTheMmaWarpsAddsItsSimtTime) {
   CostAttr manyBlocksWithout = estimateCost(noEpilogueSmall, h200, &small);
   EXPECT_NEAR(manyBlocks.getTPredUs() - manyBlocksWithout.getTPredUs(),
               expectedUs * 8 / 20, 0.02);
+}
+
+TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
+  // The same prefill matmul on ping-pong consumers: the epilogue of one
+  // warpgroup (4 warps) overlaps the other's K loop, which is far longer,
+  // so only the last tile's epilogue (its 4-warp time over 5 tiles per
+  // block) shows.
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  MatmulTiling tiling;
+  tiling.tileM = 128;
+  tiling.tileN = 128;
+  tiling.tileK = 64;
+  tiling.threads = 384;
+  tiling.consumerWarps = 4;
+  tiling.pingpong = true;
+  tiling.smemBytes = 197744;
+  tiling.blocks = 132;
+  KernelWork noEpilogue = work;
+  noEpilogue.ewFlops = 0;
+  double shown = estimateCost(work, h200, &tiling).getTPredUs() -
+                 estimateCost(noEpilogue, h200, &tiling).getTPredUs();
+  int64_t tilesPerBlock = (64 * 20 + 131) / 132;
+  double fourWarpUs = work.ewFlops / (66.9e12 * 4 / 64) * 1e6;
+  EXPECT_NEAR(shown, fourWarpUs / tilesPerBlock, 0.02);
+}
+
+TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
+  // Re-reads through L2 stream at l2_gbps while B leaves room in L2, at 0.8
+  // of it once B takes over 3/4 of it (H200: 60 MiB). The L2 is made the
+  // limit with 64-row tiles and a fast tensor core.
+  auto slowTensor = cast<TargetAttr>(parseAttribute(
+      "#sol.target<name = \"h200-fast-tc\", chip = \"sm_90a\", sm_count = "
+      "132, clock_mhz = 1830, f16_tflops = 100000.0, bf16_tflops = 100000.0, "
+      "tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, "
+      "hbm_gbps = 100000.0, l2_gbps = 10800.0, l2_bytes = 62914560, "
+      "smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, "
+      "mma_efficiency = 0.7, hbm_efficiency = 0.9>",
+      &context));
+  MatmulTiling tiling;
+  tiling.tileM = 64;
+  tiling.tileN = 64;
+  // B = 4096 x K x 2 bytes: 44 MB (under 3/4 of 60 MiB) and 48 MB (over).
+  auto l2Us = [&](int64_t k) {
+    OwningOpRef<ModuleOp> module = matmul(8192, 4096, k);
+    KernelWork work = countOpWork(firstMatmul(*module));
+    double reads = static_cast<double>(work.matmulLhsBytes) * (4096 / 64) +
+                   static_cast<double>(work.matmulRhsBytes) * (8192 / 64);
+    CostAttr cost = estimateCost(work, slowTensor, &tiling);
+    EXPECT_EQ(cost.getLimiter(), Limiter::l2);
+    return std::make_pair(cost.getTPredUs() - 3.2, reads / 10800e3);
+  };
+  auto [under, underReads] = l2Us(5376);
+  EXPECT_NEAR(under / underReads, 1.0, 1e-3);
+  auto [over, overReads] = l2Us(5888);
+  EXPECT_NEAR(over / overReads, 1 / 0.8, 1e-3);
+}
+
+TEST_F(CostModelTest, SplitKPaysThePartialsRoundTrip) {
+  // The 16-token decode on 16x64 tiles split 4 ways: 4.2 us more than the
+  // same plan unsplit would cost for its K loop and launch.
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 1, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  MatmulTiling split;
+  split.tileM = 16;
+  split.tileN = 64;
+  split.splitK = 4;
+  split.legacyMma = true;
+  split.blocks = 160;
+  MatmulTiling whole = split;
+  whole.splitK = 1;
+  // The same block count for both (it sets the HBM share) and no K loop
+  // term: on this memory-bound shape they differ only by the round trip.
+  double delta = estimateCost(work, h200, &split).getTPredUs() -
+                 estimateCost(work, h200, &whole).getTPredUs();
+  EXPECT_NEAR(delta, 4.2, 0.05);
 }
 
 TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
