@@ -389,7 +389,11 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // same tiles; with B = 35 MB (SwiGLU's gate projection, 2048x6912x2560)
     // they ran 121 us, 1.13 GB at 9.3 TB/s and not bound by it (-v18-swiglu-
     // shapes). The threshold, 3/4 of L2, lies between those two; where
-    // exactly the rate falls is not measured.
+    // exactly the rate falls is not measured. Caveat (bench/NOTES.md
+    // section 20): at equal clocks ncu found the MLP shape's K loop as
+    // efficient as the prefill's; the MLP, timed longer, sits at the power
+    // cap. The factor predicts its time on this card; the cause it names
+    // may be the clock rather than L2.
     double l2Rate = target.getL2Gbps() * 1e9;
     if (4 * work.matmulRhsBytes > 3 * target.getL2Bytes())
       l2Rate *= kL2RateBeyondCapacity;
