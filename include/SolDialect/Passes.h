@@ -30,12 +30,12 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
 /// `paths`, `maxCluster` and `schedules` constrain sol-tile's choice (see
-/// its options).
+/// its options); `fastMath` is convert-sol-kernels-to-gpu's.
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
                            bool remarks = false, StringRef report = "none",
                            StringRef paths = "", int64_t maxCluster = 1,
-                           StringRef schedules = "");
+                           StringRef schedules = "", bool fastMath = false);
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.

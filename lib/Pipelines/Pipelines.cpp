@@ -71,6 +71,11 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("wgmma_tma consumer schedules sol-tile may choose "
                      "(comma-separated; empty: all)"),
       llvm::cl::init("")};
+  Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Approximate the epilogues' f32 tanh with "
+                     "tanh.approx.f32 (see convert-sol-kernels-to-gpu)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -87,7 +92,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
                                       bool remarks, StringRef report,
                                       StringRef paths, int64_t maxCluster,
-                                      StringRef schedules) {
+                                      StringRef schedules, bool fastMath) {
   buildSolAnnotatePipeline(pm, "none", "-", remarks);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
@@ -106,7 +111,9 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
     pm.addPass(createSolWriteManifestsPass(manifests));
   }
   pm.addPass(createConvertSolToLinalgPass());
-  pm.addPass(createConvertSolKernelsToGPUPass());
+  ConvertSolKernelsToGPUPassOptions toGpu;
+  toGpu.fastMath = fastMath;
+  pm.addPass(createConvertSolKernelsToGPUPass(toGpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createSolAttachNVVMTargetPass());
@@ -214,6 +221,6 @@ void mlir::sol::registerSolPipelines() {
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks, options.report,
                               options.paths, options.maxCluster,
-                              options.schedules);
+                              options.schedules, options.fastMath);
       });
 }

@@ -41,6 +41,28 @@ Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
   return offset;
 }
 
+/// Clones one op of the epilogue body. With fast-math, f32 tanh becomes one
+/// tanh.approx.f32 (one MUFU op; libdevice's tanhf takes ex2 and rcp): the
+/// GELU epilogue is MUFU-bound on the MMA warps (H200, 2026-11-30,
+/// bench/NOTES.md section 17).
+void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
+                     const GpuKernel &kernel) {
+  auto tanh = dyn_cast<math::TanhOp>(op);
+  if (!kernel.fastMath || !tanh || !tanh.getType().isF32()) {
+    b.clone(op, mapping);
+    return;
+  }
+  Value approx =
+      LLVM::InlineAsmOp::create(
+          b, op.getLoc(), b.getF32Type(),
+          ValueRange{mapping.lookupOrDefault(tanh.getOperand())},
+          "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+          /*is_align_stack=*/false, LLVM::TailCallKind::None,
+          LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+  mapping.map(tanh.getResult(), approx);
+}
+
 /// Runs the epilogue's scalar body at output element `ivs` (one index per
 /// output dim) with `acc` standing for the contraction's value there, and
 /// stores each result. The caller guards `ivs` to be in bounds.
@@ -70,7 +92,7 @@ void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
     mapping.map(body.getArgument(i), loaded);
   }
   for (Operation &op : body.without_terminator())
-    b.clone(op, mapping);
+    cloneEpilogueOp(b, op, mapping, kernel);
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
   for (auto [i, value] : llvm::enumerate(yield.getValues())) {
@@ -204,7 +226,7 @@ void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
                                            ? accLanes[e]
                                            : inputs[i][e]);
     for (Operation &op : body.without_terminator())
-      b.clone(op, mapping);
+      cloneEpilogueOp(b, op, mapping, kernel);
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
       results[r].push_back(mapping.lookupOrDefault(value));
   }

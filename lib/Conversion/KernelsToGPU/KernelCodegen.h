@@ -90,6 +90,8 @@ struct GpuKernel {
   /// Flat global buffers, one per function argument.
   SmallVector<Value> args;
   SmallVector<SmallVector<int64_t>> argShapes;
+  /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
+  bool fastMath = false;
 };
 
 /// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
@@ -110,6 +112,8 @@ void emitIf(OpBuilder &b, Location loc, Value cond,
             function_ref<void(OpBuilder &)> body);
 
 /// The epilogue: see EpilogueCodegen.cpp.
+void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
+                     const GpuKernel &kernel);
 using EpilogueInputs = SmallVector<SmallVector<Value>>;
 void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
                     ArrayRef<Value> ivs, Value acc);

@@ -243,8 +243,8 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-static LogicalResult convertKernel(func::FuncOp func,
-                                   OpBuilder &moduleBuilder) {
+static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
+                                   bool fastMath) {
   FailureOr<KernelSpec> spec = readKernel(func);
   if (failed(spec))
     return failure();
@@ -253,6 +253,7 @@ static LogicalResult convertKernel(func::FuncOp func,
 
   GpuKernel kernel;
   kernel.spec = *spec;
+  kernel.fastMath = fastMath;
   SmallVector<Type> argTypes;
   for (Type type : func.getArgumentTypes()) {
     auto tensor = cast<RankedTensorType>(type);
@@ -342,7 +343,7 @@ struct ConvertKernelsToGPUPass
     bool failedAny = false;
     for (func::FuncOp func : kernels) {
       builder.setInsertionPoint(func);
-      if (failed(convertKernel(func, builder)))
+      if (failed(convertKernel(func, builder, fastMath)))
         failedAny = true;
     }
     if (failedAny)

@@ -27,7 +27,7 @@ static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
     return spec.func.emitError("sol kernel: an mma_sync plan needs tile = "
                                "[m, n, k] and warps = [m, n]");
   MmaLayout l;
-  l.tile = {tile[0],  tile[1],  tile[2],         warps[0],
+  l.tile = {tile[0],  tile[1],          tile[2],         warps[0],
             warps[1], plan.getStages(), plan.getSplitK()};
   l.transposeB = spec.transposeB;
   l.threads = warps[0] * warps[1] * 32;
@@ -105,8 +105,8 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value globalB = kernel.args[kernel.spec.rhsArg];
   // With split K, block z of an output tile walks K tiles
   // [z * numKTiles, (z + 1) * numKTiles).
-  int64_t numKTiles = llvm::divideCeilSigned(
-      llvm::divideCeilSigned(g.k, t.tileK), t.kSplits);
+  int64_t numKTiles =
+      llvm::divideCeilSigned(llvm::divideCeilSigned(g.k, t.tileK), t.kSplits);
   Value firstKTile = t.kSplits > 1 ? ib.mul(bz, numKTiles) : ib.c(0);
 
   // Issues the copies of K tile `kTile` into `stage` as one cp.async group
@@ -259,15 +259,15 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   int64_t tiles = grid[0] * grid[1];
   int64_t tileElems = t.tileM * t.tileN;
-  auto globalSpace =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   auto partialsType =
       MemRefType::get({t.kSplits * tiles * tileElems}, b.getF32Type(),
                       MemRefLayoutAttrInterface(), globalSpace);
   auto arrivalsType = MemRefType::get({tiles}, b.getI32Type(),
                                       MemRefLayoutAttrInterface(), globalSpace);
-  auto gpuModule =
-      kernel.args.front().getParentRegion()->getParentOfType<gpu::GPUModuleOp>();
+  auto gpuModule = kernel.args.front()
+                       .getParentRegion()
+                       ->getParentOfType<gpu::GPUModuleOp>();
   {
     OpBuilder mb = OpBuilder::atBlockBegin(gpuModule.getBody());
     memref::GlobalOp::create(mb, loc, "sol_split_k_partials",
@@ -276,23 +276,22 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     memref::GlobalOp::create(
         mb, loc, "sol_split_k_arrivals", mb.getStringAttr("private"),
         arrivalsType,
-        DenseElementsAttr::get(
-            RankedTensorType::get({tiles}, mb.getI32Type()),
-            mb.getI32IntegerAttr(0)),
+        DenseElementsAttr::get(RankedTensorType::get({tiles}, mb.getI32Type()),
+                               mb.getI32IntegerAttr(0)),
         /*constant=*/false, IntegerAttr());
   }
-  Value partials = memref::GetGlobalOp::create(b, loc, partialsType,
-                                               "sol_split_k_partials");
-  Value arrivals = memref::GetGlobalOp::create(b, loc, arrivalsType,
-                                               "sol_split_k_arrivals");
+  Value partials =
+      memref::GetGlobalOp::create(b, loc, partialsType, "sol_split_k_partials");
+  Value arrivals =
+      memref::GetGlobalOp::create(b, loc, arrivalsType, "sol_split_k_arrivals");
   Value tileId = ib.add(ib.mul(by, grid[0]), bx);
   // Element i of this thread's accumulators in split z's partial tile.
-  auto partialIndex = [&](IndexBuilder &ib, Value split, int64_t mi,
-                          int64_t ni, int64_t e) {
+  auto partialIndex = [&](IndexBuilder &ib, Value split, int64_t mi, int64_t ni,
+                          int64_t e) {
     Value row = ib.add(ib.add(ib.mul(warpM, l.warpTileM), laneRow),
                        mi * 16 + (e / 2) * 8);
-    Value col = ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol),
-                       ni * 8 + e % 2);
+    Value col =
+        ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol), ni * 8 + e % 2);
     Value base = ib.mul(ib.add(ib.mul(split, tiles), tileId), tileElems);
     return ib.add(base, ib.add(ib.mul(row, t.tileN), col));
   };
@@ -310,8 +309,8 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   gpu::BarrierOp::create(b, loc);
   auto flagType = MemRefType::get({1}, b.getI32Type(),
                                   MemRefLayoutAttrInterface(), wgSpace);
-  Value flag = memref::ViewOp::create(b, loc, flagType, dyn, ib.c(0),
-                                      ValueRange{});
+  Value flag =
+      memref::ViewOp::create(b, loc, flagType, dyn, ib.c(0), ValueRange{});
   Value isThreadZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0));
   emitIf(b, loc, isThreadZero, [&](OpBuilder &b) {
@@ -321,10 +320,9 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         b, loc, arith::AtomicRMWKind::addi, one, arrivals, ValueRange{tileId});
     Value last = arith::ExtUIOp::create(
         b, loc, b.getI32Type(),
-        arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq, before,
-            arith::ConstantOp::create(b, loc,
-                                      b.getI32IntegerAttr(t.kSplits - 1))));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
+                              arith::ConstantOp::create(
+                                  b, loc, b.getI32IntegerAttr(t.kSplits - 1))));
     memref::StoreOp::create(b, loc, last, flag, ValueRange{ib.c(0)});
   });
   gpu::BarrierOp::create(b, loc);
@@ -349,16 +347,15 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
           acc[accIndex(l, mi, ni, e)] = sum;
         }
     epilogue(b);
-    emitIf(b, loc,
-           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                 ib.c(0)),
-           [&](OpBuilder &b) {
-             IndexBuilder ib(b, loc);
-             memref::StoreOp::create(
-                 b, loc,
-                 arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-                 arrivals, ValueRange{tileId});
-           });
+    emitIf(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
+        [&](OpBuilder &b) {
+          IndexBuilder ib(b, loc);
+          memref::StoreOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+              arrivals, ValueRange{tileId});
+        });
   });
   return success();
 }
