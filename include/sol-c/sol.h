@@ -60,6 +60,17 @@ SOL_CAPI_EXPORT void sol_string_free(char *string);
 SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
                                 sol_compilation **out, char **error);
 
+/* sol_compile with sol-to-ptx's options, space-separated `key=value` as
+ * sol-opt spells them: `fast-math=true` (the epilogues' f32 tanh as one
+ * tanh.approx.f32, ~5e-4 absolute error), `paths=...`, `max-cluster=N`,
+ * `schedules=...` (sol-tile's constraints). NULL or "" is sol_compile. An
+ * unknown key or a bad value fails with a message naming it. */
+SOL_CAPI_EXPORT int sol_compile_with_options(const char *mlir_text,
+                                             const char *target,
+                                             const char *options,
+                                             sol_compilation **out,
+                                             char **error);
+
 SOL_CAPI_EXPORT void sol_compilation_free(sol_compilation *compilation);
 
 /* Kernels in the order the module defines them. */
@@ -73,9 +84,8 @@ SOL_CAPI_EXPORT const char *sol_kernel_name(const sol_compilation *compilation,
 SOL_CAPI_EXPORT const char *sol_kernel_ptx(const sol_compilation *compilation,
                                            size_t index);
 /* The cubin ptxas assembled for the target's chip; `*size` gets its bytes. */
-SOL_CAPI_EXPORT const void *
-sol_kernel_cubin(const sol_compilation *compilation, size_t index,
-                 size_t *size);
+SOL_CAPI_EXPORT const void *sol_kernel_cubin(const sol_compilation *compilation,
+                                             size_t index, size_t *size);
 /* The kernel's manifest (runtime/Manifest.h): kernel, target, launch (grid,
  * block, smem), args (name, role, dtype, shape; inputs then outputs),
  * program, outputs, plan and cost. The "ptx"/"cubin" file names in it refer

@@ -175,8 +175,7 @@ static LogicalResult attachTarget(ModuleOp module, StringRef target) {
   if (!attr) {
     if (!llvm::sys::fs::exists(target))
       return module.emitError()
-             << "unknown target '" << target
-             << "': neither a preset (known: "
+             << "unknown target '" << target << "': neither a preset (known: "
              << llvm::join(mlir::sol::getTargetPresetNames(), ", ")
              << ") nor an existing target JSON file";
     FailureOr<mlir::sol::TargetAttr> loaded = mlir::sol::loadTargetFile(
@@ -223,8 +222,8 @@ static llvm::json::Array describeHostProgram(ModuleOp module) {
         for (auto [i, result] : llvm::enumerate(kernel.getResults()))
           kernelResults[result] = {static_cast<int64_t>(launches.size()),
                                    static_cast<int64_t>(i)};
-        launches.push_back(llvm::json::Object{
-            {"kernel", kernel.getSymName()}, {"inputs", std::move(inputs)}});
+        launches.push_back(llvm::json::Object{{"kernel", kernel.getSymName()},
+                                              {"inputs", std::move(inputs)}});
       } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         for (Value value : ret.getOperands())
           results.push_back(describe(value));
@@ -232,12 +231,11 @@ static llvm::json::Array describeHostProgram(ModuleOp module) {
         hostOps.push_back(op.getName().getStringRef().str());
       }
     }
-    functions.push_back(llvm::json::Object{
-        {"name", func.getSymName()},
-        {"num_args", func.getNumArguments()},
-        {"launches", std::move(launches)},
-        {"results", std::move(results)},
-        {"host_ops", std::move(hostOps)}});
+    functions.push_back(llvm::json::Object{{"name", func.getSymName()},
+                                           {"num_args", func.getNumArguments()},
+                                           {"launches", std::move(launches)},
+                                           {"results", std::move(results)},
+                                           {"host_ops", std::move(hostOps)}});
   }
   return functions;
 }
@@ -258,12 +256,62 @@ struct HostProgramRecorder : public PassInstrumentation {
 };
 } // namespace
 
+namespace {
+/// The sol-to-ptx options a caller may set (the output directory and cubin
+/// assembly are the library's own).
+struct CompileOptions {
+  bool fastMath = false;
+  std::string paths, schedules;
+  int64_t maxCluster = 1;
+};
+} // namespace
+
+/// Parses sol_compile_with_options' "key=value key=value" string.
+static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
+                                                     std::string &message) {
+  CompileOptions options;
+  SmallVector<StringRef> words;
+  text.split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef word : words) {
+    auto [key, value] = word.split('=');
+    if (key == "fast-math" && (value == "true" || value == "false")) {
+      options.fastMath = value == "true";
+    } else if (key == "paths") {
+      options.paths = value.str();
+    } else if (key == "schedules") {
+      options.schedules = value.str();
+    } else if (key == "max-cluster" &&
+               !value.getAsInteger(10, options.maxCluster) &&
+               options.maxCluster >= 1) {
+    } else {
+      message = ("sol_compile: bad option '" + word +
+                 "' (known: fast-math=true|false, paths=..., max-cluster=N, "
+                 "schedules=...)")
+                    .str();
+      return failure();
+    }
+  }
+  return options;
+}
+
 extern "C" int sol_compile(const char *mlirText, const char *target,
                            sol_compilation **out, char **error) {
+  return sol_compile_with_options(mlirText, target, nullptr, out, error);
+}
+
+extern "C" int sol_compile_with_options(const char *mlirText,
+                                        const char *target,
+                                        const char *optionText,
+                                        sol_compilation **out, char **error) {
   if (out)
     *out = nullptr;
   if (!mlirText || !out)
     return fail(error, "sol_compile: mlir_text and out must not be NULL");
+  std::string optionError;
+  FailureOr<CompileOptions> options =
+      parseCompileOptions(optionText ? optionText : "", optionError);
+  if (failed(options))
+    return fail(error, optionError);
   registerPassesOnce();
 
   DialectRegistry registry;
@@ -283,9 +331,9 @@ extern "C" int sol_compile(const char *mlirText, const char *target,
     return success();
   });
   auto failWithDiagnostics = [&](const char *what) {
-    std::string message = diagnostics.empty()
-                              ? std::string(what)
-                              : std::string(llvm::StringRef(diagnostics).rtrim());
+    std::string message =
+        diagnostics.empty() ? std::string(what)
+                            : std::string(llvm::StringRef(diagnostics).rtrim());
     return fail(error, message);
   };
 
@@ -304,7 +352,10 @@ extern "C" int sol_compile(const char *mlirText, const char *target,
 
   auto compilation = std::make_unique<sol_compilation>();
   PassManager pm(&context, ModuleOp::getOperationName());
-  mlir::sol::buildSolToPTXPipeline(pm, outDir.path);
+  mlir::sol::buildSolToPTXPipeline(
+      pm, outDir.path, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
+      /*report=*/"none", options->paths, options->maxCluster,
+      options->schedules, options->fastMath);
   pm.addInstrumentation(
       std::make_unique<HostProgramRecorder>(compilation->hostProgram));
   if (failed(pm.run(*module)))
@@ -446,8 +497,7 @@ static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
 }
 
 extern "C" int sol_module_load(const void *image, size_t size,
-                               const char *kernelName,
-                               const char *manifestJson,
+                               const char *kernelName, const char *manifestJson,
                                sol_loaded_kernel **out, char **error) {
   if (out)
     *out = nullptr;
@@ -457,7 +507,7 @@ extern "C" int sol_module_load(const void *image, size_t size,
   auto kernel = std::make_unique<sol_loaded_kernel>();
   std::string message;
   if (!::sol::runtime::parseManifest(manifestJson, "", kernel->manifest,
-                                   message))
+                                     message))
     return fail(error, "sol_module_load: " + message);
   if (kernel->manifest.kernel != kernelName)
     return fail(error, "sol_module_load: the manifest describes kernel '" +

@@ -177,17 +177,21 @@ class Compilation:
                    data["host_program"])
 
 
-def compile(mlir_text, target=None):
+def compile(mlir_text, target=None, options=None):
     """Compiles sol MLIR text through the sol-to-ptx pipeline.
 
     `target`: a preset name ("h200", ...), a target JSON path, or None for
-    the module's own #sol.target. Raises SolError with sol's diagnostics
-    ("<input>:line:col: error: ...") on failure."""
+    the module's own #sol.target. `options`: sol-to-ptx's options as sol-opt
+    spells them, e.g. "fast-math=true schedules=pingpong" (see
+    sol_compile_with_options in sol-c/sol.h). Raises SolError with sol's
+    diagnostics ("<input>:line:col: error: ...") on failure."""
     l = lib()
     handle = ctypes.c_void_p()
     error = ctypes.c_void_p()
-    if l.sol_compile(mlir_text.encode(), target.encode() if target else None,
-                     ctypes.byref(handle), ctypes.byref(error)):
+    if l.sol_compile_with_options(
+            mlir_text.encode(), target.encode() if target else None,
+            options.encode() if options else None, ctypes.byref(handle),
+            ctypes.byref(error)):
         raise SolError(take_string(error))
     try:
         kernels = []

@@ -53,6 +53,7 @@ def _declare(l):
         "sol_version": (cp, []),
         "sol_string_free": (None, [vp]),
         "sol_compile": (ctypes.c_int, [cp, cp, out, out]),
+        "sol_compile_with_options": (ctypes.c_int, [cp, cp, cp, out, out]),
         "sol_compilation_free": (None, [vp]),
         "sol_compilation_num_kernels": (sz, [vp]),
         "sol_kernel_name": (cp, [vp, sz]),

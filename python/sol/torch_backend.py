@@ -11,8 +11,8 @@ the nodes sol can express (static shapes, f16/bf16/f32): a partition closes
 when an unsupported node consumes one of its values, so the fused call, placed
 after its last member, never runs before a value it needs or after a value
 that needs it. Each partition becomes one sol module (emitted as text),
-compiled through the C API (cached on disk by the sha256 of IR, target and sol
-version) and replaced by a call that runs sol's host program: the kernels in
+compiled through the C API (cached on disk by the sha256 of IR, target,
+compile options and sol version) and replaced by a call that runs sol's host program: the kernels in
 order, each launched by Kernel.launch. Anything that goes wrong — an op,
 dtype or dynamic shape sol does not take, a failed compile, no CUDA device at
 launch — falls back to the original FX nodes with a reason logged on the
@@ -20,9 +20,10 @@ launch — falls back to the original FX nodes with a reason logged on the
 
 Options (torch.compile(options=...)): report (bool; env SOL_REPORT=1) prints
 each graph's cost report; target (preset name or JSON path, default "h200");
-cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); launcher (a callable
-(kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests without a
-GPU).
+cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
+False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error); launcher (a
+callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
+without a GPU).
 """
 
 import hashlib
@@ -402,9 +403,15 @@ def cache_dir(options=None):
     return Path(configured) if configured else Path.home() / ".cache" / "sol"
 
 
+def compile_options(options=None):
+    """The sol-to-ptx options string the backend's options ask for."""
+    return "fast-math=true" if (options or {}).get("fast_math") else ""
+
+
 def compile_cached(ir, target, options=None):
     """sol.compile(ir, target) through the memory and disk caches."""
-    key = hashlib.sha256("\0".join([ir, target or "", sol.version()])
+    flags = compile_options(options)
+    key = hashlib.sha256("\0".join([ir, target or "", flags, sol.version()])
                          .encode()).hexdigest()
     if key in _memory_cache:
         cache_stats["hits"] += 1
@@ -424,7 +431,7 @@ def compile_cached(ir, target, options=None):
     cache_stats["misses"] += 1
     cache_stats["compiles"] += 1
     compilation = sol.compile(ir, target=None if ir.startswith(
-        "module attributes") else target)
+        "module attributes") else target, options=flags or None)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")

@@ -108,7 +108,8 @@ int main(int argc, char **argv) {
   sol_string_free(cost);
 
   // The host side: one launch reading the function's three arguments.
-  // CHECK: host: [{"host_ops":[],"launches":[{"inputs":[{"arg":0},{"arg":1},{"arg":2}],"kernel":"[[NAME]]"}],"name":"oproj_residual","num_args":3,"results":[{"kernel":0,"result":0}]}]
+  // CHECK: host:
+  // [{"host_ops":[],"launches":[{"inputs":[{"arg":0},{"arg":1},{"arg":2}],"kernel":"[[NAME]]"}],"name":"oproj_residual","num_args":3,"results":[{"kernel":0,"result":0}]}]
   printf("host: %s\n", sol_compilation_host_program_json(compilation));
 
   // A machine without a GPU (or driver) fails to load, with a message; one
@@ -150,8 +151,8 @@ int main(int argc, char **argv) {
 
   // Bad input: every diagnostic, with its location.
   // CHECK: syntax: <input>:2:{{[0-9]+}}: error: {{.+}}
-  failures += expectCompileError(
-      "syntax", "module {\n  func.func @f( {\n}\n", NULL);
+  failures +=
+      expectCompileError("syntax", "module {\n  func.func @f( {\n}\n", NULL);
   // CHECK: verifier: <input>:3:{{[0-9]+}}: error: 'sol.add' op {{.+}}
   failures += expectCompileError(
       "verifier",
@@ -162,9 +163,11 @@ int main(int argc, char **argv) {
       "tensor<4x8xf16>\n"
       "  return %y : tensor<4x8xf16>\n}\n",
       "h200");
-  // CHECK: target: <input>:1:1: error: unknown target 'no-such-gpu': neither a preset (known: {{.*}}h200{{.*}}) nor an existing target JSON file
+  // CHECK: target: <input>:1:1: error: unknown target 'no-such-gpu': neither a
+  // preset (known: {{.*}}h200{{.*}}) nor an existing target JSON file
   failures += expectCompileError("target", "module {}\n", "no-such-gpu");
-  // CHECK: no target: <input>:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}needs a target
+  // CHECK: no target: <input>:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}needs a
+  // target
   failures += expectCompileError(
       "no target",
       "func.func @f(%a: tensor<4x8xf16>) -> tensor<4x8xf16> {\n"
@@ -173,6 +176,47 @@ int main(int argc, char **argv) {
       NULL);
   // CHECK: null input: sol_compile: mlir_text and out must not be NULL
   failures += expectCompileError("null input", NULL, NULL);
+
+  // Options as sol-opt spells them: fast-math puts tanh.approx.f32 in the
+  // GELU epilogue's PTX; an unknown option is an error naming it.
+  const char *gelu =
+      "module attributes {sol.target = #sol.target<\"h200\">} {\n"
+      "func.func @g(%x: tensor<64x128xf16>, %w: tensor<256x128xf16>) -> "
+      "tensor<64x256xf16> {\n"
+      "  %m = sol.matmul %x, %w transpose_b : tensor<64x128xf16>, "
+      "tensor<256x128xf16> -> tensor<64x256xf16>\n"
+      "  %g = sol.gelu tanh %m : tensor<64x256xf16>\n"
+      "  return %g : tensor<64x256xf16>\n}\n}\n";
+  for (int fast = 0; fast < 2; ++fast) {
+    sol_compilation *compiled = NULL;
+    char *error = NULL;
+    if (sol_compile_with_options(gelu, NULL, fast ? "fast-math=true" : "",
+                                 &compiled, &error) != 0) {
+      printf("options: %s\n", error);
+      sol_string_free(error);
+      ++failures;
+      continue;
+    }
+    // CHECK: fast-math=0: tanh.approx 0
+    // CHECK: fast-math=1: tanh.approx 1
+    printf("fast-math=%d: tanh.approx %d\n", fast,
+           strstr(sol_kernel_ptx(compiled, 0), "tanh.approx.f32") != NULL);
+    sol_compilation_free(compiled);
+  }
+  {
+    sol_compilation *compiled = NULL;
+    char *error = NULL;
+    // CHECK: bad option: sol_compile: bad option 'max-cluster=0' (known:
+    // {{.*}})
+    if (sol_compile_with_options(gelu, NULL, "fast-math=true max-cluster=0",
+                                 &compiled, &error) == 0) {
+      ++failures;
+      sol_compilation_free(compiled);
+    } else {
+      printf("bad option: %s\n", error);
+      sol_string_free(error);
+    }
+  }
 
   // CHECK: failures: 0
   printf("failures: %d\n", failures);

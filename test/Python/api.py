@@ -43,6 +43,28 @@ try:
     sol.compile("module {}", target="tpu")
 except sol.SolError as error:
     print("error:", error)
+# Compile options as sol-opt spells them; an unknown one is an error.
+GELU = """module attributes {sol.target = #sol.target<"h200">} {
+func.func @g(%x: tensor<64x128xf16>, %w: tensor<256x128xf16>) -> tensor<64x256xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<64x128xf16>, tensor<256x128xf16> -> tensor<64x256xf16>
+  %g = sol.gelu tanh %m : tensor<64x256xf16>
+  return %g : tensor<64x256xf16>
+}
+}"""
+# CHECK: fast-math: False True
+print("fast-math:",
+      "tanh.approx.f32" in sol.compile(GELU).kernels[0].ptx,
+      "tanh.approx.f32" in sol.compile(GELU, options="fast-math=true").kernels[0].ptx)
+# CHECK: error: sol_compile: bad option 'fast-math=maybe' (known: fast-math=true|false, paths=..., max-cluster=N, schedules=...)
+try:
+    sol.compile(GELU, options="fast-math=maybe")
+except sol.SolError as error:
+    print("error:", error)
+# CHECK: error: {{.*}}sol-tile: unknown schedule 'zigzag'
+try:
+    sol.compile(GELU, options="schedules=zigzag")
+except sol.SolError as error:
+    print("error:", error)
 # CHECK: launch: SolError:
 try:
     import torch  # noqa: F401

@@ -152,6 +152,17 @@ compiles_for("new_shape", oproj, torch.randn(1, 4, 2560).half(),
 # CHECK: cost report: [[KERNEL:[a-z_0-9]+]] {{.*}}
 print("cost report:", backend.history[-1].cost_report.splitlines()[2])
 
+# fast_math is part of the cache key: the same IR compiles again, and only
+# that compilation's PTX carries tanh.approx.f32.
+# CHECK: fast_math: plain hit True approx False; fast hit False approx True
+gelu_ir = next(p.ir for report in backend.history for p in report.partitions
+               if "sol.gelu" in p.ir)
+plain, plain_hit = backend.compile_cached(gelu_ir, "h200", {})
+fast, fast_hit = backend.compile_cached(gelu_ir, "h200", {"fast_math": True})
+print(f"fast_math: plain hit {plain_hit} approx "
+      f"{any('tanh.approx.f32' in k.ptx for k in plain.kernels)}; fast hit "
+      f"{fast_hit} approx {any('tanh.approx.f32' in k.ptx for k in fast.kernels)}")
+
 # SOL_REPORT-style option: the table goes to stdout.
 # CHECK: sol cost report:
 # CHECK-NEXT: kernel intensity bound
