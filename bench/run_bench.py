@@ -1149,6 +1149,47 @@ def median_us(samples):
     return statistics.median(samples)
 
 
+class ClockSampler:
+    """The SM clock while a block runs: nvidia-smi sampled every 50 ms in the
+    background. Under large matmuls the H200 sits at its 700 W cap, ~1.4-1.5
+    GHz against the 1.83 GHz its datasheet peak assumes (bench/NOTES.md
+    sections 15 and 20), so each timing says what clock it ran at. `mhz` is
+    the median sample; None without nvidia-smi or without a sample (blocks
+    shorter than its first reading)."""
+
+    COMMAND = ("nvidia-smi", "--query-gpu=clocks.sm",
+               "--format=csv,noheader,nounits", "-lms", "50")
+
+    def __init__(self, command=COMMAND):
+        self.command = list(command)
+        self.process = None
+        self.mhz = None
+
+    def __enter__(self):
+        if shutil.which(self.command[0]):
+            try:
+                self.process = subprocess.Popen(
+                    self.command, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, text=True)
+            except OSError:
+                self.process = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.process is None:
+            return False
+        self.process.terminate()
+        try:
+            out, _ = self.process.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+        samples = [int(v) for v in re.findall(r"^\s*(\d+)\s*$", out or "",
+                                              re.MULTILINE)]
+        self.mhz = statistics.median(samples) if samples else None
+        return False
+
+
 def time_graph(call, n_sets, calls=CALLS_PER_GRAPH, replays=REPLAYS, warm=3):
     """PEERS.md: a CUDA graph of `calls` back-to-back calls rotating among the
     input sets; median over `replays` replays of replay time / calls."""
@@ -1337,6 +1378,8 @@ class Bench:
             if row["impl"] == "sol" and row.get("predicted_us"):
                 msg += ", T_pred %.2f us (T_pred/T_meas %.3f)" % (
                     row["predicted_us"], row["t_pred_over_t_measured"])
+            if row.get("sm_clock_mhz"):
+                msg += ", SM %d MHz" % row["sm_clock_mhz"]
         elif row.get("pass") and self.o.device != "cuda":
             msg = "PASS (max_rel %.2e; not timed on %s)" % (row["max_rel_err"], self.o.device)
         else:
@@ -1408,7 +1451,7 @@ class Bench:
                 return
             if o.device != "cuda":
                 return
-            with torch.no_grad():
+            with torch.no_grad(), ClockSampler() as clock:
                 # The check's launch and the timing's share one module; a
                 # second check after the timed replays catches a kernel that
                 # is only right the first time.
@@ -1420,6 +1463,7 @@ class Bench:
                     row["graph_error"] = short_error(e)
                     us, samples = time_events(call, row["sets"], replays=o.replays)
                     row["timing"] = "events"
+            row["sm_clock_mhz"] = clock.mhz
             row["samples_us"] = [round(s, 3) for s in samples]
             row["spread"] = (max(samples) - min(samples)) / us if us > 0 else None
             derive_rates(row, spec, dtype, us, info["manifest"]["cost"] if impl == "sol" else None)

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -321,6 +322,23 @@ class Reports(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_TORCH, "torch missing (CPU torch is enough)")
+class ClockSampling(unittest.TestCase):
+    def test_median_of_the_samples_while_the_block_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "fake-smi")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\nprintf '1500\\n1395\\n1980\\n'\nexec sleep 30\n")
+            os.chmod(fake, 0o755)
+            with rb.ClockSampler(command=(fake,)) as clock:
+                time.sleep(0.3)
+            self.assertEqual(clock.mhz, 1500)
+
+    def test_none_without_nvidia_smi(self):
+        with rb.ClockSampler(command=("no-such-smi-here",)) as clock:
+            pass
+        self.assertIsNone(clock.mhz)
+
+
 class TorchOnCpu(unittest.TestCase):
     """Inputs, reference, the check and the eager peers, on tiny CPU shapes."""
 
