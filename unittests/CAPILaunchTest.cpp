@@ -23,6 +23,9 @@
 
 namespace {
 
+using sol::test::getFakeRecord;
+using sol::test::replaceFirst;
+
 const std::string tmaManifest = sol::test::addF32Manifest(
     R"("kernel": "add_f32_tma",
   "launch": {"grid": [1, 1, 1], "block": [128, 1, 1]},
@@ -35,13 +38,6 @@ const std::string tmaManifest = sol::test::addF32Manifest(
 const std::string clusterManifest = sol::test::addF32Manifest(
     R"("kernel": "add_f32",
   "launch": {"grid": [8, 1, 1], "block": [32, 1, 1], "cluster": [4, 1, 1]},)");
-
-/// The fake's record; the C API's driver dlopened the same library.
-FakeCudaRecord &getFakeRecord() {
-  static void *handle = dlopen(SOL_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
-  EXPECT_NE(handle, nullptr) << dlerror();
-  return *static_cast<FakeCudaRecord *>(dlsym(handle, "fakeCudaRecord"));
-}
 
 /// Loads `kernel` of `manifest` on the fake driver; null (with the error
 /// reported) on failure.
@@ -213,9 +209,8 @@ TEST(CAPILaunchTest, ClusterLaunch) {
 
 TEST(CAPILaunchTest, TensorMapsByValueInAClusterLaunch) {
   getFakeRecord() = FakeCudaRecord();
-  std::string manifest = tmaManifest;
-  std::string grid = R"("grid": [1, 1, 1])";
-  manifest.replace(manifest.find(grid), grid.size(),
+  std::string manifest =
+      replaceFirst(tmaManifest, R"("grid": [1, 1, 1])",
                    R"("grid": [2, 1, 1], "cluster": [2, 1, 1])");
   sol_loaded_kernel *kernel = load("add_f32_tma", manifest.c_str());
   ASSERT_NE(kernel, nullptr);
@@ -235,8 +230,8 @@ TEST(CAPILaunchTest, TensorMapsByValueInAClusterLaunch) {
 
 TEST(CAPILaunchTest, BadClusterIsALoadError) {
   setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
-  std::string manifest = clusterManifest;
-  manifest.replace(manifest.find("[4, 1, 1]"), 9, "[3, 1, 1]");
+  std::string manifest =
+      replaceFirst(clusterManifest, "[4, 1, 1]", "[3, 1, 1]");
   sol_loaded_kernel *loaded = nullptr;
   char *error = nullptr;
   EXPECT_NE(

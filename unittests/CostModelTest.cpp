@@ -9,6 +9,7 @@
 #include "SolDialect/CostModel.h"
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,6 +98,24 @@ protected:
     for (Operation &op : kernel.getBodyBlock().without_terminator())
       ops.push_back(&op);
     return ops;
+  }
+
+  /// The tiling sol-tile's wgmma_tma plan of `module`'s matmul records (no
+  /// cluster, the H200's 132 SMs).
+  MatmulTiling wgmmaTmaTiling(ModuleOp module, int64_t tileN, int64_t stages,
+                              ConsumerSchedule schedule) {
+    FailureOr<MatmulProblem> problem = getMatmulProblem(firstMatmul(module));
+    EXPECT_TRUE(succeeded(problem));
+    return getMatmulTiling(getWgmmaTmaPlan(&context, *problem, tileN, stages,
+                                           /*cluster=*/1, 132, schedule));
+  }
+
+  /// What `work`'s elementwise FLOPs add to its prediction under `tiling`.
+  double epilogueShownUs(const KernelWork &work, const MatmulTiling &tiling) {
+    KernelWork noEpilogue = work;
+    noEpilogue.ewFlops = 0;
+    return estimateCost(work, h200, &tiling).getTPredUs() -
+           estimateCost(noEpilogue, h200, &tiling).getTPredUs();
   }
 
   MLIRContext context;
@@ -202,21 +221,11 @@ TEST_F(CostModelTest, EpilogueOnTheMmaWarpsAddsItsSimtTime) {
   OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
   ASSERT_TRUE(module);
   KernelWork work = countKernelWork(firstKernel(*module));
-  MatmulTiling tiling;
-  tiling.tileM = 128;
-  tiling.tileN = 256;
-  tiling.tileK = 64;
-  tiling.threads = 384;
-  tiling.consumerWarps = 8;
-  tiling.smemBytes = 197696;
-  tiling.blocks = 132;
-  CostAttr withEpilogue = estimateCost(work, h200, &tiling);
-  KernelWork noEpilogue = work;
-  noEpilogue.ewFlops = 0;
-  CostAttr without = estimateCost(noEpilogue, h200, &tiling);
+  MatmulTiling tiling =
+      wgmmaTmaTiling(*module, 256, 4, ConsumerSchedule::cooperative);
+  EXPECT_EQ(tiling.consumerWarps, 8);
   double expectedUs = work.ewFlops / (66.9e12 * 8 / 64) * 1e6;
-  EXPECT_NEAR(withEpilogue.getTPredUs() - without.getTPredUs(), expectedUs,
-              0.02);
+  EXPECT_NEAR(epilogueShownUs(work, tiling), expectedUs, 0.02);
   // The mma.sync warps of many small blocks share an SM: 5 blocks of 4 warps
   // fit (shared memory bounds them), 20 of the 64 warp slots.
   MatmulTiling small = tiling;
@@ -224,11 +233,7 @@ TEST_F(CostModelTest, EpilogueOnTheMmaWarpsAddsItsSimtTime) {
   small.threads = 128;
   small.smemBytes = 40000;
   small.blocks = 0;
-  CostAttr manyBlocks = estimateCost(work, h200, &small);
-  KernelWork noEpilogueSmall = noEpilogue;
-  CostAttr manyBlocksWithout = estimateCost(noEpilogueSmall, h200, &small);
-  EXPECT_NEAR(manyBlocks.getTPredUs() - manyBlocksWithout.getTPredUs(),
-              expectedUs * 8 / 20, 0.02);
+  EXPECT_NEAR(epilogueShownUs(work, small), expectedUs * 8 / 20, 0.02);
 }
 
 TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
@@ -239,22 +244,13 @@ TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
   OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
   ASSERT_TRUE(module);
   KernelWork work = countKernelWork(firstKernel(*module));
-  MatmulTiling tiling;
-  tiling.tileM = 128;
-  tiling.tileN = 128;
-  tiling.tileK = 64;
-  tiling.threads = 384;
-  tiling.consumerWarps = 4;
-  tiling.pingpong = true;
-  tiling.smemBytes = 197744;
-  tiling.blocks = 132;
-  KernelWork noEpilogue = work;
-  noEpilogue.ewFlops = 0;
-  double shown = estimateCost(work, h200, &tiling).getTPredUs() -
-                 estimateCost(noEpilogue, h200, &tiling).getTPredUs();
+  MatmulTiling tiling =
+      wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong);
+  EXPECT_TRUE(tiling.pingpong);
+  EXPECT_EQ(tiling.consumerWarps, 4);
   int64_t tilesPerBlock = (64 * 20 + 131) / 132;
   double fourWarpUs = work.ewFlops / (66.9e12 * 4 / 64) * 1e6;
-  EXPECT_NEAR(shown, fourWarpUs / tilesPerBlock, 0.02);
+  EXPECT_NEAR(epilogueShownUs(work, tiling), fourWarpUs / tilesPerBlock, 0.02);
 }
 
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {

@@ -159,6 +159,21 @@ TEST(LaunchManifestTest, TensorMapErrorsNameTheField) {
   EXPECT_EQ(manifestError(replaceAll(clusterManifestText("[1]"), "\"outputs\"",
                                      "\"tensor_maps\": 3, \"outputs\"")),
             "manifest: \"tensor_maps\" must be an array");
+  EXPECT_EQ(manifestError(replaceAll(clusterManifestText("[1]"), "\"outputs\"",
+                                     "\"tensor_maps\": [3], \"outputs\"")),
+            "tensor_maps[0] must be an object");
+  EXPECT_EQ(
+      withFirst("\"dims\": [8, 3]", "\"dims\": [8, 4294967297]"),
+      "tensor_maps[0]: \"dims\"[1] = 4294967297 out of range (1 to 2^32)");
+  // A null "tensor_maps" is none at all.
+  sol::runtime::Manifest manifest;
+  std::string error;
+  EXPECT_TRUE(
+      parseManifest(replaceAll(clusterManifestText("[1]"), "\"outputs\"",
+                               "\"tensor_maps\": null, \"outputs\""),
+                    "", manifest, error))
+      << error;
+  EXPECT_TRUE(manifest.tensorMaps.empty());
 }
 
 TEST(LaunchManifestTest, TensorMapStridesMustBeWhole16Bytes) {
@@ -434,18 +449,9 @@ TEST(LaunchConfigTest, OldDriverIsAClearErrorOnlyWhenNeeded) {
 // The runner on the fake driver
 //===----------------------------------------------------------------------===//
 
-/// The fake driver's record: the same library instance the runner dlopened.
-FakeCudaRecord &getFakeRecord() {
-  static void *handle = dlopen(SOL_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
-  EXPECT_NE(handle, nullptr) << dlerror();
-  return *static_cast<FakeCudaRecord *>(dlsym(handle, "fakeCudaRecord"));
-}
-
 std::string writeTempFile(const std::string &name,
                           const std::string &contents) {
-  std::string path = ::testing::TempDir() + "/sol-launch-test-" + name;
-  std::ofstream(path) << contents;
-  return path;
+  return sol::test::writeTempFile("sol-launch-test-", name, contents);
 }
 
 RunResult runOnFake(const std::string &text, bool checkOnly = false) {
@@ -550,6 +556,8 @@ TEST(LaunchKernelParamsTest, ArgsThenMapsByValue) {
   KernelParams argsOnly;
   ASSERT_TRUE(argsOnly.init(driver, plain, pointers, error)) << error;
   EXPECT_EQ(argsOnly.size(), 3u);
+  // Encodes so far: the two maps of the good set and the first map of the
+  // bad one (refused at its second); the map-less kernel adds none.
   EXPECT_EQ(record.encodes, 2 + 1);
 }
 

@@ -725,12 +725,9 @@ TEST(RunnerCudaTest, RealDriverAbsentOrUsable) {
   }
 }
 
-/// Writes `contents` to a file under the test temp dir; returns its path.
 std::string writeTempFile(const std::string &name,
                           const std::string &contents) {
-  std::string path = ::testing::TempDir() + "/sol-runner-test-" + name;
-  std::ofstream(path) << contents;
-  return path;
+  return sol::test::writeTempFile("sol-runner-test-", name, contents);
 }
 
 /// Runs the 3x5 f32 add manifest through the CUDA backend on the fake driver

@@ -13,11 +13,17 @@
 #ifndef SOL_UNITTESTS_RUNTIMETESTSUPPORT_H
 #define SOL_UNITTESTS_RUNTIMETESTSUPPORT_H
 
+#ifdef SOL_FAKE_CUDA_DRIVER
+#include "FakeCudaDriver.h"
+
+#include <dlfcn.h>
+#endif
 #include "runtime/Manifest.h"
 #include "runtime/Runner.h"
 
 #include "gtest/gtest.h"
 
+#include <fstream>
 #include <string>
 
 namespace sol::test {
@@ -58,6 +64,16 @@ inline std::string replaceAll(std::string text, const std::string &from,
   return text;
 }
 
+/// Writes `contents` to `prefix``name` under the test temp dir; returns its
+/// path.
+inline std::string writeTempFile(const std::string &prefix,
+                                 const std::string &name,
+                                 const std::string &contents) {
+  std::string path = ::testing::TempDir() + "/" + prefix + name;
+  std::ofstream(path) << contents;
+  return path;
+}
+
 /// The error parseManifest gives `text` (which must be refused).
 inline std::string manifestError(const std::string &text,
                                  const std::string &directory = "") {
@@ -68,6 +84,14 @@ inline std::string manifestError(const std::string &text,
 }
 
 #ifdef SOL_FAKE_CUDA_DRIVER
+/// The fake driver's record: the same library instance the runner and the C
+/// API dlopen (FakeCudaDriver.h).
+inline FakeCudaRecord &getFakeRecord() {
+  static void *handle = dlopen(SOL_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
+  EXPECT_NE(handle, nullptr) << dlerror();
+  return *static_cast<FakeCudaRecord *>(dlsym(handle, "fakeCudaRecord"));
+}
+
 /// Runs manifest `text` through sol-run's CUDA backend on the fake driver.
 inline sol::runtime::RunResult runOnFakeDriver(const std::string &text,
                                                bool checkOnly = false) {

@@ -14,14 +14,8 @@ tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
 tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
 ls "$work"/matrix/*.json | grep -v "_tma2__\|_pp__\|_pp2__" > "$work/list"
 echo "default matrix kernels: $(wc -l < "$work/list"), schedules: $(cat $(cat "$work/list") | grep -o '"schedule": "[a-z]*"' | sort | uniq -c | tr '\n' ' ')"
-split -n r/12 "$work/list" "$work/chunk."
-for c in "$work"/chunk.*; do
-  xargs "$run" --check-only --seed="${SEED:-23}" < "$c" > "$c.log" 2>&1 &
-done
-wait
-cat "$work"/chunk.*.log > "$out/default-matrix.log"
-grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "default matrix: " p " passed, " f " failed"}'
-grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+"$root/scripts/check-parallel.sh" "$run" "$work/list" "$out/default-matrix.log" "default matrix" \
+  --seed="${SEED:-23}"
 ls "$work"/bench/*.json | grep -v "_coop\|_pp\|_cpasync" > "$work/bench-list"
 xargs "$run" --seed=29 --json="$out/final-timing.json" < "$work/bench-list" | grep -A20 "^kernel"
 (cd "$root" && OUT="$out" bash .capi/run.sh 2>&1 | grep -E "PASS|FAIL|passed|rror")

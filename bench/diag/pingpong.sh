@@ -35,13 +35,8 @@ fi
 run="$work/bin/sol-run"
 tar -C "$work" -xzf "$root/gpu-bundle/diag.tgz"
 ls "$work"/bench/*_pp*__*.json > "$work/list"
-split -n r/12 "$work/list" "$work/chunk."
-for c in "$work"/chunk.*; do
-  xargs "$run" --check-only --seed="${SEED:-17}" < "$c" > "$c.log" 2>&1 &
-done
-wait
-grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "ping-pong matrix: " p " passed, " f " failed"}'
-grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+"$root/scripts/check-parallel.sh" "$run" "$work/list" "$work/check.log" "ping-pong matrix" \
+  --seed="${SEED:-17}"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for k in mm_residual_bf16_64x1000x1000_pp mm_bias_gelu_tanh_f16_64x1000x1000_pp2; do
   for tool in memcheck racecheck; do

@@ -13,13 +13,8 @@ work="$(mktemp -d)"
 run="$work/bin/sol-run"
 tar -C "$work" -xzf "$root/gpu-bundle/diag.tgz"
 ls "$work"/bench/*.json > "$work/list"
-split -n r/12 "$work/list" "$work/chunk."
-for c in "$work"/chunk.*; do
-  xargs "$run" --check-only --seed="${SEED:-13}" < "$c" > "$c.log" 2>&1 &
-done
-wait
-grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "check: " p " passed, " f " failed"}'
-grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+"$root/scripts/check-parallel.sh" "$run" "$work/list" "$work/check.log" "check" \
+  --seed="${SEED:-13}"
 echo "split-K kernels: $(grep -l '"split_k": [2-9]' "$work"/bench/*.json | wc -l)"
 m=$(grep -l '"split_k": [2-9]' "$work"/bench/*.json | head -1)
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

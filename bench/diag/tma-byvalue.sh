@@ -12,14 +12,8 @@ tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
 tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
 grep -l '"path": "wgmma_tma"' "$work"/matrix/*.json > "$work/list"
 echo "TMA kernels: $(wc -l < "$work/list")"
-split -n r/12 "$work/list" "$work/chunk."
-for c in "$work"/chunk.*; do
-  xargs "$run" --check-only --seed="${SEED:-9}" < "$c" > "$c.log" 2>&1 &
-done
-wait
-cat "$work"/chunk.*.log > "$out/tma-check.log"
-grep -h "^sol-run:" "$work"/chunk.*.log | awk '{p+=$2; f+=$4} END {print "TMA check: " p " passed, " f " failed"}'
-grep -h "FAIL\|error" "$work"/chunk.*.log | head -5
+"$root/scripts/check-parallel.sh" "$run" "$work/list" "$out/tma-check.log" "TMA check" \
+  --seed="${SEED:-9}"
 m=$(ls "$work"/matrix/mm_residual_bf16_7x77x200_tma2__*.json | head -1)
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout 60 "$san" --tool memcheck --error-exitcode 3 "$run" --check-only "$m" 2>&1 | grep -E "ERROR SUMMARY|sol-run:" | tr '\n' ' '; echo

@@ -122,15 +122,17 @@ def ConvertSolKernelsToGPUPass
     shape are handled by zero-filled loads and predicated stores. Host
     functions are removed: launching is the runtime's job.
 
-    With `fast-math`, the epilogue's f32 tanh (GELU's tanh form) becomes one
-    `tanh.approx.f32` (about 5e-4 absolute error) instead of libdevice's
-    two-MUFU expansion: the MLP + GELU ran 22-53 us faster on the H200, but
-    GELU's 1 + tanh(u) then loses its relative accuracy for x in about
-    [-5, -3] (bench/NOTES.md section 17). Off by default.
+    With `fast-math`, every f32 tanh of the kernels' elementwise bodies
+    (matmul epilogues and elementwise kernels alike; GELU's tanh form)
+    becomes one `tanh.approx.f32` (about 5e-4 absolute error) instead of
+    libdevice's two-MUFU expansion: the MLP + GELU ran 22-53 us faster on
+    the H200 (2026-11-30), but GELU's 1 + tanh(u) then loses its relative
+    accuracy for x in about [-5, -3] (bench/NOTES.md section 17). Off by
+    default.
   }];
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
-           "Approximate the epilogue's f32 tanh with tanh.approx.f32">,
+           "Approximate the kernels' f32 tanh with tanh.approx.f32">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -28,7 +28,8 @@ struct MmaSyncTile {
   int64_t kSplits = 1;
 };
 
-/// The tiles the mma.sync generator implements, largest first.
+/// The tiles the mma.sync generator implements: large prefill tiles first,
+/// then the decode tiles (16 rows, a 256-deep one, a split-K one).
 ArrayRef<MmaSyncTile> getMmaSyncTiles();
 
 /// A matmul as the generators see it. With a rank-2 B the batch dims fold

@@ -61,7 +61,7 @@ SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
                                 sol_compilation **out, char **error);
 
 /* sol_compile with sol-to-ptx's options, space-separated `key=value` as
- * sol-opt spells them: `fast-math=true` (the epilogues' f32 tanh as one
+ * sol-opt spells them: `fast-math=true` (every kernel's f32 tanh as one
  * tanh.approx.f32, ~5e-4 absolute error), `paths=...`, `max-cluster=N`,
  * `schedules=...` (sol-tile's constraints). NULL or "" is sol_compile. An
  * unknown key or a bad value fails with a message naming it. */

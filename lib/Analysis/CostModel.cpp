@@ -154,11 +154,13 @@ struct MatmulPlan {
 };
 } // namespace
 
-/// Large problems: 128x256 tiles, the Hopper wgmma tile CUTLASS and cuBLAS
-/// favour (two warpgroups of m64n256); it halves the L2 traffic per FLOP of
-/// 128x128. Small M (decode): rows padded to the 64-row (m64 wgmma) or
-/// 16-row (mma.sync m16) granule, and K split until every SM has work, so the
-/// weight streams from all SMs at once.
+/// The plan the annotation prices before sol-tile has chosen one (fusion's
+/// comparisons, sol-annotate's report). Large problems: 128x256 tiles (two
+/// warpgroups of m64n256), half the L2 traffic per FLOP of 128x128; sol-tile
+/// may then choose other tiles (ping-pong 128x128 for the seed prefill). Small
+/// M (decode): rows padded to the 64-row (m64 wgmma) or 16-row (mma.sync m16)
+/// granule, and K split until every SM has work, so the weight streams from all
+/// SMs at once.
 static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
   MatmulPlan plan;
   plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
@@ -455,9 +457,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       }
     }
 
-    // Those re-reads hit in L2: the CTAs of a wave walk K in near lockstep,
-    // so what is live is one K-slab of the wave's panels, far below the L2
-    // size, and HBM sees each operand once.
+    // HBM is priced at each operand once: the CTAs of a wave walk K in
+    // near lockstep, so the re-reads mostly hit in L2 (where B takes most
+    // of L2 they partly miss; the L2 term above prices that).
   }
   // Too few thread blocks cannot pull the whole HBM bandwidth: each SM's
   // load path streams at most about its share, so the achievable fraction
@@ -492,7 +494,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // an arrival count, and the last block of a tile sums them in order before
   // its epilogue. Measured on the H200 (2026-11-30, bench/results/
   // 2026-11-30-h200-run2.json and -s3-final): the 16-token decode on 16x64
-  // tiles split 4 ways ran 9.8-11.0 us where the K loop and the launch
+  // tiles split 4 ways ran 9.8-11.2 us where the K loop and the launch
   // predict 6.3 us; the 4.2 us between is priced here as a constant (one
   // shape measured; its dependence on the tile and the split is not).
   if (work.hasMatmul() && tiling && tiling->splitK > 1)

@@ -266,6 +266,11 @@ struct CompileOptions {
 };
 } // namespace
 
+static bool isPositiveInteger(StringRef text) {
+  int64_t value;
+  return !text.getAsInteger(10, value) && value >= 1;
+}
+
 /// Parses sol_compile_with_options' "key=value key=value" string.
 static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
                                                      std::string &message) {
@@ -280,9 +285,8 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
       options.paths = value.str();
     } else if (key == "schedules") {
       options.schedules = value.str();
-    } else if (key == "max-cluster" &&
-               !value.getAsInteger(10, options.maxCluster) &&
-               options.maxCluster >= 1) {
+    } else if (key == "max-cluster" && isPositiveInteger(value)) {
+      value.getAsInteger(10, options.maxCluster);
     } else {
       message = ("sol_compile: bad option '" + word +
                  "' (known: fast-math=true|false, paths=..., max-cluster=N, "

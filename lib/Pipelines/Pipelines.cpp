@@ -73,7 +73,7 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::init("")};
   Option<bool> fastMath{
       *this, "fast-math",
-      llvm::cl::desc("Approximate the epilogues' f32 tanh with "
+      llvm::cl::desc("Approximate the kernels' f32 tanh with "
                      "tanh.approx.f32 (see convert-sol-kernels-to-gpu)"),
       llvm::cl::init(false)};
 };

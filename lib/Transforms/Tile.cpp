@@ -18,6 +18,26 @@ namespace mlir::sol {
 using namespace mlir;
 using namespace mlir::sol;
 
+/// Parses the comma-separated enum names of option `option` (value `text`)
+/// into `values`; an unknown name is an error on `module`.
+template <typename Enum>
+static LogicalResult parseEnumList(ModuleOp module, StringRef what,
+                                   StringRef option, StringRef text,
+                                   std::optional<Enum> (*symbolize)(StringRef),
+                                   SmallVectorImpl<Enum> &values) {
+  SmallVector<StringRef> names;
+  text.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    std::optional<Enum> value = symbolize(name.trim());
+    if (!value)
+      return module.emitError()
+             << "sol-tile: unknown " << what << " '" << name.trim() << "' in "
+             << option << "=" << text;
+    values.push_back(*value);
+  }
+  return success();
+}
+
 namespace {
 
 struct TilePass : sol::impl::SolTilePassBase<TilePass> {
@@ -30,33 +50,21 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
       emitMissingTargetError(module, "sol-tile");
       return signalPassFailure();
     }
+    if (maxCluster < 1 || maxSplitK < 1) {
+      module.emitError() << "sol-tile: max-cluster and max-split-k must be at "
+                            "least 1 (got "
+                         << static_cast<int64_t>(maxCluster) << " and "
+                         << static_cast<int64_t>(maxSplitK) << ")";
+      return signalPassFailure();
+    }
     PlanConstraints constraints;
     constraints.maxCluster = maxCluster;
     constraints.maxSplitK = maxSplitK;
-    SmallVector<StringRef> names;
-    StringRef(paths).split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-    for (StringRef name : names) {
-      std::optional<KernelPath> path = symbolizeKernelPath(name.trim());
-      if (!path) {
-        module.emitError() << "sol-tile: unknown path '" << name.trim()
-                           << "' in paths=" << paths;
-        return signalPassFailure();
-      }
-      constraints.paths.push_back(*path);
-    }
-    SmallVector<StringRef> scheduleNames;
-    StringRef(schedules).split(scheduleNames, ',', /*MaxSplit=*/-1,
-                               /*KeepEmpty=*/false);
-    for (StringRef name : scheduleNames) {
-      std::optional<ConsumerSchedule> schedule =
-          symbolizeConsumerSchedule(name.trim());
-      if (!schedule) {
-        module.emitError() << "sol-tile: unknown schedule '" << name.trim()
-                           << "' in schedules=" << schedules;
-        return signalPassFailure();
-      }
-      constraints.schedules.push_back(*schedule);
-    }
+    if (failed(parseEnumList(module, "path", "paths", paths,
+                             symbolizeKernelPath, constraints.paths)) ||
+        failed(parseEnumList(module, "schedule", "schedules", schedules,
+                             symbolizeConsumerSchedule, constraints.schedules)))
+      return signalPassFailure();
     WalkResult result = module.walk([&](KernelOp kernel) {
       std::string failureReason;
       FailureOr<PlanChoice> choice =

@@ -10,7 +10,8 @@
 // RUN: rm -rf %t.d && sol-opt %t.mlir --sol-to-ptx=out-dir=%t.d -o /dev/null
 // RUN: ls %t.d | grep -c '\.cubin$' | FileCheck %s --check-prefix=CUBINS
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
-// RUN: sh -c '%sol_tools_dir/sol-run --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ") %t.d/*.json' | FileCheck %s
+// RUN: ls %t.d/*.json > %t.list
+// RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
 // The TMA path on the same odd shapes (7 and 33 rows, 24 and 77 columns, K
 // = 40: partial boxes on every side), with 2-CTA clusters, to PTX and
@@ -33,4 +34,5 @@
 //
 // GEN: 216 cases
 // CUBINS: 216
-// CHECK: sol-run: 216 passed, 0 failed
+// CHECK: cpu matrix: 216 passed, 0 failed
+// CHECK-NOT: FAIL

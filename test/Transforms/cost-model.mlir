@@ -82,8 +82,9 @@ module attributes {sol.target = #seed} {
 // The H200 preset (989 TFLOP/s dense fp16, 4.8 TB/s): T_ideal ~108.6 us
 // prefill. T_pred adds the 3.2 us launch cost to the largest term: 5 waves
 // of 128x256 tiles at 70% of the tensor-core peak (160 us), more than the
-// 1.26 GB of A and B panels the tiles re-read through L2 at the 8.7 TB/s
-// measured on the H200 (145 us).
+// 1.26 GB of A and B panels the tiles re-read through L2 at the 10.8 TB/s
+// measured on the H200 (117 us). This is the annotation's default plan;
+// sol-tile then prices the real candidates (tile.mlir).
 module attributes {sol.target = #sol.target<"h200">} {
   // CHECK-LABEL: func.func @h200_prefill
   // CHECK: cost = #sol.cost<bound = compute, {{.*}}, balance = 206.0, {{.*}}, t_ideal_us = 108.57, t_pred_us = 163.14, sol_pred = 0.6655, limiter = matmul>

@@ -48,3 +48,4 @@ func.func @a100_only_tma(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> te
   return %0 : tensor<256x256xf16>
 }
 }
+

@@ -1,4 +1,11 @@
 // RUN: sol-opt %s --split-input-file --sol-tile -verify-diagnostics
+// RUN: not sol-opt %s --split-input-file --sol-tile="max-split-k=0" 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: not sol-opt %s --split-input-file --sol-tile="max-cluster=0" 2>&1 | FileCheck %s --check-prefix=LIMITS-CLUSTER
+
+// Limits below 1 would leave no plan (and a misleading reason); sol-tile
+// refuses them up front.
+// LIMITS: error: sol-tile: max-cluster and max-split-k must be at least 1 (got 1 and 0)
+// LIMITS-CLUSTER: error: sol-tile: max-cluster and max-split-k must be at least 1 (got 0 and 16)
 
 // The plan depends on the device: no target, no plan.
 // expected-error @+1 {{sol-tile needs a target}}
@@ -41,5 +48,21 @@ func.func @dynamic(%x: tensor<?x16xf16>) -> tensor<?x16xf16> {
     sol.yield %n : tensor<?x16xf16>
   }
   return %0 : tensor<?x16xf16>
+}
+}
+
+// -----
+
+// A device whose shared memory holds no tile of any tensor-core path: the
+// f16 matmul (which the SIMT path is not meant for) cannot be planned.
+module attributes {sol.target = #sol.target<name = "tiny-smem", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 312.0, bf16_tflops = 312.0, tf32_tflops = 156.0, fp8_tflops = 0.0, f32_simt_tflops = 19.5, hbm_gbps = 2039.0, l2_gbps = 7219.0, l2_bytes = 41943040, smem_per_sm_bytes = 1024, regs_per_sm = 65536, launch_us = 0.0, mma_efficiency = 0.5, hbm_efficiency = 0.8>} {
+func.func @no_tile_fits(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no tile fits the target's shared memory}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16> {
+  ^bb0(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    sol.yield %m : tensor<256x256xf16>
+  }
+  return %0 : tensor<256x256xf16>
 }
 }

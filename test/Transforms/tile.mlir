@@ -189,7 +189,7 @@ func.func @a100_prefill_takes_mma_sync(%x: tensor<8192x2560xf16>, %w: tensor<256
 // floor (16x64 and 16x32 tiles, 14.4 us), 10 of 256 (16x16x256, 160
 // blocks), each 0.92 us while its one warp copies 16 KB: 12.4 us, or 10 of
 // 64 with K split over 4 blocks per 16x64 tile (160 blocks): 6.3 us plus
-// the partials' measured 4.2 us round trip, 10.5 us (9.8-11.0 measured).
+// the partials' measured 4.2 us round trip, 10.5 us (9.8-11.2 measured).
 // CHECK-LABEL: func.func @decode16_takes_mma_sync
 //       CHECK:   sol_pred = {{.*}}, limiter = {{.*}}>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4]
 module attributes {sol.target = #sol.target<"h200">} {

@@ -41,7 +41,8 @@ Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
   return offset;
 }
 
-/// Clones one op of the epilogue body. With fast-math, f32 tanh becomes one
+/// Clones one op of a kernel's elementwise body (a matmul epilogue or an
+/// elementwise kernel). With fast-math, f32 tanh becomes one
 /// tanh.approx.f32 (one MUFU op; libdevice's tanhf takes ex2 and rcp): the
 /// GELU epilogue is MUFU-bound on the MMA warps (H200, 2026-11-30,
 /// bench/NOTES.md section 17).

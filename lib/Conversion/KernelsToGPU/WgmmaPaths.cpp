@@ -302,11 +302,12 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
       grid[1] != 1 || grid[2] != 1)
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "
-        "(tile = [128, n, 64] with n a multiple of 8 x cluster, n <= 256 "
-        "cooperative (warps = [2, 1]) or <= 128 ping-pong (warps = [1, 1]), "
-        "384 threads, an unbatched [N, K] weight, smem = stages x (128 + n) x "
-        "128 bytes + 16 bytes of mbarriers per stage (+ 16 ping-pong) + 1024 "
-        "bytes of alignment slack, a 1-D grid of whole clusters)");
+        "(tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, "
+        "n <= 256 cooperative (warps = [2, 1]) or <= 128 ping-pong (warps = "
+        "[1, 1]), a cluster of 1 to 8, at least 2 stages, 384 threads, an "
+        "unbatched [N, K] weight, smem = stages x (128 + n) x 128 bytes + 16 "
+        "bytes of mbarriers per stage (+ 16 ping-pong) + 1024 bytes of "
+        "alignment slack, a 1-D grid of whole clusters)");
   int64_t tileN = tile[1], stages = plan.getStages();
   int64_t aStageBytes = 128 * 64 * 2, bStageBytes = tileN * 64 * 2;
   int64_t bShareRows = tileN / cluster;

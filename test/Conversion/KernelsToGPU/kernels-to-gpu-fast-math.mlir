@@ -15,11 +15,21 @@
 //       FAST:   llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f"
 //   FAST-NOT:   math.tanh
 // PTX: tanh.approx.f32
+// An elementwise kernel's tanh takes the same rule.
+// DEFAULT-LABEL: gpu.func @gelu_alone_gelu_0
+//       DEFAULT:   math.tanh
+// FAST-LABEL: gpu.func @gelu_alone_gelu_0
+//   FAST-NOT:   math.tanh
+//       FAST:   llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f"
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @bias_gelu_tanh(%x: tensor<256x512xf16>, %w: tensor<384x512xf16>, %b: tensor<384xf16>) -> tensor<256x384xf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<256x512xf16>, tensor<384x512xf16> -> tensor<256x384xf16>
   %s = sol.add %m, %b : tensor<256x384xf16>, tensor<384xf16> -> tensor<256x384xf16>
   %g = sol.gelu tanh %s : tensor<256x384xf16>
   return %g : tensor<256x384xf16>
+}
+func.func @gelu_alone(%x: tensor<64x384xf16>) -> tensor<64x384xf16> {
+  %g = sol.gelu tanh %x : tensor<64x384xf16>
+  return %g : tensor<64x384xf16>
 }
 }

@@ -328,3 +328,22 @@ func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64
   } -> tensor<256x256xf16>
   return %out : tensor<256x256xf16>
 }
+
+// -----
+
+// Split K across at most 16 blocks (the partials' workspace and the last
+// block's ordered sum are sized for that).
+#id = affine_map<(m, n) -> (m, n)>
+// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements (warp tiles must be multiples of 16x16, tile_k of 16, at least 2 stages, block = 32 x warps, split_k 1 to 16 and 1 for a batched B)}}
+func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 17, grid = [1, 1, 17], block = [64, 1, 1], smem = 29696>} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x32xf16>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x32xf32>) outs(%o : tensor<16x32xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x32xf16>
+  return %out : tensor<16x32xf16>
+}
