@@ -21,7 +21,10 @@ launch — falls back to the original FX nodes with a reason logged on the
 Options (torch.compile(options=...)): report (bool; env SOL_REPORT=1) prints
 each graph's cost report; target (preset name or JSON path, default "h200");
 cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
-False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error); launcher (a
+False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error);
+sol_options (a string of further sol-to-ptx options as sol-opt spells them,
+e.g. "schedules=cooperative max-cluster=2", for experts and autotuning;
+unknown keys make the compile fail, so the partition runs eagerly); launcher (a
 callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
 without a GPU).
 """
@@ -405,7 +408,11 @@ def cache_dir(options=None):
 
 def compile_options(options=None):
     """The sol-to-ptx options string the backend's options ask for."""
-    return "fast-math=true" if (options or {}).get("fast_math") else ""
+    options = options or {}
+    flags = ["fast-math=true"] if options.get("fast_math") else []
+    if options.get("sol_options"):
+        flags.append(str(options["sol_options"]).strip())
+    return " ".join(flags)
 
 
 def compile_cached(ir, target, options=None):

@@ -163,6 +163,17 @@ print(f"fast_math: plain hit {plain_hit} approx "
       f"{any('tanh.approx.f32' in k.ptx for k in plain.kernels)}; fast hit "
       f"{fast_hit} approx {any('tanh.approx.f32' in k.ptx for k in fast.kernels)}")
 
+# sol_options passes further sol-to-ptx options through (and into the cache
+# key); an unknown one fails the compile, so the partition runs eagerly with
+# sol's diagnostic as the reason, and the model still answers.
+# CHECK: sol_options: "fast-math=true schedules=cooperative"
+print("sol_options: \"" + backend.compile_options(
+    {"fast_math": True, "sol_options": " schedules=cooperative "}) + "\"")
+# CHECK: bad sol_options: eager: sol could not compile it: {{.*}}no-such-option
+run("bad_options", oproj, x, r,
+    options={**OPTIONS, "sol_options": "no-such-option=1"})
+print("bad sol_options:", backend.history[-1].partitions[0].status)
+
 # SOL_REPORT-style option: the table goes to stdout.
 # CHECK: sol cost report:
 # CHECK-NEXT: kernel intensity bound
