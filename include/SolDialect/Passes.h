@@ -29,13 +29,17 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// sol-annotate, sol-form-kernels, sol-tile, convert-sol-to-linalg,
 /// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
-/// `paths`, `maxCluster` and `schedules` constrain sol-tile's choice (see
-/// its options); `fastMath` is convert-sol-kernels-to-gpu's.
+/// `plans` constrains sol-tile's choice (its options of the same names);
+/// `fastMath` is convert-sol-kernels-to-gpu's.
+struct PlanChoiceOptions {
+  std::string paths, schedules, tiles;
+  int64_t minCluster = 1, maxCluster = 1;
+};
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
                            bool remarks = false, StringRef report = "none",
-                           StringRef paths = "", int64_t maxCluster = 1,
-                           StringRef schedules = "", bool fastMath = false);
+                           const PlanChoiceOptions &plans = {},
+                           bool fastMath = false);
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the
 /// pass registry.

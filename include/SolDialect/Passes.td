@@ -80,9 +80,15 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Largest thread-block cluster a plan may use (2: B tiles "
            "multicast to 2-CTA clusters; off by default, it measured no "
            "faster on the H200)">,
+    Option<"minCluster", "min-cluster", "int64_t", /*default=*/"1",
+           "Smallest thread-block cluster a plan may use, for A/B "
+           "measurements (plans without clusters count as 1)">,
     Option<"schedules", "schedules", "std::string", /*default=*/"\"\"",
            "Comma-separated wgmma_tma consumer schedules the tiler may "
            "choose from (cooperative, pingpong; empty: all)">,
+    Option<"tiles", "tiles", "std::string", /*default=*/"\"\"",
+           "Comma-separated MxN output tiles the wgmma and wgmma_tma plans "
+           "may use (e.g. 128x256; empty: all), for A/B measurements">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

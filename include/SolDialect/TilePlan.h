@@ -121,17 +121,30 @@ struct PlanChoice {
 struct PlanConstraints {
   /// Matmul paths allowed; empty: all. The SIMT fallback is always allowed.
   SmallVector<KernelPath> paths;
-  int64_t maxCluster = 1;
+  int64_t minCluster = 1, maxCluster = 1;
   int64_t maxSplitK = 16;
   /// wgmma_tma consumer schedules allowed; empty: all. Other paths have no
   /// schedule to constrain.
   SmallVector<ConsumerSchedule> schedules;
+  /// wgmma and wgmma_tma output tiles (M, N) allowed; empty: all. The other
+  /// paths' tiles are not constrained.
+  SmallVector<std::pair<int64_t, int64_t>> tiles;
+  /// Whether the constraints beyond `paths` rule out plans a default choice
+  /// could take (the limits only cap what the model may pick).
+  bool narrowsPlans() const {
+    return minCluster > 1 || !schedules.empty() || !tiles.empty();
+  }
   bool allows(PlanAttr plan) const {
-    return plan.getCluster() <= maxCluster &&
+    bool isWgmma = plan.getPath() == KernelPath::wgmma ||
+                   plan.getPath() == KernelPath::wgmma_tma;
+    return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
            plan.getSplitK() <= maxSplitK &&
            (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
            (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
-            llvm::is_contained(schedules, plan.getSchedule()));
+            llvm::is_contained(schedules, plan.getSchedule())) &&
+           (tiles.empty() || !isWgmma ||
+            llvm::is_contained(
+                tiles, std::make_pair(plan.getTile()[0], plan.getTile()[1])));
   }
 };
 

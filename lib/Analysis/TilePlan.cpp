@@ -415,9 +415,12 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       reason << "simt: " << notMma;
       return choice;
     }
-    failureReason = constraints.paths.empty()
-                        ? "no tile fits the target's shared memory"
-                        : "no allowed path can compute this matmul";
+    failureReason = !constraints.paths.empty()
+                        ? "no allowed path can compute this matmul"
+                    : constraints.narrowsPlans()
+                        ? "no plan the constraints allow (tiles, schedules, "
+                          "min-cluster) can compute this matmul"
+                        : "no tile fits the target's shared memory";
     return failure();
   }
 

@@ -261,8 +261,7 @@ namespace {
 /// assembly are the library's own).
 struct CompileOptions {
   bool fastMath = false;
-  std::string paths, schedules;
-  int64_t maxCluster = 1;
+  mlir::sol::PlanChoiceOptions plans;
 };
 } // namespace
 
@@ -282,15 +281,19 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
     if (key == "fast-math" && (value == "true" || value == "false")) {
       options.fastMath = value == "true";
     } else if (key == "paths") {
-      options.paths = value.str();
+      options.plans.paths = value.str();
     } else if (key == "schedules") {
-      options.schedules = value.str();
+      options.plans.schedules = value.str();
+    } else if (key == "tiles") {
+      options.plans.tiles = value.str();
     } else if (key == "max-cluster" && isPositiveInteger(value)) {
-      value.getAsInteger(10, options.maxCluster);
+      value.getAsInteger(10, options.plans.maxCluster);
+    } else if (key == "min-cluster" && isPositiveInteger(value)) {
+      value.getAsInteger(10, options.plans.minCluster);
     } else {
       message = ("sol_compile: bad option '" + word +
                  "' (known: fast-math=true|false, paths=..., max-cluster=N, "
-                 "schedules=...)")
+                 "min-cluster=N, schedules=..., tiles=...)")
                     .str();
       return failure();
     }
@@ -358,8 +361,7 @@ extern "C" int sol_compile_with_options(const char *mlirText,
   PassManager pm(&context, ModuleOp::getOperationName());
   mlir::sol::buildSolToPTXPipeline(
       pm, outDir.path, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
-      /*report=*/"none", options->paths, options->maxCluster,
-      options->schedules, options->fastMath);
+      /*report=*/"none", options->plans, options->fastMath);
   pm.addInstrumentation(
       std::make_unique<HostProgramRecorder>(compilation->hostProgram));
   if (failed(pm.run(*module)))

@@ -66,9 +66,18 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       *this, "max-cluster",
       llvm::cl::desc("Largest thread-block cluster sol-tile may plan"),
       llvm::cl::init(1)};
+  Option<int64_t> minCluster{
+      *this, "min-cluster",
+      llvm::cl::desc("Smallest thread-block cluster sol-tile may plan"),
+      llvm::cl::init(1)};
   Option<std::string> schedules{
       *this, "schedules",
       llvm::cl::desc("wgmma_tma consumer schedules sol-tile may choose "
+                     "(comma-separated; empty: all)"),
+      llvm::cl::init("")};
+  Option<std::string> tiles{
+      *this, "tiles",
+      llvm::cl::desc("wgmma/wgmma_tma MxN tiles sol-tile may choose "
                      "(comma-separated; empty: all)"),
       llvm::cl::init("")};
   Option<bool> fastMath{
@@ -91,15 +100,17 @@ static std::string resolveCudaPath(StringRef cudaPath) {
 void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
                                       bool remarks, StringRef report,
-                                      StringRef paths, int64_t maxCluster,
-                                      StringRef schedules, bool fastMath) {
+                                      const PlanChoiceOptions &plans,
+                                      bool fastMath) {
   buildSolAnnotatePipeline(pm, "none", "-", remarks);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
-  tile.paths = paths.str();
-  tile.maxCluster = maxCluster;
-  tile.schedules = schedules.str();
+  tile.paths = plans.paths;
+  tile.minCluster = plans.minCluster;
+  tile.maxCluster = plans.maxCluster;
+  tile.schedules = plans.schedules;
+  tile.tiles = plans.tiles;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;
@@ -218,9 +229,14 @@ void mlir::sol::registerSolPipelines() {
       "linalg and gpu to NVVM and PTX; with out-dir, write each kernel's "
       "manifest, PTX and cubin",
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
+        PlanChoiceOptions plans;
+        plans.paths = options.paths;
+        plans.schedules = options.schedules;
+        plans.tiles = options.tiles;
+        plans.minCluster = options.minCluster;
+        plans.maxCluster = options.maxCluster;
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks, options.report,
-                              options.paths, options.maxCluster,
-                              options.schedules, options.fastMath);
+                              plans, options.fastMath);
       });
 }

@@ -38,6 +38,25 @@ static LogicalResult parseEnumList(ModuleOp module, StringRef what,
   return success();
 }
 
+/// Parses option `tiles` ("128x256,128x128") into (M, N) pairs; anything
+/// else is an error on `module`.
+static LogicalResult
+parseTileList(ModuleOp module, StringRef text,
+              SmallVectorImpl<std::pair<int64_t, int64_t>> &tiles) {
+  SmallVector<StringRef> names;
+  text.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    auto [m, n] = name.trim().split('x');
+    int64_t tileM, tileN;
+    if (m.getAsInteger(10, tileM) || n.getAsInteger(10, tileN) || tileM < 1 ||
+        tileN < 1)
+      return module.emitError() << "sol-tile: tile '" << name.trim()
+                                << "' in tiles=" << text << " is not MxN";
+    tiles.push_back({tileM, tileN});
+  }
+  return success();
+}
+
 namespace {
 
 struct TilePass : sol::impl::SolTilePassBase<TilePass> {
@@ -50,20 +69,24 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
       emitMissingTargetError(module, "sol-tile");
       return signalPassFailure();
     }
-    if (maxCluster < 1 || maxSplitK < 1) {
-      module.emitError() << "sol-tile: max-cluster and max-split-k must be at "
-                            "least 1 (got "
+    if (maxCluster < 1 || maxSplitK < 1 || minCluster < 1) {
+      module.emitError() << "sol-tile: min-cluster, max-cluster and "
+                            "max-split-k must be at least 1 (got "
+                         << static_cast<int64_t>(minCluster) << ", "
                          << static_cast<int64_t>(maxCluster) << " and "
                          << static_cast<int64_t>(maxSplitK) << ")";
       return signalPassFailure();
     }
     PlanConstraints constraints;
+    constraints.minCluster = minCluster;
     constraints.maxCluster = maxCluster;
     constraints.maxSplitK = maxSplitK;
     if (failed(parseEnumList(module, "path", "paths", paths,
                              symbolizeKernelPath, constraints.paths)) ||
         failed(parseEnumList(module, "schedule", "schedules", schedules,
-                             symbolizeConsumerSchedule, constraints.schedules)))
+                             symbolizeConsumerSchedule,
+                             constraints.schedules)) ||
+        failed(parseTileList(module, tiles, constraints.tiles)))
       return signalPassFailure();
     WalkResult result = module.walk([&](KernelOp kernel) {
       std::string failureReason;

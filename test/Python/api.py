@@ -55,7 +55,7 @@ func.func @g(%x: tensor<64x128xf16>, %w: tensor<256x128xf16>) -> tensor<64x256xf
 print("fast-math:",
       "tanh.approx.f32" in sol.compile(GELU).kernels[0].ptx,
       "tanh.approx.f32" in sol.compile(GELU, options="fast-math=true").kernels[0].ptx)
-# CHECK: error: sol_compile: bad option 'fast-math=maybe' (known: fast-math=true|false, paths=..., max-cluster=N, schedules=...)
+# CHECK: error: sol_compile: bad option 'fast-math=maybe' (known: fast-math=true|false, paths=..., max-cluster=N, min-cluster=N, schedules=..., tiles=...)
 try:
     sol.compile(GELU, options="fast-math=maybe")
 except sol.SolError as error:
@@ -65,6 +65,12 @@ try:
     sol.compile(GELU, options="schedules=zigzag")
 except sol.SolError as error:
     print("error:", error)
+# tiles and min-cluster reach sol-tile: the 64-row GELU matmul forced onto
+# a 128x256 wgmma_tma tile on 2-CTA clusters.
+# CHECK: forced plan: wgmma_tma [128, 256, 64] cluster 2
+plan = sol.compile(GELU, options="paths=wgmma_tma tiles=128x256 min-cluster=2 "
+                   "max-cluster=2").kernels[0].manifest["plan"]
+print("forced plan:", plan["path"], plan["tile"], "cluster", plan["cluster"])
 # CHECK: launch: SolError:
 try:
     import torch  # noqa: F401

@@ -3,6 +3,8 @@
 // RUN: sol-opt %s --split-input-file --sol-tile="max-cluster=2 schedules=cooperative" | FileCheck %s --check-prefix=COOP
 // RUN: not sol-opt %s --split-input-file --sol-tile="paths=tma" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not sol-opt %s --split-input-file --sol-tile="schedules=pingpong,zigzag" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-SCHEDULE
+// RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256 min-cluster=2 max-cluster=2" 2>/dev/null | FileCheck %s --check-prefix=FORCED
+// RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256,128" 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 
 // sol-tile's constraints widen or narrow the choice for A/B measurements:
 // allowing 2-CTA clusters changes nothing for the prefill shape, whose B
@@ -17,6 +19,11 @@
 //       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
+// With tiles and min-cluster a measurement pins one plan the model would
+// not take: cooperative 128x256 tiles on 2-CTA clusters.
+// FORCED-LABEL: func.func @prefill_under_constraints
+//       FORCED:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = {{[0-9]+}}, cluster = 2>
+// BAD-TILE: error: sol-tile: tile '128' in tiles=128x256,128 is not MxN
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma
 // UNKNOWN-SCHEDULE: error: sol-tile: unknown schedule 'zigzag' in schedules=pingpong,zigzag
 module attributes {sol.target = #sol.target<"h200">} {
@@ -38,6 +45,9 @@ func.func @prefill_under_constraints(%x: tensor<16x512x2560xf16>, %w: tensor<256
 // says so rather than pick a path it was told not to.
 // RUN: not sol-opt %s --split-input-file --sol-tile="paths=wgmma_tma" 2>&1 | FileCheck %s --check-prefix=NOPATH
 // NOPATH: error: sol-tile: cannot plan kernel @k: no allowed path can compute this matmul
+// The A100 has no clusters, so min-cluster=2 leaves it no plan either:
+// RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256 min-cluster=2 max-cluster=2" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOCLUSTER
+// NOCLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster) can compute this matmul
 module attributes {sol.target = #sol.target<"a100-80gb">} {
 func.func @a100_only_tma(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %0 = sol.kernel @k ins(%x, %w : tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16> {

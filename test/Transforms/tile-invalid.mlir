@@ -1,11 +1,13 @@
 // RUN: sol-opt %s --split-input-file --sol-tile -verify-diagnostics
 // RUN: not sol-opt %s --split-input-file --sol-tile="max-split-k=0" 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: not sol-opt %s --split-input-file --sol-tile="max-cluster=0" 2>&1 | FileCheck %s --check-prefix=LIMITS-CLUSTER
+// RUN: not sol-opt %s --split-input-file --sol-tile="min-cluster=0" 2>&1 | FileCheck %s --check-prefix=LIMITS-MIN-CLUSTER
 
 // Limits below 1 would leave no plan (and a misleading reason); sol-tile
 // refuses them up front.
-// LIMITS: error: sol-tile: max-cluster and max-split-k must be at least 1 (got 1 and 0)
-// LIMITS-CLUSTER: error: sol-tile: max-cluster and max-split-k must be at least 1 (got 0 and 16)
+// LIMITS: error: sol-tile: min-cluster, max-cluster and max-split-k must be at least 1 (got 1, 1 and 0)
+// LIMITS-CLUSTER: error: sol-tile: min-cluster, max-cluster and max-split-k must be at least 1 (got 1, 0 and 16)
+// LIMITS-MIN-CLUSTER: error: sol-tile: min-cluster, max-cluster and max-split-k must be at least 1 (got 0, 1 and 16)
 
 // The plan depends on the device: no target, no plan.
 // expected-error @+1 {{sol-tile needs a target}}
