@@ -1,0 +1,123 @@
+"""sol's GEMM plans against cuBLAS at the torch backend's shapes, timed
+interleaved on a heated card (bench/torch_backend_gpu.py's method).
+
+    SOL_CAPI_LIB=... PYTHONPATH=python:bench python3 bench/diag/gemm_variants.py
+    ... --ncu   # one launch of each, for ncu (no timing)
+
+Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
+shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap
+the L2 traffic per MAC (tile size, multicast) or the epilogue? Each plan
+variant is pinned with sol-tile's tiles/schedules/min-cluster options.
+"""
+import argparse
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import sol
+from torch_backend_gpu import Clock, time_interleaved
+
+SHAPES = {  # name: (M, N, K, epilogue)
+    "mlp_gelu": (8192, 10240, 2560, "gelu"),
+    "mlp_plain": (8192, 10240, 2560, None),
+    "oproj": (8192, 2560, 2560, None),
+    "gate": (2048, 6912, 2560, None),
+    "down": (2048, 2560, 6912, None),
+}
+
+VARIANTS = {
+    "default": "",
+    "pp128": "paths=wgmma_tma schedules=pingpong tiles=128x128",
+    "pp128c2": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
+               "min-cluster=2 max-cluster=2",
+    "coop128": "paths=wgmma_tma schedules=cooperative tiles=128x128",
+    "coop128c2": "paths=wgmma_tma schedules=cooperative tiles=128x128 "
+                 "min-cluster=2 max-cluster=2",
+    "coop256": "paths=wgmma_tma tiles=128x256",
+    "coop256c2": "paths=wgmma_tma tiles=128x256 min-cluster=2 max-cluster=2",
+}
+
+
+def ir(m, n, k, epilogue):
+    body = (f"%m = sol.matmul %x, %w transpose_b : tensor<{m}x{k}xf16>, "
+            f"tensor<{n}x{k}xf16> -> tensor<{m}x{n}xf16>\n")
+    args = f"%x: tensor<{m}x{k}xf16>, %w: tensor<{n}x{k}xf16>"
+    result = "%m"
+    if epilogue == "gelu":
+        args += f", %b: tensor<{n}xf16>"
+        body += (f"%s = sol.add %m, %b : tensor<{m}x{n}xf16>, tensor<{n}xf16>"
+                 f" -> tensor<{m}x{n}xf16>\n"
+                 f"%g = sol.gelu tanh %s : tensor<{m}x{n}xf16>\n")
+        result = "%g"
+    return (f'module attributes {{sol.target = #sol.target<"h200">}} {{\n'
+            f"func.func @g({args}) -> tensor<{m}x{n}xf16> {{\n{body}"
+            f"return {result} : tensor<{m}x{n}xf16>\n}}\n}}\n")
+
+
+def plan_text(kernel):
+    p = kernel.manifest["plan"]
+    return (f"{p['tile'][0]}x{p['tile'][1]} {p.get('schedule', p['path'])} "
+            f"c{p['cluster']}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ncu", action="store_true")
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    clock = None if args.ncu else Clock()
+    for name in args.shapes.split(","):
+        m, n, k, epilogue = SHAPES[name]
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        w = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
+        b = torch.randn(n, device="cuda", dtype=torch.float16)
+        inputs = (x, w, b) if epilogue else (x, w)
+        if epilogue:
+            def cublas(x, w, b):
+                return F.gelu(F.linear(x, w, b), approximate="tanh")
+        else:
+            def cublas(x, w):
+                return F.linear(x, w)
+        expected = cublas(*inputs).float()
+        impls = {"cublas": cublas}
+        seen = {}
+        text = ir(m, n, k, epilogue)
+        for label, options in VARIANTS.items():
+            try:
+                kernel = sol.compile(text, options=options or None).kernels[0]
+            except sol.SolError as error:
+                print(f"{name} {label}: no plan: {str(error)[:120]}")
+                continue
+            plan = plan_text(kernel)
+            if plan in seen:
+                continue
+            seen[plan] = label
+            got = kernel.launch(*inputs).float()
+            share = ((got - expected).abs() <= 1e-2 + 1e-2 * expected.abs()) \
+                .float().mean().item()
+            print(f"{name} {label}: {plan}, t_pred "
+                  f"{kernel.cost['t_pred_us']:.1f} us, share {share:.4f}",
+                  flush=True)
+            if share >= 0.99:
+                impls[f"{label} ({plan})"] = kernel.launch
+        if args.ncu:
+            for fn in impls.values():
+                fn(*inputs)
+            torch.cuda.synchronize()
+            continue
+        timed = time_interleaved(impls, inputs, clock)
+        flops = 2 * m * n * k
+        for label, (us, mhz, watts) in timed.items():
+            per_ghz = flops / us / 1e6 / (mhz / 1000) if mhz else 0
+            print(f"  {name:9s} {label:28s} {us:8.1f} us "
+                  f"{flops / us / 1e6:6.1f} TFLOP/s {mhz or 0:5.0f} MHz "
+                  f"{watts or 0:4.0f} W {per_ghz:5.1f} TFLOP/s/GHz", flush=True)
+    if clock:
+        clock.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
