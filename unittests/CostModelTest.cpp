@@ -253,6 +253,30 @@ TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
   EXPECT_NEAR(epilogueShownUs(work, tiling), fourWarpUs / tilesPerBlock, 0.02);
 }
 
+TEST_F(CostModelTest, CooperativeTilesPayTheirStoresPingPongHidesThem) {
+  // A finished tile leaves the accumulators as 4-byte stores, 7.1 us per
+  // 64 KB tile and SM (H200, 2026-11-30). Cooperative consumers store with
+  // no wgmma in flight: the prefill's 5 tiles of 128x256 per SM add 5 x 7.1
+  // us. Ping-pong consumers store during the other's K loop: of the 10
+  // 128x128 tiles' 3.55 us each, only the last tile's shows.
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  work.ewFlops = 0;
+  auto storesUs = [&](const MatmulTiling &tiling) {
+    MatmulTiling noKLoop = tiling;
+    noKLoop.tileK = 0; // no K loop priced, so no epilogue either
+    return estimateCost(work, h200, &tiling).getTPredUs() -
+           estimateCost(work, h200, &noKLoop).getTPredUs();
+  };
+  EXPECT_NEAR(
+      storesUs(wgmmaTmaTiling(*module, 256, 4, ConsumerSchedule::cooperative)),
+      5 * 7.1, 0.01);
+  EXPECT_NEAR(
+      storesUs(wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong)),
+      7.1 / 2, 0.01);
+}
+
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
   // Re-reads through L2 stream at l2_gbps while B leaves room in L2, at 0.8
   // of it once B takes over 3/4 of it (H200: 60 MiB). The L2 is made the
