@@ -24,6 +24,12 @@ SHAPES = {  # name: (M, N, K, epilogue)
     "oproj": (8192, 2560, 2560, None),
     "gate": (2048, 6912, 2560, None),
     "down": (2048, 2560, 6912, None),
+    # K scaling at the prefill's M x N: a cost per tile (the stores) shows
+    # as the intercept of time over K.
+    "oproj_k1280": (8192, 2560, 1280, None),
+    "oproj_k5120": (8192, 2560, 5120, None),
+    # The same tiles storing f32: twice the bytes per tile.
+    "oproj_f32out": (8192, 2560, 2560, "f32"),
 }
 
 VARIANTS = {
@@ -43,7 +49,11 @@ def ir(m, n, k, epilogue):
     body = (f"%m = sol.matmul %x, %w transpose_b : tensor<{m}x{k}xf16>, "
             f"tensor<{n}x{k}xf16> -> tensor<{m}x{n}xf16>\n")
     args = f"%x: tensor<{m}x{k}xf16>, %w: tensor<{n}x{k}xf16>"
-    result = "%m"
+    result, out = "%m", "f16"
+    if epilogue == "f32":
+        body += (f"%c = sol.cast %m : tensor<{m}x{n}xf16> to "
+                 f"tensor<{m}x{n}xf32>\n")
+        result, out = "%c", "f32"
     if epilogue == "gelu":
         args += f", %b: tensor<{n}xf16>"
         body += (f"%s = sol.add %m, %b : tensor<{m}x{n}xf16>, tensor<{n}xf16>"
@@ -51,8 +61,8 @@ def ir(m, n, k, epilogue):
                  f"%g = sol.gelu tanh %s : tensor<{m}x{n}xf16>\n")
         result = "%g"
     return (f'module attributes {{sol.target = #sol.target<"h200">}} {{\n'
-            f"func.func @g({args}) -> tensor<{m}x{n}xf16> {{\n{body}"
-            f"return {result} : tensor<{m}x{n}xf16>\n}}\n}}\n")
+            f"func.func @g({args}) -> tensor<{m}x{n}x{out}> {{\n{body}"
+            f"return {result} : tensor<{m}x{n}x{out}>\n}}\n}}\n")
 
 
 def plan_text(kernel):
@@ -65,6 +75,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ncu", action="store_true")
     parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args()
     torch.manual_seed(0)
     clock = None if args.ncu else Clock()
@@ -73,8 +84,11 @@ def main():
         x = torch.randn(m, k, device="cuda", dtype=torch.float16)
         w = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
         b = torch.randn(n, device="cuda", dtype=torch.float16)
-        inputs = (x, w, b) if epilogue else (x, w)
-        if epilogue:
+        inputs = (x, w, b) if epilogue == "gelu" else (x, w)
+        if epilogue == "f32":
+            def cublas(x, w):
+                return F.linear(x, w).float()
+        elif epilogue:
             def cublas(x, w, b):
                 return F.gelu(F.linear(x, w, b), approximate="tanh")
         else:
@@ -84,7 +98,8 @@ def main():
         impls = {"cublas": cublas}
         seen = {}
         text = ir(m, n, k, epilogue)
-        for label, options in VARIANTS.items():
+        for label in args.variants.split(","):
+            options = VARIANTS[label]
             try:
                 kernel = sol.compile(text, options=options or None).kernels[0]
             except sol.SolError as error:
