@@ -256,6 +256,7 @@ def main():
             "fast_math": {"fast_math": True},
             "cooperative": {"sol_options": "schedules=cooperative"},
             "pingpong": {"sol_options": "schedules=pingpong"},
+            "pp128": {"sol_options": "schedules=pingpong tiles=128x128"},
             "cluster2": {"sol_options": "max-cluster=2"},
         })
     torch.manual_seed(0)

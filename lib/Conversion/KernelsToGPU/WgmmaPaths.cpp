@@ -293,7 +293,7 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   int64_t warpsM = pingpong ? 1 : 2;
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
       tile[0] != 128 || tile[2] != 64 || tile[1] % 16 != 0 ||
-      tile[1] > (pingpong ? 128 : 256) || cluster < 1 || cluster > 8 ||
+      tile[1] > (pingpong ? 192 : 256) || cluster < 1 || cluster > 8 ||
       tile[1] % (8 * cluster) != 0 || plan.getThreads() != kWgmmaTmaThreads ||
       plan.getStages() < 2 || plan.getWarps() != ArrayRef<int64_t>{warpsM, 1} ||
       plan.getSmem() !=
@@ -303,7 +303,7 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "
         "(tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, "
-        "n <= 256 cooperative (warps = [2, 1]) or <= 128 ping-pong (warps = "
+        "n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = "
         "[1, 1]), a cluster of 1 to 8, at least 2 stages, 384 threads, an "
         "unbatched [N, K] weight, smem = stages x (128 + n) x 128 bytes + 16 "
         "bytes of mbarriers per stage (+ 16 ping-pong) + 1024 bytes of "
