@@ -35,6 +35,8 @@ SHAPES = {  # name: (M, N, K, epilogue)
 VARIANTS = {
     "default": "",
     "pp128": "paths=wgmma_tma schedules=pingpong tiles=128x128",
+    "pp144": "paths=wgmma_tma schedules=pingpong tiles=128x144",
+    "pp160": "paths=wgmma_tma schedules=pingpong tiles=128x160",
     "pp192": "paths=wgmma_tma schedules=pingpong tiles=128x192",
     "pp128c2": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
                "min-cluster=2 max-cluster=2",

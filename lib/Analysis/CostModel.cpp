@@ -403,7 +403,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     double l2Rate = target.getL2Gbps() * 1e9;
     if (4 * work.matmulRhsBytes > 3 * target.getL2Bytes())
       l2Rate *= kL2RateBeyondCapacity;
-    tL2Pred = l2Bytes / l2Rate;
+    // Each SM pulls its own tiles' panels: where the last wave leaves SMs
+    // idle, the busy ones do not stream faster (2026-11-30, bench/results/
+    // 2026-11-30-h200-s4-pp192: ping-pong tiles of 128x128 and 128x192 ran
+    // the SwiGLU and MLP shapes in the ratio of their tiles per SM, not of
+    // their L2 bytes).
+    tL2Pred = l2Bytes / l2Rate / waveEfficiency;
 
     // A pipelined K loop costs at least a barrier round trip and a dependent
     // load per step, however little each step computes: 0.28 us per K tile,

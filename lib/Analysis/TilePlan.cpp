@@ -388,6 +388,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     // tiles (no epilogue to hide), it ran as fast or faster on the H200
     // (2026-11-30, bench/NOTES.md sections 16 and 18).
     for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::pingpong},
+                      TmaTile{144, 6, ConsumerSchedule::pingpong},
+                      TmaTile{160, 6, ConsumerSchedule::pingpong},
                       TmaTile{192, 5, ConsumerSchedule::pingpong},
                       TmaTile{128, 6, ConsumerSchedule::cooperative},
                       TmaTile{256, 4, ConsumerSchedule::cooperative}})
