@@ -279,8 +279,9 @@ TEST_F(CostModelTest, CooperativeTilesPayTheirStoresPingPongHidesThem) {
 
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
   // Re-reads through L2 stream at l2_gbps while B leaves room in L2, at 0.8
-  // of it once B takes over 3/4 of it (H200: 60 MiB). The L2 is made the
-  // limit with 64-row tiles and a fast tensor core.
+  // of it once B takes over 3/4 of it (H200: 60 MiB), each SM pulling its
+  // own tiles: 8192 tiles fill 63 waves of 132 SMs, the last one partly. The
+  // L2 is made the limit with 64-row tiles and a fast tensor core.
   auto slowTensor = cast<TargetAttr>(parseAttribute(
       "#sol.target<name = \"h200-fast-tc\", chip = \"sm_90a\", sm_count = "
       "132, clock_mhz = 1830, f16_tflops = 100000.0, bf16_tflops = 100000.0, "
@@ -300,12 +301,41 @@ TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
                    static_cast<double>(work.matmulRhsBytes) * (8192 / 64);
     CostAttr cost = estimateCost(work, slowTensor, &tiling);
     EXPECT_EQ(cost.getLimiter(), Limiter::l2);
-    return std::make_pair(cost.getTPredUs() - 3.2, reads / 10800e3);
+    double waveEfficiency = 8192.0 / (63 * 132);
+    return std::make_pair(cost.getTPredUs() - 3.2,
+                          reads / 10800e3 / waveEfficiency);
   };
   auto [under, underReads] = l2Us(5376);
   EXPECT_NEAR(under / underReads, 1.0, 1e-3);
   auto [over, overReads] = l2Us(5888);
   EXPECT_NEAR(over / overReads, 1 / 0.8, 1e-3);
+}
+
+TEST_F(CostModelTest, PingPongClustersPayTheirCoupling) {
+  // The prefill on ping-pong 128x128 tiles with a fast L2 (the tensor cores
+  // the limit): a 2-CTA cluster halves B's re-reads, which do not matter
+  // here, and couples the pair, which costs 13 % of the K loops.
+  auto fastL2 = cast<TargetAttr>(parseAttribute(
+      "#sol.target<name = \"h200-fast-l2\", chip = \"sm_90a\", sm_count = "
+      "132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, "
+      "tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, "
+      "hbm_gbps = 4800.0, l2_gbps = 100000.0, l2_bytes = 62914560, "
+      "smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, "
+      "mma_efficiency = 0.7, hbm_efficiency = 0.9>",
+      &context));
+  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  MatmulTiling single =
+      wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong);
+  MatmulTiling paired = single;
+  paired.cluster = 2;
+  // 1280 tiles in 10 waves of 132 SMs at 0.7 of 989 TFLOP/s.
+  double tensorUs =
+      2.0 * 8192 * 2560 * 2560 / (989e12 * 0.7 * 1280 / 1320) * 1e6;
+  EXPECT_NEAR(estimateCost(work, fastL2, &paired).getTPredUs() -
+                  estimateCost(work, fastL2, &single).getTPredUs(),
+              0.13 * tensorUs, 0.01);
 }
 
 TEST_F(CostModelTest, SplitKPaysThePartialsRoundTrip) {

@@ -228,6 +228,9 @@ static constexpr double kL2RateBeyondCapacity = 0.80;
 /// accumulators after the K loop (see its use).
 static constexpr double kTileStoreBytesPerUs = 65536 / 7.1;
 
+/// The slowdown of ping-pong blocks coupled in a cluster (see its use).
+static constexpr double kPingPongClusterCoupling = 1.13;
+
 /// The partial tiles' round trip of a split-K matmul (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
 
@@ -407,8 +410,21 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // idle, the busy ones do not stream faster (2026-11-30, bench/results/
     // 2026-11-30-h200-s4-pp192: ping-pong tiles of 128x128 and 128x192 ran
     // the SwiGLU and MLP shapes in the ratio of their tiles per SM, not of
-    // their L2 bytes).
-    tL2Pred = l2Bytes / l2Rate / waveEfficiency;
+    // their L2 bytes). A single partial wave (decode) is priced by the HBM
+    // term's share of SMs instead, as calibrated there.
+    tL2Pred = l2Bytes / l2Rate / (waves > 1 ? waveEfficiency : 1.0);
+
+    // Ping-pong blocks coupled in a cluster wait for each other's consumer
+    // to free every multicast stage, so one block's epilogue stalls its
+    // peer's K loop. Measured on the H200 (2026-11-30, bench/results/
+    // 2026-11-30-h200-s4-gemm-variants, interleaved on a heated card): 2-CTA
+    // clusters made ping-pong 128x128 tiles 6-16 % slower on five shapes
+    // (median 13 %), where the model had them faster (halved B re-reads).
+    // Cooperative blocks stall together anyway: -6 to +12 %, not priced.
+    if (tiling && tiling->pingpong && tiling->cluster > 1) {
+      tTcPred *= kPingPongClusterCoupling;
+      tL2Pred *= kPingPongClusterCoupling;
+    }
 
     // A pipelined K loop costs at least a barrier round trip and a dependent
     // load per step, however little each step computes: 0.28 us per K tile,

@@ -373,9 +373,13 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // multicasts each B tile to both CTAs, cutting the B re-reads through L2
   // in half, which the model prices but the H200 did not reward (2026-11-30:
   // o_proj prefill 172 vs 172 us, SwiGLU down 142 vs 130 us).
-  // Ping-pong consumers own whole 128x128 tiles (a 128x256 accumulator
-  // would not fit one warpgroup's registers), so one's epilogue runs while
-  // the other's wgmma keep the tensor cores busy.
+  // Ping-pong consumers own whole tiles of 128 rows by 128 to 192 columns
+  // (a 128x256 accumulator would not fit one warpgroup's registers), so
+  // one's epilogue runs while the other's wgmma keep the tensor cores busy.
+  // The widths between let a shape fill its last wave: the SwiGLU down
+  // projection's 256 tiles of 128x160 against 320 of 128x128 ran 115.6 us
+  // against 146.8 (H200, 2026-11-30, bench/results/2026-11-30-h200-s4-pp-
+  // widths); 192 takes 5 stages to fit shared memory.
   // Where only the TMA feeding is out, the remark says why.
   std::string notTma =
       notWgmma.empty() ? whyNotWgmmaTma(*problem, target) : std::string();
