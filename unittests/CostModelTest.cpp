@@ -253,27 +253,27 @@ TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
   EXPECT_NEAR(epilogueShownUs(work, tiling), fourWarpUs / tilesPerBlock, 0.02);
 }
 
-TEST_F(CostModelTest, CooperativeTilesPayTheirStoresPingPongHidesThem) {
-  // A finished tile leaves the accumulators as 4-byte stores, 7.1 us per
-  // 64 KB tile and SM (H200, 2026-11-30). Cooperative consumers store with
+TEST_F(CostModelTest, CooperativeTilesPayTheirTurnaroundPingPongHidesIt) {
+  // Between two tiles a block drains, stores and restarts: 7.1 us per
+  // 128x256 tile on the H200 (2026-11-30). Cooperative consumers do it with
   // no wgmma in flight: the prefill's 5 tiles of 128x256 per SM add 5 x 7.1
-  // us. Ping-pong consumers store during the other's K loop: of the 10
+  // us. Ping-pong consumers do it during the other's K loop: of the 10
   // 128x128 tiles' 3.55 us each, only the last tile's shows.
   OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
   ASSERT_TRUE(module);
   KernelWork work = countKernelWork(firstKernel(*module));
   work.ewFlops = 0;
-  auto storesUs = [&](const MatmulTiling &tiling) {
+  auto turnaroundUs = [&](const MatmulTiling &tiling) {
     MatmulTiling noKLoop = tiling;
     noKLoop.tileK = 0; // no K loop priced, so no epilogue either
     return estimateCost(work, h200, &tiling).getTPredUs() -
            estimateCost(work, h200, &noKLoop).getTPredUs();
   };
+  EXPECT_NEAR(turnaroundUs(wgmmaTmaTiling(*module, 256, 4,
+                                          ConsumerSchedule::cooperative)),
+              5 * 7.1, 0.01);
   EXPECT_NEAR(
-      storesUs(wgmmaTmaTiling(*module, 256, 4, ConsumerSchedule::cooperative)),
-      5 * 7.1, 0.01);
-  EXPECT_NEAR(
-      storesUs(wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong)),
+      turnaroundUs(wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong)),
       7.1 / 2, 0.01);
 }
 

@@ -224,9 +224,9 @@ static StringRef peakFieldName(Type elementType) {
 /// (see its use).
 static constexpr double kL2RateBeyondCapacity = 0.80;
 
-/// Bytes per microsecond one block's consumer warps store from their
-/// accumulators after the K loop (see its use).
-static constexpr double kTileStoreBytesPerUs = 65536 / 7.1;
+/// Microseconds a finished tile holds the tensor cores up per output
+/// element, between its K loop and the next tile's (see its use).
+static constexpr double kTileTurnaroundUsPerElement = 7.1 / (128 * 256);
 
 /// The slowdown of ping-pong blocks coupled in a cluster (see its use).
 static constexpr double kPingPongClusterCoupling = 1.13;
@@ -471,27 +471,28 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
           std::min(1.0, static_cast<double>(warps * perSm) / 64.0);
       if (warpShare > 0)
         tEpiloguePred = work.ewFlops / (peakSimt * warpShare);
-      // The finished tile leaves the accumulators as 4-byte stores, during
-      // which (cooperative) no wgmma runs. Measured on the H200, timed
-      // interleaved with the other plans on a heated card (2026-11-30,
-      // bench/results/2026-11-30-h200-s4-gemm-variants): cooperative
-      // 128x256 plain matmuls at the MLP shape (8192x10240x2560, 20 tiles
-      // per block) ran 785 us, 142 us over this model without the term:
-      // 7.1 us per 64 KB tile. With it, the ten cluster-free cooperative
-      // runs there (128x128 and 128x256 tiles, five shapes) measure 0.86-1.06
-      // of the model, where they were up to 1.22. It is what makes ping-pong
-      // (stores hidden) win the MLP, as measured (778 vs 842 us with GELU).
-      // Priced at the operand width (an f32 output
-      // stores twice the bytes; not measured). Every tensor-core path
-      // stores its tiles the same way, so each pays the same per byte.
-      // An SM's store rate is shared by the blocks it holds, so the term
-      // counts the tiles each SM stores, whatever the grid (the rate is the
-      // H200's; other chips' are not measured).
+      // Between one tile's K loop and the next, a block drains its wgmma,
+      // converts and stores the accumulators and restarts the pipeline;
+      // cooperative consumers do that together, with no wgmma in flight.
+      // Measured on the H200, timed interleaved with the other plans on a
+      // heated card (2026-11-30, bench/results/2026-11-30-h200-s4-gemm-
+      // variants): cooperative 128x256 plain matmuls at the MLP shape
+      // (8192x10240x2560, 20 tiles per block) ran 785 us, 142 us over this
+      // model without the term: 7.1 us per 128x256 tile. K scaling puts it
+      // at ~5-6 us per 128x256 tile and ~3.5 per 128x128 (proportional to
+      // the tile), and f32 outputs (twice the bytes) cost the same
+      // (-s4-final): a turnaround per output element, not store
+      // bandwidth. With it, the ten cluster-free cooperative runs measure
+      // 0.86-1.06 of the model, where they were up to 1.22, and ping-pong
+      // (the turnaround hidden behind the other consumer's K loop) wins the
+      // MLP as measured (778 vs 842 us with GELU). Every tensor-core path
+      // turns its tiles around the same way; an SM's blocks share its
+      // tensor cores, so the term counts the tiles each SM runs, whatever
+      // the grid (measured on the H200 only).
       if (tiling->tensorCores)
         tEpiloguePred += llvm::divideCeil(plan.units(), target.getSmCount()) *
                          static_cast<double>(tiling->tileM) * tiling->tileN *
-                         (work.matmulElementType.getIntOrFloatBitWidth() / 8) /
-                         kTileStoreBytesPerUs * 1e-6;
+                         kTileTurnaroundUsPerElement * 1e-6;
       // Ping-pong: a warpgroup's epilogue runs while the other warpgroup's
       // K loop keeps the tensor cores busy. Each warpgroup's cycle over two
       // tiles is max(2 K loops, K loop + epilogue), so only the epilogue
