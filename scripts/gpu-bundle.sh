@@ -30,14 +30,16 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_tma2 \
   "$work/matrix-tma2.mlir"
 "$sol_opt" "$work/matrix-tma2.mlir" -o /dev/null \
   --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=2 schedules=cooperative"
-# The same patterns with ping-pong consumers, without (_pp) and, where the
-# model takes one, with (_pp2) a 2-CTA cluster.
-for variant in "_pp:1" "_pp2:2"; do
+# The same patterns with ping-pong consumers: 128x128 tiles without (_pp)
+# and with (_pp2) a 2-CTA cluster, and each wider ping-pong tile (_pp144,
+# _pp160, _pp192).
+for variant in "_pp:tiles=128x128" "_pp2:tiles=128x128 max-cluster=2 min-cluster=2" \
+               "_pp144:tiles=128x144" "_pp160:tiles=128x160" "_pp192:tiles=128x192"; do
   python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
     --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)x(77x200|1000x1000|2560x2560)$' \
     "$work/matrix${variant%%:*}.mlir"
   "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=${variant#*:} schedules=pingpong"
+    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma schedules=pingpong ${variant#*:}"
 done
 
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
