@@ -3,11 +3,13 @@
     SOL_CAPI_LIB=<libsol_capi.so> PYTHONPATH=python CUDA_HOME=/usr/local/cuda \
         python3 bench/torch_backend_gpu.py [--variants] [--profile]
 
-Three real torch.nn modules at the workloads' prefill shapes (attention
-output projection + residual, MLP up + bias + GELU(tanh), a SwiGLU MLP), fp16
-on CUDA: each compiled with backend="sol" must match eager (the share of
-elements within 1e-2 + 1e-2 |ref| of eager on fp32-upcast weights, and the
-relative L2 error beside eager's own), then eager and sol are timed.
+Real torch.nn modules at the workloads' shapes (attention output projection
++ residual at 1 and 16 decode tokens and at the prefill, MLP up + bias +
+GELU(tanh), a SwiGLU MLP), fp16 on CUDA: each compiled with backend="sol"
+must match eager (the share of elements within 1e-2 + 1e-2 |ref| of eager on
+fp32-upcast weights, and the relative L2 error beside eager's own), also
+when captured in a CUDA graph and replayed; then eager and sol are timed,
+called and as graph replays.
 
 Timing. Under these matmuls the H200 sits at its 700 W cap and its clock
 drifts with how long it has been loaded (bench/NOTES.md sections 15, 20, 22),
@@ -124,17 +126,17 @@ def time_interleaved(impls, args, clock, rounds=8, window_s=0.05,
         for _ in range(3):
             fn(*args)
     torch.cuda.synchronize()
-    estimate = min(window_us(fn, args, 3) for fn in impls.values())
-    iters = max(10, int(window_s * 1e6 / estimate))
+    iters = {name: max(10, int(window_s * 1e6 / window_us(fn, args, 3)))
+             for name, fn in impls.items()}
     heat_until = time.monotonic() + heat_s
     while time.monotonic() < heat_until:
-        window_us(impls[names[0]], args, iters)
+        window_us(impls[names[0]], args, iters[names[0]])
     times = {n: [] for n in names}
     spans = {n: [] for n in names}
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
             t0 = time.monotonic()
-            times[name].append(window_us(impls[name], args, iters))
+            times[name].append(window_us(impls[name], args, iters[name]))
             spans[name].append((t0, time.monotonic()))
     time.sleep(0.15)  # the last window's samples
     result = {}
@@ -176,6 +178,21 @@ def profile(name, fn, args, calls=3):
     for e in rows:
         print(f"  profile {name}: {e.self_device_time_total / calls:8.1f} us "
               f"x{e.count // calls} {e.key[:110]}")
+
+
+def graphed(fn, inputs):
+    """`fn(*inputs)` captured in a CUDA graph (after warm-up on a side
+    stream, as torch recommends): (replay callable, the static output)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn(*inputs)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn(*inputs)
+    return (lambda *_: graph.replay()), out
 
 
 def compile_sol(model, options):
@@ -240,6 +257,26 @@ def check(name, model, inputs, variants, clock, do_profile):
                   f"{statuses}; first call {first:.1f} s; {plans}", flush=True)
             if passed:
                 impls[label] = compiled
+        # Decode-sized calls are host-bound; frameworks capture them in CUDA
+        # graphs. sol's launches (kernel parameters by value, outputs from
+        # the caching allocator) must capture and replay like eager's.
+        if "sol" in impls:
+            try:
+                impls["eager graph"], _ = graphed(model, inputs)
+                replay, static = graphed(impls["sol"], inputs)
+                replay()
+                torch.cuda.synchronize()
+                err, share, finite = accuracy(static, ref)
+                graph_ok = share >= 0.99 and finite
+                ok = ok and graph_ok
+                print(f"  sol graph: {'PASS' if graph_ok else 'FAIL'} replayed"
+                      f" rel_l2 {err:.2e}, share {share:.4f}", flush=True)
+                if graph_ok:
+                    impls["sol graph"] = replay
+            except Exception as error:  # report, keep timing the rest
+                ok = False
+                print(f"  sol graph: FAIL capture: {type(error).__name__}: "
+                      f"{str(error)[:200]}", flush=True)
         timed = time_interleaved(impls, inputs, clock)
         host = {label: host_us(fn, inputs) for label, fn in impls.items()}
         if do_profile:
@@ -252,8 +289,14 @@ def check(name, model, inputs, variants, clock, do_profile):
         print(f"  time {label:14s} {us:8.1f} us  {eager_us / us:5.2f}x eager  "
               f"({clock_text}; host {host[label]:.0f} us/call)")
     sol_us = timed.get("sol", (float("inf"),))[0]
+    graphs = ""
+    if "sol graph" in timed and "eager graph" in timed:
+        eg, sg = timed["eager graph"][0], timed["sol graph"][0]
+        graphs = (f"; in CUDA graphs eager {eg:.1f} us, sol {sg:.1f} us, "
+                  f"{eg / sg:.2f}x")
     print(f"{name}: {'PASS' if ok else 'FAIL'}; eager {eager_us:.1f} us, sol "
-          f"{sol_us:.1f} us, speedup {eager_us / sol_us:.2f}x", flush=True)
+          f"{sol_us:.1f} us, speedup {eager_us / sol_us:.2f}x{graphs}",
+          flush=True)
     return ok
 
 
@@ -276,6 +319,12 @@ def main():
     dev = "cuda"
     h = torch.float16
     cases = [
+        ("o_proj + residual decode [1,1,2560]", lambda: OProjResidual(2560),
+         lambda: (torch.randn(1, 1, 2560, device=dev, dtype=h),
+                  torch.randn(1, 1, 2560, device=dev, dtype=h))),
+        ("o_proj + residual decode [16,1,2560]", lambda: OProjResidual(2560),
+         lambda: (torch.randn(16, 1, 2560, device=dev, dtype=h),
+                  torch.randn(16, 1, 2560, device=dev, dtype=h))),
         ("o_proj + residual [16,512,2560]", lambda: OProjResidual(2560),
          lambda: (torch.randn(16, 512, 2560, device=dev, dtype=h),
                   torch.randn(16, 512, 2560, device=dev, dtype=h))),

@@ -113,23 +113,33 @@ class Kernel:
         args = list(tensors)
         if len(args) == len(self.inputs):
             device = args[0].device if args else torch.device("cuda", 0)
-            for spec in self.outputs:
-                args.append(torch.empty(
-                    spec["shape"], device=device,
-                    dtype=getattr(torch, _TORCH_DTYPES[spec["dtype"]])))
-        handle = self.load()
+            for shape, dtype in self.output_specs():
+                args.append(torch.empty(shape, device=device, dtype=dtype))
         if stream is None:
             stream = torch.cuda.current_stream()
-        raw_stream = getattr(stream, "cuda_stream", stream) or 0
-        pointers = (ctypes.c_void_p * len(args))(
-            *[t.data_ptr() for t in args])
-        error = ctypes.c_void_p()
-        if lib().sol_kernel_launch(handle, pointers, len(args),
-                                   ctypes.c_void_p(raw_stream),
-                                   ctypes.byref(error)):
-            raise SolError(take_string(error))
+        self.launch_raw(args, getattr(stream, "cuda_stream", stream) or 0)
         outputs = tuple(args[len(self.inputs):])
         return outputs[0] if len(outputs) == 1 else outputs
+
+    def output_specs(self):
+        """(shape, torch dtype) of each output, in order."""
+        import torch
+        return [(tuple(spec["shape"]),
+                 getattr(torch, _TORCH_DTYPES[spec["dtype"]]))
+                for spec in self.outputs]
+
+    def launch_raw(self, tensors, stream):
+        """Launches on the raw CUDA stream handle `stream` with `tensors`
+        (inputs then outputs) as they are: no checks. For callers that ran
+        check_args on tensors of the same shapes, dtypes and device before
+        (the torch backend, whose graph guards keep them). Raises SolError."""
+        pointers = (ctypes.c_void_p * len(tensors))(
+            *[t.data_ptr() for t in tensors])
+        error = ctypes.c_void_p()
+        if lib().sol_kernel_launch(self.load(), pointers, len(tensors),
+                                   ctypes.c_void_p(stream),
+                                   ctypes.byref(error)):
+            raise SolError(take_string(error))
 
 
 class Compilation:

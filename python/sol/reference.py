@@ -55,3 +55,14 @@ def run_manifest(manifest, inputs):
 def reference_launcher(kernel, inputs):
     """A torch_backend launcher that computes on the inputs' device."""
     return run_manifest(kernel.manifest, inputs)
+
+
+def _reference_raw(kernel, tensors):
+    """The hot-path form: inputs then preallocated outputs, filled in place."""
+    count = len(kernel.inputs)
+    for out, value in zip(tensors[count:],
+                          run_manifest(kernel.manifest, tensors[:count])):
+        out.copy_(value)
+
+
+reference_launcher.raw = _reference_raw

@@ -61,6 +61,7 @@ class Partition:
     ir: str = ""
     status: str = "pending"   # "sol", or "eager: <reason>"
     compilation: object = None
+    call: object = None       # the SolPartitionCall that replaced it
 
 
 @dataclass
@@ -459,6 +460,17 @@ def default_launcher(kernel, inputs):
     return list(outputs) if isinstance(outputs, tuple) else [outputs]
 
 
+def _launch_raw(kernel, tensors):
+    import torch
+    kernel.launch_raw(tensors, torch.cuda.current_stream().cuda_stream)
+
+
+# After one checked call, the backend launches through this (inputs and
+# preallocated outputs in, nothing back): the hot path. A launcher may carry
+# its own `raw` (tests do).
+default_launcher.raw = _launch_raw
+
+
 class SolPartitionCall(torch.nn.Module):
     """Replaces a partition in the graph (a submodule, called like the
     original nodes): runs sol's host program, or the original nodes when sol
@@ -473,6 +485,9 @@ class SolPartitionCall(torch.nn.Module):
         self.fallback_reason = None
         function = compilation.host_program[0]
         self.function = function
+        # The launches resolved once (kernel, where each input comes from,
+        # its outputs' shapes and dtypes), built after a first checked call.
+        self._steps = None
 
     def forward(self, *args):
         if self.fallback_reason is None:
@@ -485,6 +500,8 @@ class SolPartitionCall(torch.nn.Module):
         return self.eager(*args)
 
     def run(self, args):
+        if self._steps is not None:
+            return self._run_resolved(args)
         if self.launcher is default_launcher:
             if not torch.cuda.is_available():
                 raise sol.SolError("no CUDA device")
@@ -503,7 +520,43 @@ class SolPartitionCall(torch.nn.Module):
             kernel = self.compilation.kernel(launch["kernel"])
             inputs = [resolve(s) for s in launch["inputs"]]
             launched.append(list(self.launcher(kernel, inputs)))
+        if getattr(self.launcher, "raw", None):
+            self._steps = self._resolve_steps()
         return tuple(resolve(s) for s in self.function["results"])
+
+    def _resolve_steps(self):
+        def where(source):
+            if "arg" in source:
+                return (None, source["arg"])
+            return (source["kernel"], source["result"])
+
+        steps = []
+        for launch in self.function["launches"]:
+            kernel = self.compilation.kernel(launch["kernel"])
+            steps.append((kernel, [where(s) for s in launch["inputs"]],
+                          kernel.output_specs()))
+        return steps, [where(s) for s in self.function["results"]]
+
+    def _run_resolved(self, args):
+        """The hot path: the first call checked every kernel's arguments and
+        dynamo's guards keep this graph's shapes, dtypes and device, so the
+        launches go straight to the launcher's `raw` (for the default one,
+        Kernel.launch_raw on the current stream)."""
+        import torch
+        steps, results = self._steps
+        args = [a if a.is_contiguous() else a.contiguous() for a in args]
+        device = args[0].device if args else torch.device("cuda", 0)
+        raw = self.launcher.raw
+        launched = []
+        for kernel, sources, outputs in steps:
+            tensors = [args[i] if k is None else launched[k][i]
+                       for k, i in sources]
+            outs = [torch.empty(shape, dtype=dtype, device=device)
+                    for shape, dtype in outputs]
+            raw(kernel, tensors + outs)
+            launched.append(outs)
+        return tuple(args[i] if k is None else launched[k][i]
+                     for k, i in results)
 
 
 def _eager_module(gm, partition):
@@ -609,6 +662,7 @@ def _compile_graph(gm, example_inputs, options):
 def _replace(gm, partition, index, options):
     call = SolPartitionCall(f"partition {index}", partition.compilation,
                             _eager_module(gm, partition), options["launcher"])
+    partition.call = call
     graph = gm.graph
     gm.add_submodule(f"sol_partition_{index}", call)
     with graph.inserting_after(partition.nodes[-1]):
