@@ -5,8 +5,6 @@
 # the kernels each side launches. Carry .capi.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-xz -dc .capi/libsol_capi.so.xz > /tmp/libsol_capi.so && chmod +x /tmp/libsol_capi.so
-export SOL_CAPI_LIB=/tmp/libsol_capi.so PYTHONPATH=$PWD/python
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} SOL_CACHE_DIR=/tmp/solcache PYTHONUNBUFFERED=1
+source bench/diag/capi-env.sh
 nvidia-smi --query-gpu=name,clocks.sm,power.draw,power.limit,temperature.gpu --format=csv
 python3 bench/torch_backend_gpu.py "$@" 2>&1 | tee "${OUT:-/tmp}/console.txt" | grep -v "^sol: "

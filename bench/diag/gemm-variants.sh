@@ -6,9 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp}"
-xz -dc .capi/libsol_capi.so.xz > /tmp/libsol_capi.so && chmod +x /tmp/libsol_capi.so
-export SOL_CAPI_LIB=/tmp/libsol_capi.so PYTHONPATH=$PWD/python:$PWD/bench
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} PYTHONUNBUFFERED=1
+source bench/diag/capi-env.sh
 python3 bench/diag/gemm_variants.py "$@" 2>&1 | grep -v "^sol: " | tee "$out/variants.txt"
 [ "${NCU:-1}" = 0 ] && exit 0
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

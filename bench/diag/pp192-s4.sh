@@ -9,9 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp}"
 mkdir -p "$out/check" "$out/variants" "$out/backend"
-xz -dc .capi/libsol_capi.so.xz > /tmp/libsol_capi.so && chmod +x /tmp/libsol_capi.so
-export SOL_CAPI_LIB=/tmp/libsol_capi.so PYTHONPATH=$PWD/python:$PWD/bench
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} PYTHONUNBUFFERED=1
+source bench/diag/capi-env.sh
 python3 bench/diag/plan_check.py --options "paths=wgmma_tma schedules=pingpong tiles=128x192" \
   2>&1 | grep -v "^sol: " > "$out/check/plan_check.txt"
 grep -E "FAIL|plan_check" "$out/check/plan_check.txt" | tail -12

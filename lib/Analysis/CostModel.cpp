@@ -401,8 +401,11 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // exactly the rate falls is not measured. Caveat (bench/NOTES.md
     // section 20): at equal clocks ncu found the MLP shape's K loop as
     // efficient as the prefill's; the MLP, timed longer, sits at the power
-    // cap. The factor predicts its time on this card; the cause it names
-    // may be the clock rather than L2.
+    // cap. And (section 22) timed fairly, interleaved on a heated card, the
+    // MLP's and the prefill's ping-pong re-reads ran at the same 9.2-9.4
+    // TB/s: the factor stands for the old timings' order bias, not for L2.
+    // It stays until l2_gbps and mma_efficiency are recalibrated to the
+    // heated steady state together (section 23's next gains).
     double l2Rate = target.getL2Gbps() * 1e9;
     if (4 * work.matmulRhsBytes > 3 * target.getL2Bytes())
       l2Rate *= kL2RateBeyondCapacity;
