@@ -295,6 +295,25 @@ func.func @wgmma_tma_two_warpgroups(%a: tensor<256x64xf16>, %b: tensor<128x64xf1
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
+// A ping-pong consumer holds its whole tile's accumulators: 128x192 is the
+// widest that fits a warpgroup's registers, so 128x256 is refused.
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64xf16>, %o: tensor<256x256xf16>) -> tensor<256x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [1, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197712, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x64xf16>, tensor<256x64xf16>) outs(%z : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x256xf32>) outs(%o : tensor<256x256xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x256xf16>
+  return %out : tensor<256x256xf16>
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
 // A cluster of 2 needs a grid of whole clusters.
 // expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
 func.func @wgmma_tma_odd_grid(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>, %o: tensor<256x128xf16>) -> tensor<256x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [3, 1, 1], block = [384, 1, 1], smem = 132160, cluster = 2>} {
