@@ -677,7 +677,24 @@ def _replace(gm, partition, index, options):
         graph.erase_node(node)
 
 
+def _installed_entry_point():
+    """Whether an installed sol package declares the "sol" backend in the
+    torch_dynamo_backends entry points (python/pyproject.toml)."""
+    try:
+        from importlib.metadata import entry_points
+        return any(ep.name == "sol"
+                   for ep in entry_points(group="torch_dynamo_backends"))
+    except Exception:
+        return False
+
+
 def _register():
+    # Installed with pip, dynamo registers the backend itself from the entry
+    # point on the first torch.compile(backend="sol"), importing this module
+    # on the way; registering here too would trip its duplicate-name assert.
+    # From a source checkout there is no entry point: register on import.
+    if _installed_entry_point():
+        return
     try:
         from torch._dynamo.backends.registry import register_backend
         register_backend(name="sol")(sol_backend)

@@ -1,0 +1,34 @@
+# The package as a user installs it (pip install ./python): no sol import
+# before torch.compile(model, backend="sol"); dynamo finds the backend through
+# the torch_dynamo_backends entry point, and loading it must not register the
+# name a second time (dynamo asserts on duplicates). Run in the installed
+# copy only (PYTHONPATH is the --target folder, not the source tree); the
+# kernels compile for real and the reference launcher stands in for the GPU.
+# REQUIRES: torch
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %sol_python -m pip install --quiet --no-build-isolation --no-deps --no-index --target %t/pkg %sol_src_root/python 2>&1 | grep -v -i "warning\|deprecat" || true
+# RUN: env PYTHONPATH=%t/pkg SOL_CACHE_DIR=%t/cache %sol_python -u %s 2>&1 | FileCheck %s
+
+import torch
+import torch.nn as nn
+
+import sol.reference  # the launcher only: sol.torch_backend stays unimported
+import sys
+
+# CHECK: backend registered before compile: False
+print("backend registered before compile:",
+      "sol.torch_backend" in sys.modules)
+
+model = nn.Sequential(nn.Linear(64, 128), nn.GELU(approximate="tanh")).half()
+x = torch.randn(8, 64).half()
+compiled = torch.compile(model, backend="sol",
+                         options={"launcher": sol.reference.reference_launcher})
+with torch.no_grad():
+    got, want = compiled(x), model(x)
+
+import sol.torch_backend as backend
+
+# CHECK: installed from {{.*}}pkg{{.*}}: matches eager True, partitions ['sol']
+print(f"installed from {backend.__file__}: matches eager "
+      f"{torch.allclose(got.float(), want.float(), atol=2e-2, rtol=2e-2)}, "
+      f"partitions {[p.status for r in backend.history for p in r.partitions]}")
