@@ -7,4 +7,4 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source bench/diag/capi-env.sh
 nvidia-smi --query-gpu=name,clocks.sm,power.draw,power.limit,temperature.gpu --format=csv
-python3 bench/torch_backend_gpu.py "$@" 2>&1 | tee "${OUT:-/tmp}/console.txt" | grep -v "^sol: "
+python3 bench/torch_backend_gpu.py "$@" 2>&1 | tee "${OUT:-/tmp}/torch_backend_gpu.log" | grep -v "^sol: "

@@ -387,18 +387,23 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     struct TmaTile {
       int64_t tileN, stages;
       ConsumerSchedule schedule;
+      // The wider ping-pong tiles ran on the GPU without clusters only
+      // (bench/results/2026-11-30-h200-s4-widths-check), and ping-pong
+      // clusters measured slower anyway: they are not offered with one.
+      int64_t maxCluster = 2;
     };
     // Ping-pong first: where the model ties it with cooperative 128x128
     // tiles (no epilogue to hide), it ran as fast or faster on the H200
     // (2026-11-30, bench/NOTES.md sections 16 and 18).
     for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::pingpong},
-                      TmaTile{144, 6, ConsumerSchedule::pingpong},
-                      TmaTile{160, 6, ConsumerSchedule::pingpong},
-                      TmaTile{192, 5, ConsumerSchedule::pingpong},
+                      TmaTile{144, 6, ConsumerSchedule::pingpong, 1},
+                      TmaTile{160, 6, ConsumerSchedule::pingpong, 1},
+                      TmaTile{192, 5, ConsumerSchedule::pingpong, 1},
                       TmaTile{128, 6, ConsumerSchedule::cooperative},
                       TmaTile{256, 4, ConsumerSchedule::cooperative}})
       for (int64_t cluster : {1, 2})
-        if (getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
+        if (cluster <= t.maxCluster &&
+            getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
           addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,
                                        cluster, target.getSmCount(),
                                        t.schedule),
