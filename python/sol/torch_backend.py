@@ -12,8 +12,13 @@ when an unsupported node consumes one of its values, so the fused call, placed
 after its last member, never runs before a value it needs or after a value
 that needs it. Each partition becomes one sol module (emitted as text),
 compiled through the C API (cached on disk by the sha256 of IR, target,
-compile options and sol version) and replaced by a call that runs sol's host program: the kernels in
-order, each launched by Kernel.launch. Anything that goes wrong — an op,
+compile options and sol version) and replaced by a call that runs sol's host
+program: the kernels in order, each launched by Kernel.launch on the first
+call (which checks every argument) and by Kernel.launch_raw after it
+(dynamo's guards keep the shapes; the launches are resolved once). The
+launches go to torch.cuda.current_stream(), so a compiled module can be
+captured in a CUDA graph, which decode-sized calls need (Python dispatch
+dominates them). Anything that goes wrong — an op,
 dtype or dynamic shape sol does not take, a failed compile, no CUDA device at
 launch — falls back to the original FX nodes with a reason logged on the
 `sol` logger; no exception reaches the user's model.
