@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import traceback
 
@@ -1158,19 +1159,25 @@ def median_us(samples):
 
 
 class ClockSampler:
-    """The SM clock while a block runs: nvidia-smi sampled every 50 ms in the
-    background. Under large matmuls the H200 sits at its 700 W cap, ~1.4-1.5
+    """The SM clock (and power) while a block runs: nvidia-smi sampled every
+    50 ms by a background reader, each sample stamped with time.monotonic()
+    on arrival. Under large matmuls the H200 sits at its 700 W cap, ~1.4-1.6
     GHz against the 1.83 GHz its datasheet peak assumes (bench/NOTES.md
-    sections 15 and 20), so each timing says what clock it ran at. `mhz` is
-    the median sample; None without nvidia-smi or without a sample (blocks
-    shorter than its first reading)."""
+    sections 15, 20 and 22), so each timing says what clock it ran at.
+    After the block, `mhz` is the median sample; `between(t0, t1)` gives the
+    medians (MHz, W) of the samples inside a window of the block, for
+    callers that time several things under one sampler
+    (bench/torch_backend_gpu.py). None without nvidia-smi or without a
+    sample (a window shorter than the sampling period)."""
 
-    COMMAND = ("nvidia-smi", "--query-gpu=clocks.sm",
+    COMMAND = ("nvidia-smi", "--query-gpu=clocks.sm,power.draw",
                "--format=csv,noheader,nounits", "-lms", "50")
 
     def __init__(self, command=COMMAND):
         self.command = list(command)
         self.process = None
+        self.reader = None
+        self.samples = []  # (monotonic seconds, MHz, W or None)
         self.mhz = None
 
     def __enter__(self):
@@ -1181,20 +1188,43 @@ class ClockSampler:
                     stderr=subprocess.DEVNULL, text=True)
             except OSError:
                 self.process = None
+        if self.process is not None:
+            self.reader = threading.Thread(target=self._read, daemon=True)
+            self.reader.start()
         return self
+
+    def _read(self):
+        for line in self.process.stdout:
+            fields = [f.strip() for f in line.split(",")]
+            try:
+                mhz = float(fields[0])
+            except ValueError:
+                continue
+            try:
+                watts = float(fields[1]) if len(fields) > 1 else None
+            except ValueError:  # "[N/A]" where the card reports no power
+                watts = None
+            self.samples.append((time.monotonic(), mhz, watts))
+
+    def between(self, t0, t1):
+        """(median MHz, median W) of the samples taken in [t0, t1]."""
+        inside = [(m, w) for t, m, w in self.samples if t0 <= t <= t1]
+        watts = [w for _, w in inside if w is not None]
+        return (statistics.median(m for m, _ in inside) if inside else None,
+                statistics.median(watts) if watts else None)
 
     def __exit__(self, *exc):
         if self.process is None:
             return False
         self.process.terminate()
         try:
-            out, _ = self.process.communicate(timeout=5)
+            self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            out, _ = self.process.communicate()
-        samples = [int(v) for v in re.findall(r"^\s*(\d+)\s*$", out or "",
-                                              re.MULTILINE)]
-        self.mhz = statistics.median(samples) if samples else None
+            self.process.wait()
+        self.reader.join(timeout=5)
+        mhz = [m for _, m, _ in self.samples]
+        self.mhz = statistics.median(mhz) if mhz else None
         return False
 
 

@@ -332,6 +332,21 @@ class ClockSampling(unittest.TestCase):
             with rb.ClockSampler(command=(fake,)) as clock:
                 time.sleep(0.3)
             self.assertEqual(clock.mhz, 1500)
+            self.assertEqual(clock.between(0, time.monotonic()), (1500, None))
+            self.assertEqual(clock.between(0, 1), (None, None))
+
+    def test_clock_and_power_in_a_window(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "nvidia-smi")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\nprintf '1410, 690.5\\n1470, [N/A]\\n"
+                        "1500, 700.0\\n'\nexec sleep 30\n")
+            os.chmod(fake, 0o755)
+            with rb.ClockSampler(command=(fake,)) as clock:
+                time.sleep(0.3)
+            self.assertEqual(clock.mhz, 1470)
+            self.assertEqual(clock.between(0, time.monotonic()),
+                             (1470, 695.25))
 
     def test_none_without_nvidia_smi(self):
         with rb.ClockSampler(command=("no-such-smi-here",)) as clock:

@@ -28,10 +28,9 @@ kernels each implementation launches (torch.profiler, device time per call).
 """
 import argparse
 import copy
+import os
 import statistics
-import subprocess
 import sys
-import threading
 import time
 
 import torch
@@ -39,6 +38,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import sol.torch_backend as backend
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_bench import ClockSampler  # noqa: E402  (the benchmark's sampler)
 
 
 class OProjResidual(nn.Module):
@@ -68,42 +70,6 @@ class SwiGLU(nn.Module):
 
     def forward(self, x):
         return self.down(F.silu(self.gate(x)) * self.up(x))
-
-
-class Clock:
-    """nvidia-smi's SM clock (MHz) and power (W) every 50 ms, stamped with
-    time.monotonic() on arrival; `between(t0, t1)` gives the medians."""
-
-    def __init__(self):
-        self.samples = []
-        try:
-            self.process = subprocess.Popen(
-                ["nvidia-smi", "--query-gpu=clocks.sm,power.draw",
-                 "--format=csv,noheader,nounits", "-lms", "50"],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        except OSError:
-            self.process = None
-            return
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            try:
-                mhz, watts = (float(v) for v in line.split(","))
-            except ValueError:
-                continue
-            self.samples.append((time.monotonic(), mhz, watts))
-
-    def between(self, t0, t1):
-        inside = [(m, w) for t, m, w in self.samples if t0 <= t <= t1]
-        if not inside:
-            return None, None
-        return (statistics.median(m for m, _ in inside),
-                statistics.median(w for _, w in inside))
-
-    def close(self):
-        if self.process:
-            self.process.terminate()
 
 
 def window_us(fn, args, iters):
@@ -195,6 +161,11 @@ def graphed(fn, inputs):
     return (lambda *_: graph.replay()), out
 
 
+def fallbacks(calls):
+    """The reasons any of these partition calls fell back to eager."""
+    return [c.fallback_reason for c in calls if c.fallback_reason]
+
+
 def compile_sol(model, options):
     """`model` (a copy) under torch.compile with sol and `options`."""
     def sol(gm, example_inputs):
@@ -232,6 +203,10 @@ def check(name, model, inputs, variants, clock, do_profile):
         impls = {"eager": model}
         ok = True
         seen_ptx = {}
+        # A partition that fails at run time falls back to its eager nodes
+        # (and would then match, and be timed as, eager): each sol variant's
+        # partition calls, to check that none did.
+        calls = {}
         for label, options in variants.items():
             compiled = compile_sol(model, {**options, "report": label == "sol"})
             t0 = time.time()
@@ -246,8 +221,10 @@ def check(name, model, inputs, variants, clock, do_profile):
                 continue
             seen_ptx[ptx] = label
             err, share, finite = accuracy(got, ref)
+            calls[label] = [p.call for p in report.partitions if p.call]
             passed = share >= 0.99 and finite and \
-                all(s.startswith("sol") for s in statuses)
+                all(s.startswith("sol") for s in statuses) and \
+                not fallbacks(calls[label])
             ok = ok and passed
             plans = ", ".join(
                 f"{k.name}: {plan_text(k)} t_pred {k.cost.get('t_pred_us', 0):.1f}"
@@ -279,6 +256,11 @@ def check(name, model, inputs, variants, clock, do_profile):
                       f"{str(error)[:200]}", flush=True)
         timed = time_interleaved(impls, inputs, clock)
         host = {label: host_us(fn, inputs) for label, fn in impls.items()}
+        for label in impls:
+            if fallbacks(calls.get(label, [])):
+                ok = False
+                print(f"  {label}: FAIL fell back to eager: "
+                      f"{fallbacks(calls[label])}", flush=True)
         if do_profile:
             for label in ("eager", "sol"):
                 if label in impls:
@@ -334,17 +316,14 @@ def main():
         ("SwiGLU MLP [2048,2560]->6912->2560", lambda: SwiGLU(2560, 6912),
          lambda: (torch.randn(2048, 2560, device=dev, dtype=h) * 0.5,)),
     ]
-    clock = Clock()
     results = []
-    try:
+    with ClockSampler() as clock:
         for name, make, inputs in cases:
             if args.only and args.only not in name:
                 continue
             print(f"== {name}", flush=True)
             results.append(check(name, make(), inputs(), variants, clock,
                                  args.profile))
-    finally:
-        clock.close()
     print(f"torch_backend_gpu: {sum(results)} passed, "
           f"{len(results) - sum(results)} failed")
     return 0 if all(results) else 1

@@ -5,11 +5,7 @@
 # the seed workloads timed, and torch.compile(backend="sol") through the
 # rebuilt C API. Carry gpu-bundle and .capi.
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-out="${OUT:-$work/out}"; mkdir -p "$out"
-"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
-run="$work/bin/sol-run"
+source "$(dirname "$0")/runner-env.sh"
 tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
 tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
 ls "$work"/matrix/*.json | grep -v "_tma2__\|_pp__\|_pp2__" > "$work/list"

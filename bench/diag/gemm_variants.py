@@ -10,13 +10,15 @@ the L2 traffic per MAC (tile size, multicast) or the epilogue? Each plan
 variant is pinned with sol-tile's tiles/schedules/min-cluster options.
 """
 import argparse
+import contextlib
 import sys
 
 import torch
 import torch.nn.functional as F
 
 import sol
-from torch_backend_gpu import Clock, time_interleaved
+from run_bench import ClockSampler
+from torch_backend_gpu import time_interleaved
 
 SHAPES = {  # name: (M, N, K, epilogue)
     "mlp_gelu": (8192, 10240, 2560, "gelu"),
@@ -81,59 +83,59 @@ def main():
     parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args()
     torch.manual_seed(0)
-    clock = None if args.ncu else Clock()
-    for name in args.shapes.split(","):
-        m, n, k, epilogue = SHAPES[name]
-        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
-        w = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
-        b = torch.randn(n, device="cuda", dtype=torch.float16)
-        inputs = (x, w, b) if epilogue == "gelu" else (x, w)
-        if epilogue == "f32":
-            def cublas(x, w):
-                return F.linear(x, w).float()
-        elif epilogue:
-            def cublas(x, w, b):
-                return F.gelu(F.linear(x, w, b), approximate="tanh")
-        else:
-            def cublas(x, w):
-                return F.linear(x, w)
-        expected = cublas(*inputs).float()
-        impls = {"cublas": cublas}
-        seen = {}
-        text = ir(m, n, k, epilogue)
-        for label in args.variants.split(","):
-            options = VARIANTS[label]
-            try:
-                kernel = sol.compile(text, options=options or None).kernels[0]
-            except sol.SolError as error:
-                print(f"{name} {label}: no plan: {str(error)[:120]}")
+    # ncu replays each kernel under its own clock control: no sampler.
+    sampler = contextlib.nullcontext() if args.ncu else ClockSampler()
+    with sampler as clock:
+        for name in args.shapes.split(","):
+            m, n, k, epilogue = SHAPES[name]
+            x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+            w = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
+            b = torch.randn(n, device="cuda", dtype=torch.float16)
+            inputs = (x, w, b) if epilogue == "gelu" else (x, w)
+            if epilogue == "f32":
+                def cublas(x, w):
+                    return F.linear(x, w).float()
+            elif epilogue:
+                def cublas(x, w, b):
+                    return F.gelu(F.linear(x, w, b), approximate="tanh")
+            else:
+                def cublas(x, w):
+                    return F.linear(x, w)
+            expected = cublas(*inputs).float()
+            impls = {"cublas": cublas}
+            seen = {}
+            text = ir(m, n, k, epilogue)
+            for label in args.variants.split(","):
+                options = VARIANTS[label]
+                try:
+                    kernel = sol.compile(text, options=options or None).kernels[0]
+                except sol.SolError as error:
+                    print(f"{name} {label}: no plan: {str(error)[:120]}")
+                    continue
+                plan = plan_text(kernel)
+                if plan in seen:
+                    continue
+                seen[plan] = label
+                got = kernel.launch(*inputs).float()
+                share = ((got - expected).abs() <= 1e-2 + 1e-2 * expected.abs()) \
+                    .float().mean().item()
+                print(f"{name} {label}: {plan}, t_pred "
+                      f"{kernel.cost['t_pred_us']:.1f} us, share {share:.4f}",
+                      flush=True)
+                if share >= 0.99:
+                    impls[f"{label} ({plan})"] = kernel.launch
+            if args.ncu:
+                for fn in impls.values():
+                    fn(*inputs)
+                torch.cuda.synchronize()
                 continue
-            plan = plan_text(kernel)
-            if plan in seen:
-                continue
-            seen[plan] = label
-            got = kernel.launch(*inputs).float()
-            share = ((got - expected).abs() <= 1e-2 + 1e-2 * expected.abs()) \
-                .float().mean().item()
-            print(f"{name} {label}: {plan}, t_pred "
-                  f"{kernel.cost['t_pred_us']:.1f} us, share {share:.4f}",
-                  flush=True)
-            if share >= 0.99:
-                impls[f"{label} ({plan})"] = kernel.launch
-        if args.ncu:
-            for fn in impls.values():
-                fn(*inputs)
-            torch.cuda.synchronize()
-            continue
-        timed = time_interleaved(impls, inputs, clock)
-        flops = 2 * m * n * k
-        for label, (us, mhz, watts) in timed.items():
-            per_ghz = flops / us / 1e6 / (mhz / 1000) if mhz else 0
-            print(f"  {name:9s} {label:28s} {us:8.1f} us "
-                  f"{flops / us / 1e6:6.1f} TFLOP/s {mhz or 0:5.0f} MHz "
-                  f"{watts or 0:4.0f} W {per_ghz:5.1f} TFLOP/s/GHz", flush=True)
-    if clock:
-        clock.close()
+            timed = time_interleaved(impls, inputs, clock)
+            flops = 2 * m * n * k
+            for label, (us, mhz, watts) in timed.items():
+                per_ghz = flops / us / 1e6 / (mhz / 1000) if mhz else 0
+                print(f"  {name:9s} {label:28s} {us:8.1f} us "
+                      f"{flops / us / 1e6:6.1f} TFLOP/s {mhz or 0:5.0f} MHz "
+                      f"{watts or 0:4.0f} W {per_ghz:5.1f} TFLOP/s/GHz", flush=True)
     return 0
 
 

@@ -7,10 +7,7 @@
 #   (plus the decode16 example) ; tar -C /tmp/sk -czf gpu-bundle/diag.tgz bench
 # then carry gpu-bundle.
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
-run="$work/bin/sol-run"
+source "$(dirname "$0")/runner-env.sh"
 tar -C "$work" -xzf "$root/gpu-bundle/diag.tgz"
 ls "$work"/bench/*.json > "$work/list"
 "$root/scripts/check-parallel.sh" "$run" "$work/list" "$work/check.log" "check" \

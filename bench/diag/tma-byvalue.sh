@@ -3,11 +3,7 @@
 # (with and without clusters), compute-sanitizer on one, the prefill timings
 # and the torch backend, in one short device call. Carry gpu-bundle and .capi.
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-out="${OUT:-$work/out}"; mkdir -p "$out"
-"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
-run="$work/bin/sol-run"
+source "$(dirname "$0")/runner-env.sh"
 tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
 tar -C "$work" -xzf "$root/gpu-bundle/bench.tgz"
 grep -l '"path": "wgmma_tma"' "$work"/matrix/*.json > "$work/list"

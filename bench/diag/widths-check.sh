@@ -6,11 +6,7 @@
 # against float64 on a fresh seed; compute-sanitizer memcheck and racecheck
 # on one kernel of each new width. Carry gpu-bundle.
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-out="${OUT:-$work/out}"; mkdir -p "$out"
-"$root/scripts/build-runner.sh" "$work/bin" >/dev/null || exit 1
-run="$work/bin/sol-run"
+source "$(dirname "$0")/runner-env.sh"
 tar -C "$work" -xzf "$root/gpu-bundle/matrix.tgz"
 seed="${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 python3 - "$work/matrix" > "$work/list" <<'PY'

@@ -250,7 +250,8 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
       printed only when not 1);
     - `schedule` (wgmma_tma): `cooperative`, both consumer warpgroups on
       one tile (64 rows each), then both run its epilogue while the tensor
-      cores idle; or `pingpong`, each consumer warpgroup owns whole tiles,
+      cores idle; or `pingpong`, each consumer warpgroup owns whole tiles
+      (128 rows by at most 192 columns: its accumulators fit its registers),
       alternating, so one's epilogue runs during the other's K loop
       (CUTLASS's KernelTmaWarpSpecializedPingpong). Printed only when not
       `cooperative`.

@@ -17,7 +17,7 @@ program: the kernels in order, each launched by Kernel.launch on the first
 call (which checks every argument) and by Kernel.launch_raw after it
 (dynamo's guards keep the shapes; the launches are resolved once). The
 launches go to torch.cuda.current_stream(), so a compiled module can be
-captured in a CUDA graph, which decode-sized calls need (Python dispatch
+captured in a CUDA graph, which decode-sized calls need (host dispatch
 dominates them). Anything that goes wrong — an op,
 dtype or dynamic shape sol does not take, a failed compile, no CUDA device at
 launch — falls back to the original FX nodes with a reason logged on the

@@ -97,14 +97,15 @@ swiglu_call = backend.history[-1].partitions[0].call
 
 # After the first (checked) call, the partition launches its three kernels
 # through the launcher's raw form, outputs preallocated: fresh data still
-# matches eager, and the second call took that path.
-# CHECK: swiglu hot path: resolved 3 launches, matches eager: True
+# matches eager, and the second call took that path (a failure there would
+# fall back to eager nodes silently, with a reason: there is none).
+# CHECK: swiglu hot path: resolved 3 launches, matches eager: True, fallback: None
 with torch.no_grad():
     x_swiglu = torch.randn(4, 16, 256).half()
     got = compiled_swiglu(x_swiglu)
     matches = torch.allclose(got.float(), swiglu(x_swiglu).float(), 2e-2, 2e-2)
 print(f"swiglu hot path: resolved {len(swiglu_call._steps[0])} launches, "
-      f"matches eager: {matches}")
+      f"matches eager: {matches}, fallback: {swiglu_call.fallback_reason}")
 
 
 # Scalars, casts and an unsupported op in the middle: torch.sort stays eager

@@ -5,6 +5,7 @@
 // RUN: not sol-opt %s --split-input-file --sol-tile="schedules=pingpong,zigzag" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-SCHEDULE
 // RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256 min-cluster=2 max-cluster=2" 2>/dev/null | FileCheck %s --check-prefix=FORCED
 // RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256,128" 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x160 min-cluster=2 max-cluster=2" 2>&1 | FileCheck %s --check-prefix=WIDE-CLUSTER
 
 // sol-tile's constraints widen or narrow the choice for A/B measurements:
 // allowing 2-CTA clusters changes nothing for the prefill shape: ping-pong
@@ -26,6 +27,10 @@
 // FORCED-LABEL: func.func @prefill_under_constraints
 //       FORCED:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = {{[0-9]+}}, cluster = 2>
 // BAD-TILE: error: sol-tile: tile '128' in tiles=128x256,128 is not MxN
+// The ping-pong tiles wider than 128 ran on the GPU without clusters only,
+// so they are not offered with one: pinning 128x160 on clusters leaves the
+// prefill no plan.
+// WIDE-CLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster) can compute this matmul
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma
 // UNKNOWN-SCHEDULE: error: sol-tile: unknown schedule 'zigzag' in schedules=pingpong,zigzag
 module attributes {sol.target = #sol.target<"h200">} {
