@@ -28,14 +28,21 @@ struct KernelWork {
   int64_t bytes = 0;
   /// Bytes of the matmul operands (A and B), for the tile re-read model.
   int64_t matmulLhsBytes = 0, matmulRhsBytes = 0;
-  /// Matmul problem (batch folded into M) when the group holds one.
+  /// Matmul problem (batch folded into M) when the group holds one. For a
+  /// sibling pair (one A, two B: whyNotSiblingMatmuls) `n` counts both
+  /// weights' columns, as the one matmul of twice the width they run as.
   int64_t m = 0, n = 0, k = 0;
+  /// Weights sharing the A operand: 1, or 2 for a sibling pair, whose
+  /// tiles hold tile_n / 2 columns of each.
+  int64_t siblings = 1;
   /// Element type of the matmul operands (null without a matmul).
   Type matmulElementType;
   /// Non-empty when some shape is dynamic: the model cannot bound it.
   std::string unknownReason;
 
   bool hasMatmul() const { return static_cast<bool>(matmulElementType); }
+  /// Output tiles along N for tiles `tileN` wide (over all siblings).
+  int64_t tilesAlongN(int64_t tileN) const;
   int64_t totalFlops() const { return tcFlops + ewFlops; }
 };
 

@@ -68,11 +68,22 @@ private:
 /// ranked tensor result.
 FusionDecision isFusibleElementwise(Operation *op);
 
-/// Refuses a sol.matmul as a candidate of a group that already holds one: two
-/// matmuls never share a kernel, each needs its own tile loop and the second
-/// would have to wait for all of the first's output.
+/// Refuses a sol.matmul as an epilogue candidate of a group that already
+/// holds one: a matmul consuming another would have to wait for all of the
+/// first's output, not one tile. (A sibling over the same A joins before
+/// the epilogue grows, through checkSiblingMatmul.)
 FusionDecision checkMatmulFeedsMatmul(ArrayRef<Operation *> group,
                                       Operation *candidate);
+
+/// Allows matmul `sibling` into the kernel of matmul `anchor` as the other
+/// weight over the same A (SwiGLU's up projection next to its gate): the
+/// pair must be siblings (whyNotSiblingMatmuls), a generator must take the
+/// pair on `target` (whyNotSiblingWgmmaTma; null target: refused), and
+/// their results must meet in an elementwise op within `maxEpilogueOps`
+/// ops of each, so that the kernel combines them instead of writing two
+/// unrelated outputs. The profitability callback still decides.
+FusionDecision checkSiblingMatmul(MatmulOp anchor, MatmulOp sibling,
+                                  TargetAttr target, unsigned maxEpilogueOps);
 
 /// Refuses a shape-changing candidate: every op of a kernel computes one
 /// element per point of the kernel's iteration space (the anchor's result
@@ -159,6 +170,12 @@ enum class FusionForce { none, always, never };
 struct FusionOptions {
   /// Grow each sol.matmul's kernel with its elementwise consumers.
   bool fuseEpilogues = true;
+  /// Before its epilogue, take a sibling matmul into a sol.matmul's kernel
+  /// (checkSiblingMatmul).
+  bool fuseSiblingMatmuls = true;
+  /// The device, for the legality questions that depend on what a
+  /// generator builds for it (sibling matmuls); may be null.
+  TargetAttr target;
   /// Group the remaining elementwise ops into chains, fan-ins and diamonds.
   bool fuseElementwise = true;
   /// Elementwise ops an epilogue may hold.

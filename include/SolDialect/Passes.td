@@ -214,7 +214,13 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
     Ordering rule: epilogues first, then elementwise groups. Each sol.matmul,
     in program order, grows a kernel with its elementwise consumers (bias,
     residual, activation, scaling, cast), earliest first, up to
-    `max-epilogue-ops`; two matmuls never share a kernel. The elementwise ops
+    `max-epilogue-ops`. Before that, a sibling matmul may join it: one over
+    the same A with a weight of the same type, whose result meets the
+    first's in an elementwise op (SwiGLU's `silu(x W_g^T) * (x W_u^T)`),
+    where the target has a generator for the pair (wgmma_tma, at least one
+    128-row tile of A); the two then run as one matmul of twice the width
+    and the epilogue combines them in registers. Otherwise two matmuls never
+    share a kernel. The elementwise ops
     left then form groups from each remaining op, in program order, through
     consumers and producers of the same shape: chains, fan-ins, fan-outs and
     diamonds. Each group is outlined as soon as it stops growing, so later
@@ -233,11 +239,16 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
 
     `force=always` fuses whenever legal without consulting the cost model;
     `force=never` puts every sol compute op in a kernel of its own. Both work
-    without a target; otherwise a missing #sol.target is an error.
+    without a target (sibling matmuls then stay apart: whether a generator
+    takes the pair depends on the target); otherwise a missing #sol.target
+    is an error.
   }];
   let options = [
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Fuse elementwise consumers into each sol.matmul's kernel">,
+    Option<"fuseSiblings", "fuse-siblings", "bool", /*default=*/"true",
+           "Let a sibling matmul (same A, same weight type, results meeting "
+           "in the epilogue) join a sol.matmul's kernel">,
     Option<"fuseElementwise", "fuse-elementwise", "bool", /*default=*/"true",
            "Group the remaining elementwise ops into kernels">,
     Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned", /*default=*/"16",
@@ -281,7 +292,8 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
 
     The body has exactly this canonical form, which GPU code generators match:
 
-      1. Only if the kernel holds a sol.matmul (at most one):
+      1. Only if the kernel holds a sol.matmul (one, or a sibling pair over
+         one A, each lowered so in block order):
            %init = tensor.empty() : tensor<...xf32>     // matmul result shape
            %acc0 = linalg.fill ins(%c0_f32) outs(%init)
            %acc  = <contraction> ins(%lhs, %rhs) outs(%acc0)
@@ -295,7 +307,8 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
          and the body extf (non-f32 operands) + mulf + addf.
       2. Always exactly one all-parallel `linalg.generic`, the epilogue, over
          the kernel's output shape (all results share it). ins: the f32
-         accumulator first (if any), then each kernel input the elementwise
+         accumulators first (if any, in block order), then each kernel input
+         the elementwise
          ops read (matmul-only inputs are not ins), each with a numpy
          broadcasting map: trailing dims align, a size-1 dim that broadcasts
          reads index 0, missing leading dims are dropped. outs: the out

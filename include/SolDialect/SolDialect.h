@@ -78,6 +78,19 @@ bool isSolComputeOp(Operation *op);
 /// unless fusion groups it.
 bool isLoneComputeOp(Operation *op);
 
+/// Empty when `first` and `second` are sibling matmuls, one kernel's pair of
+/// B operands over one A (SwiGLU's gate and up projections): the same left
+/// operand value, both `transpose_b` with an unbatched (rank-2) weight of one
+/// type, and results of one type. Otherwise the rule they break, for
+/// remarks and diagnostics. The kernel then computes `[A x B1^T | A x
+/// B2^T]` as one matmul of twice the width.
+std::string whyNotSiblingMatmuls(MatmulOp first, MatmulOp second);
+
+/// The matmuls of a kernel body when they are one matmul or a sibling pair
+/// (in block order), else failure with the reason in `reason`.
+FailureOr<SmallVector<MatmulOp, 2>> getKernelMatmuls(Block &body,
+                                                    std::string &reason);
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_SOLDIALECT_H

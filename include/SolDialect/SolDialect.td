@@ -38,6 +38,11 @@ def Sol_Dialect : Dialect {
     /// The #sol.plan a kernel carries (on sol.kernel, then on its lowered
     /// function) once sol-tile has chosen it.
     static constexpr ::llvm::StringLiteral kPlanAttrName = "sol.plan";
+    /// The number of TMA-map parameters a generated wgmma_tma kernel takes
+    /// after its buffers (A's, then one per weight), for
+    /// sol-tensor-map-params.
+    static constexpr ::llvm::StringLiteral kTensorMapsAttrName =
+        "sol.tensor_maps";
 
     /// Unit attribute marking a function that holds one lowered kernel
     /// (convert-sol-to-linalg). Such a function, and the gpu.func made of

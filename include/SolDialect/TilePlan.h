@@ -44,6 +44,13 @@ struct MatmulProblem {
   /// A and B are arguments of the kernel (not computed inside it): what a
   /// TMA map, made on the host for a buffer, can describe.
   bool operandsAreKernelArgs = false;
+  /// Weights sharing A (a sibling pair: 2); `n` is each one's. A tile
+  /// `tile_n` wide holds tile_n / siblings columns of each.
+  int64_t siblings = 1;
+  /// Output tiles along N for tiles `tileN` wide (over all siblings).
+  int64_t tilesAlongN(int64_t tileN) const {
+    return llvm::divideCeilSigned(n, tileN / siblings);
+  }
 };
 
 /// Reads the problem off a sol.matmul with static shapes.
@@ -81,6 +88,14 @@ getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
                      ConsumerSchedule schedule = ConsumerSchedule::cooperative);
 /// Empty when the wgmma_tma path can compute `problem` on `target`.
 std::string whyNotWgmmaTma(const MatmulProblem &problem, TargetAttr target);
+/// Empty when sibling matmuls over `problem` (the problem of one of them)
+/// can run as one wgmma_tma kernel on `target`: the only generator that
+/// takes two weights. It loads both weights' boxes into one stage and
+/// multiplies them as one B of twice the width; at fewer rows than one
+/// 128-row tile (decode) the weights are streamed once either way and the
+/// single-matmul paths (gemv, split K) are the fast ones.
+std::string whyNotSiblingWgmmaTma(const MatmulProblem &problem,
+                                  TargetAttr target);
 /// A persistent grid of at most one block per SM, in whole clusters of
 /// `cluster` blocks along M. Cooperative: the two consumer warpgroups split
 /// each 128-row tile (warps = [2, 1]); ping-pong: each takes whole tiles in

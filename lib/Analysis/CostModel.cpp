@@ -84,8 +84,19 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
   for (Value v : outputs)
     work.bytes += tensorBytes(v);
 
+  MatmulOp counted;
   for (Operation *op : ops) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      // A sibling of the matmul counted runs as the other half of one matmul
+      // of twice the width: A is read once for both.
+      if (counted && work.siblings == 1 &&
+          whyNotSiblingMatmuls(counted, matmul).empty()) {
+        work.tcFlops += 2 * work.m * work.n * work.k;
+        work.n *= 2;
+        work.siblings = 2;
+        work.matmulRhsBytes += tensorBytes(matmul.getRhs());
+        continue;
+      }
       ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
       ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
       int64_t batchRows = 1;
@@ -102,6 +113,8 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
         work.matmulElementType = matmul.getLhs().getType().getElementType();
         work.matmulLhsBytes = tensorBytes(matmul.getLhs());
         work.matmulRhsBytes = tensorBytes(matmul.getRhs());
+        work.siblings = 1;
+        counted = matmul;
       }
       continue;
     }
@@ -111,6 +124,12 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
     }
   }
   return work;
+}
+
+int64_t KernelWork::tilesAlongN(int64_t tileN) const {
+  if (siblings > 1 && tileN % siblings == 0)
+    return llvm::divideCeil(n / siblings, tileN / siblings);
+  return llvm::divideCeil(n, tileN);
 }
 
 KernelWork mlir::sol::countKernelWork(KernelOp kernel) {
@@ -166,7 +185,7 @@ static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
   plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
   plan.tileN = 256;
   plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
-               llvm::divideCeil(work.n, plan.tileN);
+               work.tilesAlongN(plan.tileN);
   plan.splitK = 1;
   if (plan.tiles < smCount) {
     // Never slice K below 256: a slice must amortise its partial-sum store.
@@ -278,7 +297,7 @@ static MatmulPlan planFromTiling(const KernelWork &work,
   plan.tileM = tiling.tileM;
   plan.tileN = tiling.tileN;
   plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
-               llvm::divideCeil(work.n, plan.tileN);
+               work.tilesAlongN(plan.tileN);
   plan.splitK = tiling.splitK;
   return plan;
 }
@@ -371,7 +390,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
         static_cast<double>(plan.units()) / (waves * target.getSmCount());
     // The tensor cores compute whole tiles, padding included.
     double paddedFlops = 2.0 * llvm::divideCeil(work.m, plan.tileM) *
-                         plan.tileM * llvm::divideCeil(work.n, plan.tileN) *
+                         plan.tileM * work.tilesAlongN(plan.tileN) *
                          plan.tileN * work.k;
     double scale = static_cast<double>(work.tcFlops) /
                    (2.0 * work.m * work.n * work.k); // other matmuls, if any
@@ -386,7 +405,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     int64_t cluster = tiling ? std::max<int64_t>(1, tiling->cluster) : 1;
     double l2Bytes =
         static_cast<double>(work.matmulLhsBytes) *
-            llvm::divideCeil(work.n, plan.tileN) +
+            work.tilesAlongN(plan.tileN) +
         static_cast<double>(work.matmulRhsBytes) *
             llvm::divideCeil(llvm::divideCeil(work.m, plan.tileM), cluster);
     // The tile walk sweeps all of B once per group of tile rows: where B

@@ -175,6 +175,19 @@ std::string mlir::sol::whyNotWgmmaTma(const MatmulProblem &problem,
   return reason;
 }
 
+std::string mlir::sol::whyNotSiblingWgmmaTma(const MatmulProblem &problem,
+                                             TargetAttr target) {
+  std::string reason = whyNotWgmmaTma(problem, target);
+  if (!reason.empty())
+    return "no wgmma_tma path (" + reason + ")";
+  llvm::raw_string_ostream os(reason);
+  if (problem.rows < 128)
+    os << problem.rows
+       << " rows of A fill less than one 128-row tile: each weight streams "
+          "once either way, and the decode paths take one weight";
+  return reason;
+}
+
 PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     const MatmulProblem &problem, int64_t tileN,
                                     int64_t stages, int64_t cluster,
@@ -184,7 +197,7 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
   // memory), whole clusters only; never more blocks than cluster-sized
   // groups of tiles.
   int64_t tilesM = llvm::divideCeilSigned(problem.rows, 128);
-  int64_t tilesN = llvm::divideCeilSigned(problem.n, tileN);
+  int64_t tilesN = problem.tilesAlongN(tileN);
   int64_t units = llvm::divideCeilSigned(tilesM, cluster) * tilesN;
   int64_t blocks =
       std::max<int64_t>(1, std::min(units, smCount / cluster)) * cluster;
@@ -281,7 +294,6 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                             std::string &failureReason,
                             const PlanConstraints &constraints) {
   MLIRContext *context = kernel.getContext();
-  SmallVector<MatmulOp> matmuls(kernel.getBodyBlock().getOps<MatmulOp>());
   KernelWork work = countKernelWork(kernel);
   if (!work.unknownReason.empty()) {
     failureReason = work.unknownReason;
@@ -293,12 +305,12 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       return failure();
     }
   }
-  if (matmuls.size() > 1) {
-    failureReason = "the kernel holds " + std::to_string(matmuls.size()) +
-                    " matmuls; the generators take at most one";
+  FailureOr<SmallVector<MatmulOp, 2>> kernelMatmuls =
+      getKernelMatmuls(kernel.getBodyBlock(), failureReason);
+  if (failed(kernelMatmuls))
     return failure();
-  }
 
+  SmallVector<MatmulOp, 2> &matmuls = *kernelMatmuls;
   PlanChoice choice;
   llvm::raw_string_ostream reason(choice.reason);
   if (matmuls.empty()) {
@@ -317,6 +329,18 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     failureReason = "the matmul has a dynamic shape";
     return failure();
   }
+  bool siblings = matmuls.size() == 2;
+  if (siblings) {
+    problem->siblings = 2;
+    problem->operandsAreKernelArgs =
+        problem->operandsAreKernelArgs &&
+        isa<BlockArgument>(matmuls.back().getRhs());
+    std::string why = whyNotSiblingWgmmaTma(*problem, target);
+    if (!why.empty()) {
+      failureReason = "sibling matmuls: " + why;
+      return failure();
+    }
+  }
   // Every plan a generator can build for this matmul, priced by the same
   // model; the cheapest wins.
   struct Candidate {
@@ -332,21 +356,22 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       return;
     MatmulTiling tiling = getMatmulTiling(plan);
     int64_t padded = llvm::divideCeilSigned(problem->rows, tileM) * tileM *
-                     llvm::divideCeilSigned(problem->n, tileN) * tileN;
+                     problem->tilesAlongN(tileN) * tileN;
     candidates.push_back({plan, estimateCost(work, target, &tiling), padded,
                           std::move(description)});
   };
   // Decode shapes: a warp per output column streams the weight with every
   // SM busy, where a tile grid over N leaves most SMs idle. Listed first:
   // in a tie it computes no padding rows.
-  std::string notGemv = whyNotGemv(*problem);
+  // Sibling matmuls have one generator, wgmma_tma (whyNotSiblingWgmmaTma).
+  std::string notGemv = siblings ? "sibling matmuls" : whyNotGemv(*problem);
   if (notGemv.empty())
     addCandidate(getGemvPlan(context, *problem), problem->rows, 1,
                  "gemv: " + std::to_string(problem->rows) +
                      " rows, a warp per column");
   std::string notMma = whyNotMmaSync(*problem);
   int64_t smemLimit = target.getSmemPerSmBytes();
-  if (notMma.empty()) {
+  if (notMma.empty() && !siblings) {
     for (const MmaSyncTile &tile : getMmaSyncTiles())
       if (getMmaSyncSmemBytes(tile, problem->transposeB) <= smemLimit &&
           (tile.kSplits == 1 || problem->batch == 1))
@@ -357,7 +382,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // rate, so large shapes go to wgmma. 128x256 reads half as many A panels
   // through L2 per FLOP as 128x128; the model weighs that against waves.
   std::string notWgmma = whyNotWgmma(*problem, target);
-  if (notWgmma.empty()) {
+  if (notWgmma.empty() && !siblings) {
     // 128x256 first: where the model ties them (neither L2-bound), it won
     // on the H200 (bench/NOTES.md section 4).
     for (auto [tileN, stages] : {std::pair<int64_t, int64_t>{256, 4},
@@ -380,7 +405,9 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // projection's 256 tiles of 128x160 against 320 of 128x128 ran 115.6 us
   // against 146.8 (H200, 2026-11-30, bench/results/2026-11-30-h200-s4-pp-
   // widths); 192 takes 5 stages to fit shared memory.
-  // Where only the TMA feeding is out, the remark says why.
+  // Where only the TMA feeding is out, the remark says why. Sibling
+  // matmuls take the same tiles, half of each tile's columns from each
+  // weight, without clusters (each block loads both weights' boxes whole).
   std::string notTma =
       notWgmma.empty() ? whyNotWgmmaTma(*problem, target) : std::string();
   if (notWgmma.empty() && notTma.empty()) {
@@ -402,14 +429,18 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                       TmaTile{128, 6, ConsumerSchedule::cooperative},
                       TmaTile{256, 4, ConsumerSchedule::cooperative}})
       for (int64_t cluster : {1, 2})
-        if (cluster <= t.maxCluster &&
+        if (cluster <= (siblings ? 1 : t.maxCluster) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
           addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,
                                        cluster, target.getSmCount(),
                                        t.schedule),
                        128, t.tileN,
                        "wgmma_tma: 128x" + std::to_string(t.tileN) +
-                           "x64 tile, TMA producer + 2 " +
+                           "x64 tile" +
+                           (siblings ? " (" + std::to_string(t.tileN / 2) +
+                                           " columns of each weight)"
+                                     : std::string()) +
+                           ", TMA producer + 2 " +
                            (t.schedule == ConsumerSchedule::pingpong
                                 ? "ping-pong consumer warpgroups, "
                                 : "consumer warpgroups, ") +
@@ -420,7 +451,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   }
 
   if (candidates.empty()) {
-    if (!notMma.empty()) {
+    if (!notMma.empty() && !siblings) {
       choice.plan = getSimtMatmulPlan(context, *problem);
       MatmulTiling tiling = getMatmulTiling(choice.plan);
       choice.cost = estimateCost(work, target, &tiling);

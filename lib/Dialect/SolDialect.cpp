@@ -80,6 +80,14 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
              << "'" << kPlanAttrName << "' must be a #sol.plan attribute";
     return success();
   }
+  if (attr.getName() == kTensorMapsAttrName) {
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isKernelFunction || !count || count.getInt() < 1)
+      return op->emitError() << "'" << kTensorMapsAttrName
+                             << "' is a positive integer attribute of a "
+                                "kernel function";
+    return success();
+  }
   if (attr.getName() == kCostAttrName) {
     if (!isLoneComputeOp(op) && !isKernelFunction)
       return op->emitError() << "'" << kCostAttrName

@@ -28,6 +28,38 @@ bool mlir::sol::isLoneComputeOp(Operation *op) {
   return isSolComputeOp(op) && !op->getParentOfType<KernelOp>();
 }
 
+std::string mlir::sol::whyNotSiblingMatmuls(MatmulOp first, MatmulOp second) {
+  if (first.getLhs() != second.getLhs())
+    return "the matmuls read different left operands";
+  if (!first.getTransposeB() || !second.getTransposeB())
+    return "sibling matmuls take [N, K] weights (transpose_b)";
+  if (first.getRhs().getType() != second.getRhs().getType())
+    return "the weights differ in shape or dtype";
+  if (first.getRhs().getType().getRank() != 2)
+    return "sibling matmuls take unbatched (rank-2) weights";
+  if (first.getResult().getType() != second.getResult().getType())
+    return "the results differ in type";
+  return "";
+}
+
+FailureOr<SmallVector<MatmulOp, 2>>
+mlir::sol::getKernelMatmuls(Block &body, std::string &reason) {
+  SmallVector<MatmulOp, 2> matmuls(body.getOps<MatmulOp>());
+  if (matmuls.size() > 2) {
+    reason = "the kernel holds " + std::to_string(matmuls.size()) +
+             " matmuls; the generators take one, or a sibling pair";
+    return failure();
+  }
+  if (matmuls.size() == 2) {
+    std::string why = whyNotSiblingMatmuls(matmuls[0], matmuls[1]);
+    if (!why.empty()) {
+      reason = "the kernel's two matmuls are not siblings: " + why;
+      return failure();
+    }
+  }
+  return matmuls;
+}
+
 //===----------------------------------------------------------------------===//
 // Broadcasting
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,7 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
     ModuleOp module = getOperation();
     FusionOptions fusionOptions;
     fusionOptions.fuseEpilogues = fuseEpilogues;
+    fusionOptions.fuseSiblingMatmuls = fuseSiblings;
     fusionOptions.fuseElementwise = fuseElementwise;
     fusionOptions.maxEpilogueOps = maxEpilogueOps;
     fusionOptions.emitRemarks = remarks;
@@ -46,8 +47,9 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
 
     // Only profitability needs the device; forced fusion is a pure legality
     // question.
+    TargetAttr target = lookupTarget(module);
+    fusionOptions.target = target;
     if (fusionOptions.force == FusionForce::none) {
-      TargetAttr target = lookupTarget(module);
       if (!target) {
         emitMissingTargetError(module, "sol-fuse", " to judge profitability")
             << " (or pass force=always|never)";

@@ -11,6 +11,7 @@
 
 #include "SolDialect/CostModel.h"
 #include "SolDialect/Fusion.h"
+#include "SolDialect/TilePlan.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -161,12 +162,60 @@ FusionDecision mlir::sol::checkMatmulFeedsMatmul(ArrayRef<Operation *> group,
     if (feeds)
       return FusionDecision::forbid(
           "sol.matmul consumes the result of the kernel's sol.matmul; two "
-          "matmuls never share a kernel (the second needs all of the first's "
-          "output, not one tile)");
+          "matmuls never share a kernel in sequence (the second needs all "
+          "of the first's output, not one tile)");
     return FusionDecision::forbid(
-        "the kernel already holds a sol.matmul; two matmuls never share a "
-        "kernel");
+        "the kernel already holds a sol.matmul; another joins only as its "
+        "sibling over the same A, before the epilogue");
   }
+  return FusionDecision::allow();
+}
+
+/// The fusible elementwise ops of `value`'s block reachable from `value`
+/// through at most `depth` elementwise ops.
+static llvm::DenseSet<Operation *> elementwiseUsersWithin(Value value,
+                                                          unsigned depth) {
+  llvm::DenseSet<Operation *> reached;
+  SmallVector<Value> frontier = {value};
+  for (unsigned level = 0; level < depth && !frontier.empty(); ++level) {
+    SmallVector<Value> next;
+    for (Value v : frontier)
+      for (Operation *user : v.getUsers())
+        if (user->getBlock() == value.getParentBlock() &&
+            isFusibleElementwise(user) && reached.insert(user).second)
+          next.push_back(user->getResult(0));
+    frontier = std::move(next);
+  }
+  return reached;
+}
+
+FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor,
+                                             MatmulOp sibling,
+                                             TargetAttr target,
+                                             unsigned maxEpilogueOps) {
+  std::string why = whyNotSiblingMatmuls(anchor, sibling);
+  if (!why.empty())
+    return FusionDecision::forbid("not a sibling: " + why);
+  if (!target)
+    return FusionDecision::forbid(
+        "no target to say whether a generator takes sibling matmuls");
+  FailureOr<MatmulProblem> problem = getMatmulProblem(anchor);
+  if (failed(problem))
+    return FusionDecision::forbid("the matmul has a dynamic shape");
+  problem->siblings = 2;
+  problem->operandsAreKernelArgs = true; // no prologue fusion
+  why = whyNotSiblingWgmmaTma(*problem, target);
+  if (!why.empty())
+    return FusionDecision::forbid("no generator takes the pair: " + why);
+  llvm::DenseSet<Operation *> fromAnchor =
+      elementwiseUsersWithin(anchor.getResult(), maxEpilogueOps);
+  llvm::DenseSet<Operation *> fromSibling =
+      elementwiseUsersWithin(sibling.getResult(), maxEpilogueOps);
+  if (llvm::none_of(fromSibling,
+                    [&](Operation *op) { return fromAnchor.contains(op); }))
+    return FusionDecision::forbid(
+        "the results never meet in an elementwise op; one kernel would write "
+        "two unrelated outputs");
   return FusionDecision::allow();
 }
 
@@ -499,6 +548,41 @@ private:
     return profit;
   }
 
+  /// Takes the first sibling of matmul `seed` (in program order) that may
+  /// join its kernel into `group`. A sibling already tried as a seed of
+  /// its own is not asked again.
+  void growSibling(MatmulOp seed, SmallVectorImpl<Operation *> &group,
+                   llvm::DenseSet<Operation *> &considered) {
+    SmallVector<Operation *> siblings;
+    for (Operation *user : seed.getLhs().getUsers())
+      if (isa<MatmulOp>(user) && user != seed && user->getBlock() == &block &&
+          !erased.contains(user) && !seeded.contains(user))
+        siblings.push_back(user);
+    for (Operation *op : sortedByPosition(llvm::to_vector(
+             llvm::SetVector<Operation *>(siblings.begin(), siblings.end())))) {
+      auto sibling = cast<MatmulOp>(op);
+      considered.insert(sibling);
+      FusionDecision decision = checkSiblingMatmul(
+          seed, sibling, options.target, options.maxEpilogueOps);
+      if (decision)
+        decision = checkCycle(group, sibling);
+      if (decision)
+        decision = options.force == FusionForce::always || !options.profitability
+                       ? getAlwaysProfitable()(group, sibling.getOperation())
+                       : options.profitability(group, sibling.getOperation());
+      if (!decision) {
+        remark(sibling, "not fused as the sibling of " + opName(seed) + ": " +
+                            decision.getExplanation());
+        continue;
+      }
+      remark(sibling, "fused as the sibling of " + opName(seed) +
+                          (decision.getExplanation().empty() ? "" : ": ") +
+                          decision.getExplanation());
+      group.push_back(sibling);
+      return;
+    }
+  }
+
   /// Grows a group from `seed` one candidate at a time, earliest in program
   /// order first, and outlines it when it holds more than the seed.
   void growAndForm(Operation *seed, bool epilogue) {
@@ -506,6 +590,11 @@ private:
     llvm::DenseSet<Operation *> considered = {seed};
     std::string where =
         (epilogue ? "epilogue of " : "elementwise kernel of ") + opName(seed);
+    if (auto matmul = dyn_cast<MatmulOp>(seed);
+        matmul && epilogue && options.fuseSiblingMatmuls) {
+      growSibling(matmul, group, considered);
+      seeded.insert(seed);
+    }
     unsigned numEpilogueOps = 0;
     while (true) {
       SmallVector<Operation *> candidates =
@@ -561,6 +650,8 @@ private:
   IRRewriter rewriter;
   /// Ops outlined so far: entries of a snapshot that must be skipped.
   llvm::DenseSet<Operation *> erased;
+  /// Matmuls whose kernels were grown (their sibling question asked).
+  llvm::DenseSet<Operation *> seeded;
   llvm::SetVector<ConstantOp> constantsUsed;
 };
 

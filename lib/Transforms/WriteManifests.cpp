@@ -123,26 +123,32 @@ static llvm::json::Object planToJson(PlanAttr plan) {
 
 /// The TMA maps a wgmma_tma kernel reads its operands through, in the order
 /// of the kernel's trailing map parameters: A as a [rows, K] matrix in
-/// 128 x 64 boxes, B ([N, K]) in (tile_n / cluster) x 64 boxes (each block
-/// of a cluster loads its share of the B tile and multicasts it). Both with
-/// the 128-byte swizzle the wgmma descriptors name; out-of-bounds boxes
-/// zero-fill, which masks the edges.
+/// 128 x 64 boxes, then each weight B ([N, K]) in (tile_n / weights /
+/// cluster) x 64 boxes (each block of a cluster loads its share of the B
+/// tile and multicasts it; sibling matmuls put half of each tile's rows in
+/// each weight). All with the 128-byte swizzle the wgmma descriptors name;
+/// out-of-bounds boxes zero-fill, which masks the edges.
 static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
                                                     PlanAttr plan) {
-  auto matmuls = kernel.getBodyBlock().getOps<MatmulOp>();
-  if (std::distance(matmuls.begin(), matmuls.end()) != 1)
+  std::string reason;
+  FailureOr<SmallVector<MatmulOp, 2>> matmuls =
+      getKernelMatmuls(kernel.getBodyBlock(), reason);
+  if (failed(matmuls) || matmuls->empty())
     return kernel.emitError("sol-write-manifests: a wgmma_tma plan needs "
-                            "exactly one matmul");
-  MatmulOp matmul = *matmuls.begin();
+                            "one matmul or a sibling pair")
+           << (reason.empty() ? "" : ": ") << reason;
+  MatmulOp matmul = matmuls->front();
   auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
-  auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
-  if (!lhs || !rhs || !matmul.getTransposeB())
+  if (!lhs || !llvm::all_of(*matmuls, [](MatmulOp mm) {
+        return isa<BlockArgument>(mm.getRhs()) && mm.getTransposeB();
+      }))
     return kernel.emitError("sol-write-manifests: a wgmma_tma plan needs A "
                             "and an [N, K] B that are kernel arguments");
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t k = lhsType.getShape().back();
   ArrayRef<int64_t> tile = plan.getTile();
+  int64_t boxRows =
+      tile[1] / static_cast<int64_t>(matmuls->size()) / plan.getCluster();
   auto map = [&](BlockArgument arg, RankedTensorType type, int64_t boxRows) {
     return llvm::json::Object{
         {"arg", arg.getArgNumber()},
@@ -153,8 +159,12 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
         {"l2_promotion", "256B"},
         {"oob_fill", "zero"}};
   };
-  return llvm::json::Array{map(lhs, lhsType, tile[0]),
-                           map(rhs, rhsType, tile[1] / plan.getCluster())};
+  llvm::json::Array maps{map(lhs, lhsType, tile[0])};
+  for (MatmulOp mm : *matmuls) {
+    auto rhs = cast<BlockArgument>(mm.getRhs());
+    maps.push_back(map(rhs, cast<RankedTensorType>(rhs.getType()), boxRows));
+  }
+  return maps;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // RUN: sol-opt %s --split-input-file --sol-fuse=max-epilogue-ops=1 | FileCheck %s --check-prefix=MAX1
 // RUN: sol-opt %s --split-input-file --sol-fuse=force=never | FileCheck %s --check-prefix=NEVER
 // RUN: sol-opt %s --split-input-file --sol-fuse=force=always | FileCheck %s --check-prefix=ALWAYS
+// RUN: sol-opt %s --split-input-file --sol-fuse=fuse-siblings=false | FileCheck %s --check-prefix=NOSIB
 
 // Each option set, one prefix each, on the same three graphs.
 
@@ -149,5 +150,31 @@ module attributes {sol.target = #sol.target<"h200">} {
     %a = sol.neg %x : tensor<?x4096xf32>
     %b = sol.mul %a, %c : tensor<?x4096xf32>, tensor<f32> -> tensor<?x4096xf32>
     return %b : tensor<?x4096xf32>
+  }
+}
+
+// -----
+
+// SwiGLU's gate and up projections: one kernel by default (siblings), two
+// with fuse-siblings=false.
+// DEFAULT-LABEL: func.func @sibling_matmuls
+//       DEFAULT:   sol.kernel @sibling_matmuls_matmul_0
+//       DEFAULT:     sol.matmul
+//  DEFAULT-NEXT:     sol.silu
+//  DEFAULT-NEXT:     sol.matmul
+//  DEFAULT-NEXT:     sol.mul
+//   DEFAULT-NOT:   sol.matmul
+// NOSIB-LABEL: func.func @sibling_matmuls
+//       NOSIB:   %[[UP:.*]] = sol.matmul
+//       NOSIB:   sol.kernel @sibling_matmuls_matmul_0 ins(%{{[^,]*}}, %{{[^,]*}}, %[[UP]] :
+//       NOSIB:     sol.matmul
+//  NOSIB-NEXT:     sol.silu
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @sibling_matmuls(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
+    %g = sol.matmul %x, %wg transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    %s = sol.silu %g : tensor<2048x6912xf16>
+    %u = sol.matmul %x, %wu transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    %p = sol.mul %s, %u : tensor<2048x6912xf16>, tensor<2048x6912xf16> -> tensor<2048x6912xf16>
+    return %p : tensor<2048x6912xf16>
   }
 }

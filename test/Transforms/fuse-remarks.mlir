@@ -95,7 +95,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @dont_fuse_matmul_into_matmul(%x: tensor<4096x2560xf16>, %w1: tensor<2560x2560xf16>, %w2: tensor<2560x2560xf16>) -> tensor<4096x2560xf16> {
     %y = sol.matmul %x, %w1 transpose_b : tensor<4096x2560xf16>, tensor<2560x2560xf16> -> tensor<4096x2560xf16>
-    // expected-remark@+1 {{not fused into epilogue of sol.matmul: sol.matmul consumes the result of the kernel's sol.matmul; two matmuls never share a kernel}}
+    // expected-remark@+1 {{not fused into epilogue of sol.matmul: sol.matmul consumes the result of the kernel's sol.matmul; two matmuls never share a kernel in sequence}}
     %z = sol.matmul %y, %w2 : tensor<4096x2560xf16>, tensor<2560x2560xf16> -> tensor<4096x2560xf16>
     return %z : tensor<4096x2560xf16>
   }
@@ -163,5 +163,52 @@ module attributes {sol.target = #sol.target<"h200">} {
     // expected-remark@+1 {{fused into elementwise kernel of sol.neg: predicted 49.8 us <= 84.1 us unfused; saves 134.2 MB}}
     %c = sol.add %a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
     return %c : tensor<4096x4096xf32>
+  }
+}
+
+// -----
+
+// SwiGLU's gate and up projections: the up matmul joins as the sibling
+// (the cost model's comparison of one matmul of twice the width against
+// two), then the epilogue grows over both.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @fuse_sibling_matmuls(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
+    %g = sol.matmul %x, %wg transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul: predicted}}
+    %s = sol.silu %g : tensor<2048x6912xf16>
+    // expected-remark@+1 {{fused as the sibling of sol.matmul: predicted 227.1 us <= 262.3 us unfused; saves 10.5 MB}}
+    %u = sol.matmul %x, %wu transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul: predicted 227.1 us <= 250.0 us unfused; saves 113.2 MB}}
+    %p = sol.mul %s, %u : tensor<2048x6912xf16>, tensor<2048x6912xf16> -> tensor<2048x6912xf16>
+    return %p : tensor<2048x6912xf16>
+  }
+}
+
+// -----
+
+// On an sm_80 target the pair has no generator: the remark says why, and
+// the up projection's result becomes an input of the gate's epilogue.
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+  func.func @dont_fuse_siblings_without_a_generator(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
+    %g = sol.matmul %x, %wg transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul}}
+    %s = sol.silu %g : tensor<2048x6912xf16>
+    // expected-remark@+1 {{not fused as the sibling of sol.matmul: no generator takes the pair: no wgmma_tma path (wgmma needs sm_90a; the target is sm_80)}}
+    %u = sol.matmul %x, %wu transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul}}
+    %p = sol.mul %s, %u : tensor<2048x6912xf16>, tensor<2048x6912xf16> -> tensor<2048x6912xf16>
+    return %p : tensor<2048x6912xf16>
+  }
+}
+
+// -----
+
+// Same A, but the weights differ in shape: not a pair.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @dont_fuse_siblings_of_different_widths(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<2560x2560xf16>) -> (tensor<2048x6912xf16>, tensor<2048x2560xf16>) {
+    %g = sol.matmul %x, %wg transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    // expected-remark@+1 {{not fused as the sibling of sol.matmul: not a sibling: the weights differ in shape or dtype}}
+    %u = sol.matmul %x, %wu transpose_b : tensor<2048x2560xf16>, tensor<2560x2560xf16> -> tensor<2048x2560xf16>
+    return %g, %u : tensor<2048x6912xf16>, tensor<2048x2560xf16>
   }
 }

@@ -298,24 +298,110 @@ module attributes {sol.target = #sol.target<"h200">} {
 
 // -----
 
-// Gate and up projections share x; they stay two kernels. The gate's
-// epilogue (silu, then * up) takes the up matmul's result as an input, and
-// the up matmul stays a lone op placed before the kernel that reads it.
-// CHECK-LABEL: func.func @dont_fuse_matmuls_sharing_input
-//       CHECK:   %[[UP:.*]] = sol.matmul %{{.*}}, %[[WU:[^ ]*]] transpose_b
-//       CHECK:   sol.kernel @dont_fuse_matmuls_sharing_input_matmul_0 ins(%{{[^,]*}}, %{{[^,]*}}, %[[UP]] :
+// Gate and up projections share x and meet in silu(g) * u: on sm_90a the
+// up projection joins the gate's kernel as its sibling (one matmul of twice
+// the width), and the epilogue combines both accumulators; neither
+// projection's output goes to memory.
+// CHECK-LABEL: func.func @fuse_sibling_matmuls
+//       CHECK:   sol.kernel @fuse_sibling_matmuls_matmul_0 ins(%{{[^,]*}}, %{{[^,]*}}, %{{[^ ]*}} : tensor<4096x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<4096x6912xf16>
 //       CHECK:     sol.matmul
+//  CHECK-NEXT:     sol.matmul
 //  CHECK-NEXT:     sol.silu
 //  CHECK-NEXT:     sol.mul
 //  CHECK-NEXT:     sol.yield
-//   CHECK-NOT:   sol.kernel
+//   CHECK-NOT:   sol.matmul
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @dont_fuse_matmuls_sharing_input(%x: tensor<4096x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<4096x6912xf16> {
+  func.func @fuse_sibling_matmuls(%x: tensor<4096x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<4096x6912xf16> {
     %g = sol.matmul %x, %wg transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
     %u = sol.matmul %x, %wu transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
     %s = sol.silu %g : tensor<4096x6912xf16>
     %p = sol.mul %s, %u : tensor<4096x6912xf16>, tensor<4096x6912xf16> -> tensor<4096x6912xf16>
     return %p : tensor<4096x6912xf16>
+  }
+}
+
+// -----
+
+// The order of the projections does not matter: up first, its sibling the
+// gate.
+// CHECK-LABEL: func.func @fuse_sibling_matmuls_up_first
+//       CHECK:   sol.kernel @fuse_sibling_matmuls_up_first_matmul_0
+//       CHECK:     sol.matmul %{{.*}}, %[[WU:[^ ]*]] transpose_b
+//  CHECK-NEXT:     sol.matmul
+//  CHECK-NEXT:     sol.silu
+//  CHECK-NEXT:     sol.mul
+//   CHECK-NOT:   sol.matmul
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @fuse_sibling_matmuls_up_first(%x: tensor<4096x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<4096x6912xf16> {
+    %u = sol.matmul %x, %wu transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
+    %g = sol.matmul %x, %wg transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
+    %s = sol.silu %g : tensor<4096x6912xf16>
+    %p = sol.mul %u, %s : tensor<4096x6912xf16>, tensor<4096x6912xf16> -> tensor<4096x6912xf16>
+    return %p : tensor<4096x6912xf16>
+  }
+}
+
+// -----
+
+// On an sm_80 target no generator takes the pair: the projections stay two
+// kernels. The gate's epilogue (silu, then * up) reads the up matmul's
+// result, and the up matmul stays a lone op placed before that kernel.
+// CHECK-LABEL: func.func @dont_fuse_siblings_without_a_generator
+//       CHECK:   %[[UP:.*]] = sol.matmul %{{.*}}, %[[WU:[^ ]*]] transpose_b
+//       CHECK:   sol.kernel @dont_fuse_siblings_without_a_generator_matmul_0 ins(%{{[^,]*}}, %{{[^,]*}}, %[[UP]] :
+//       CHECK:     sol.matmul
+//  CHECK-NEXT:     sol.silu
+//  CHECK-NEXT:     sol.mul
+//  CHECK-NEXT:     sol.yield
+//   CHECK-NOT:   sol.kernel
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+  func.func @dont_fuse_siblings_without_a_generator(%x: tensor<4096x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<4096x6912xf16> {
+    %g = sol.matmul %x, %wg transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
+    %u = sol.matmul %x, %wu transpose_b : tensor<4096x2560xf16>, tensor<6912x2560xf16> -> tensor<4096x6912xf16>
+    %s = sol.silu %g : tensor<4096x6912xf16>
+    %p = sol.mul %s, %u : tensor<4096x6912xf16>, tensor<4096x6912xf16> -> tensor<4096x6912xf16>
+    return %p : tensor<4096x6912xf16>
+  }
+}
+
+// -----
+
+// Decode: 16 rows fill no 128-row tile; each projection keeps its own
+// kernel (gemv and split K stream each weight once anyway).
+// CHECK-LABEL: func.func @dont_fuse_siblings_at_decode
+//       CHECK:   %[[UP:.*]] = sol.matmul
+//       CHECK:   sol.kernel @dont_fuse_siblings_at_decode_matmul_0 ins(%{{[^,]*}}, %{{[^,]*}}, %[[UP]] :
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @dont_fuse_siblings_at_decode(%x: tensor<16x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<16x6912xf16> {
+    %g = sol.matmul %x, %wg transpose_b : tensor<16x2560xf16>, tensor<6912x2560xf16> -> tensor<16x6912xf16>
+    %u = sol.matmul %x, %wu transpose_b : tensor<16x2560xf16>, tensor<6912x2560xf16> -> tensor<16x6912xf16>
+    %s = sol.silu %g : tensor<16x6912xf16>
+    %p = sol.mul %s, %u : tensor<16x6912xf16>, tensor<16x6912xf16> -> tensor<16x6912xf16>
+    return %p : tensor<16x6912xf16>
+  }
+}
+
+// -----
+
+// Q and K projections of one x whose results never meet in an elementwise
+// op (attention consumes them): one kernel would just write two outputs.
+// They stay apart, each with its own epilogue.
+// CHECK-LABEL: func.func @dont_fuse_siblings_that_never_meet
+//       CHECK:   sol.kernel @dont_fuse_siblings_that_never_meet_matmul_0
+//       CHECK:     sol.matmul
+//  CHECK-NEXT:     sol.add
+//  CHECK-NEXT:     sol.yield
+//       CHECK:   sol.kernel @dont_fuse_siblings_that_never_meet_matmul_1
+//       CHECK:     sol.matmul
+//  CHECK-NEXT:     sol.add
+//  CHECK-NEXT:     sol.yield
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @dont_fuse_siblings_that_never_meet(%x: tensor<4096x2560xf16>, %wq: tensor<2560x2560xf16>, %wk: tensor<2560x2560xf16>, %bq: tensor<2560xf16>, %bk: tensor<2560xf16>) -> (tensor<4096x2560xf16>, tensor<4096x2560xf16>) {
+    %q = sol.matmul %x, %wq transpose_b : tensor<4096x2560xf16>, tensor<2560x2560xf16> -> tensor<4096x2560xf16>
+    %k = sol.matmul %x, %wk transpose_b : tensor<4096x2560xf16>, tensor<2560x2560xf16> -> tensor<4096x2560xf16>
+    %qb = sol.add %q, %bq : tensor<4096x2560xf16>, tensor<2560xf16> -> tensor<4096x2560xf16>
+    %kb = sol.add %k, %bk : tensor<4096x2560xf16>, tensor<2560xf16> -> tensor<4096x2560xf16>
+    return %qb, %kb : tensor<4096x2560xf16>, tensor<4096x2560xf16>
   }
 }
 

@@ -24,10 +24,11 @@ func.func @no_target(%x: tensor<8xf16>) -> tensor<8xf16> {
 
 // -----
 
-// The generators take one matmul per kernel (fusion never forms two).
+// The generators take one matmul per kernel, or a sibling pair over one A;
+// a matmul consuming another is neither.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @two_matmuls(%x: tensor<8x16xf16>, %w: tensor<16x16xf16>) -> tensor<8x16xf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: the kernel holds 2 matmuls; the generators take at most one}}
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: the kernel's two matmuls are not siblings: the matmuls read different left operands}}
   %0 = sol.kernel @k ins(%x, %w : tensor<8x16xf16>, tensor<16x16xf16>) -> tensor<8x16xf16> {
   ^bb0(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>):
     %m = sol.matmul %a, %b : tensor<8x16xf16>, tensor<16x16xf16> -> tensor<8x16xf16>
@@ -66,5 +67,58 @@ func.func @no_tile_fits(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> ten
     sol.yield %m : tensor<256x256xf16>
   }
   return %0 : tensor<256x256xf16>
+}
+}
+
+// -----
+
+// Sibling matmuls have one generator, wgmma_tma: not on an sm_80 target.
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+func.func @siblings_without_tma(%x: tensor<256x64xf16>, %w1: tensor<128x64xf16>, %w2: tensor<128x64xf16>) -> tensor<256x128xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: sibling matmuls: no wgmma_tma path (wgmma needs sm_90a; the target is sm_80)}}
+  %0 = sol.kernel @k ins(%x, %w1, %w2 : tensor<256x64xf16>, tensor<128x64xf16>, tensor<128x64xf16>) -> tensor<256x128xf16> {
+  ^bb0(%a: tensor<256x64xf16>, %b1: tensor<128x64xf16>, %b2: tensor<128x64xf16>):
+    %g = sol.matmul %a, %b1 transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    %u = sol.matmul %a, %b2 transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    %m = sol.mul %g, %u : tensor<256x128xf16>, tensor<256x128xf16> -> tensor<256x128xf16>
+    sol.yield %m : tensor<256x128xf16>
+  }
+  return %0 : tensor<256x128xf16>
+}
+}
+
+// -----
+
+// Nor at fewer rows than one 128-row tile (decode).
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @siblings_at_decode(%x: tensor<16x64xf16>, %w1: tensor<128x64xf16>, %w2: tensor<128x64xf16>) -> tensor<16x128xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: sibling matmuls: 16 rows of A fill less than one 128-row tile}}
+  %0 = sol.kernel @k ins(%x, %w1, %w2 : tensor<16x64xf16>, tensor<128x64xf16>, tensor<128x64xf16>) -> tensor<16x128xf16> {
+  ^bb0(%a: tensor<16x64xf16>, %b1: tensor<128x64xf16>, %b2: tensor<128x64xf16>):
+    %g = sol.matmul %a, %b1 transpose_b : tensor<16x64xf16>, tensor<128x64xf16> -> tensor<16x128xf16>
+    %u = sol.matmul %a, %b2 transpose_b : tensor<16x64xf16>, tensor<128x64xf16> -> tensor<16x128xf16>
+    %m = sol.mul %g, %u : tensor<16x128xf16>, tensor<16x128xf16> -> tensor<16x128xf16>
+    sol.yield %m : tensor<16x128xf16>
+  }
+  return %0 : tensor<16x128xf16>
+}
+}
+
+// -----
+
+// Three matmuls over one A are more than a pair.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @three_siblings(%x: tensor<256x64xf16>, %w: tensor<128x64xf16>) -> tensor<256x128xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: the kernel holds 3 matmuls; the generators take one, or a sibling pair}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<256x64xf16>, tensor<128x64xf16>) -> tensor<256x128xf16> {
+  ^bb0(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>):
+    %q = sol.matmul %a, %b transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    %k = sol.matmul %a, %b transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    %v = sol.matmul %a, %b transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
+    %m = sol.mul %q, %k : tensor<256x128xf16>, tensor<256x128xf16> -> tensor<256x128xf16>
+    %n = sol.add %m, %v : tensor<256x128xf16>, tensor<256x128xf16> -> tensor<256x128xf16>
+    sol.yield %n : tensor<256x128xf16>
+  }
+  return %0 : tensor<256x128xf16>
 }
 }

@@ -35,11 +35,11 @@ func.func @tma_computed_lhs(%x: tensor<256x64xf16>, %w: tensor<128x64xf16>) -> t
 
 // -----
 
-// The maps are one A and one B: a kernel without exactly one matmul has no
-// such pair.
+// The maps are one A and one B per weight: a kernel without a matmul has
+// none.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @tma_no_matmul(%x: tensor<256x64xf16>) -> tensor<256x64xf16> {
-  // expected-error @+1 {{sol-write-manifests: a wgmma_tma plan needs exactly one matmul}}
+  // expected-error @+1 {{sol-write-manifests: a wgmma_tma plan needs one matmul or a sibling pair}}
   %0 = sol.kernel @k ins(%x : tensor<256x64xf16>) -> tensor<256x64xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197728>} {
   ^bb0(%a: tensor<256x64xf16>):
     %n = sol.neg %a : tensor<256x64xf16>

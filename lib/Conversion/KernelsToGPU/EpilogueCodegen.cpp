@@ -76,6 +76,7 @@ void emitEpilogueAt(OpBuilder &b, Location loc, GpuKernel &kernel,
   for (auto [i, in] : llvm::enumerate(epilogue.getDpsInputOperands())) {
     int source = kernel.spec.epilogueSources[i];
     if (source < 0) {
+      assert(source == -1 && "the scalar paths take one contraction");
       mapping.map(body.getArgument(i), acc);
       continue;
     }
@@ -209,8 +210,9 @@ EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc, GpuKernel &kernel,
 }
 
 /// Runs the epilogue body on the `vector` elements at `ivs` whose memory
-/// inputs `inputs` loaded (accumulator inputs: `accLanes`) and stores each
-/// result with one `vector`-wide store.
+/// inputs `inputs` loaded (contraction c's accumulator at lane e:
+/// `accLanes[c * vector + e]`) and stores each result with one
+/// `vector`-wide store.
 void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
                           ArrayRef<Value> ivs, int64_t vector,
                           const EpilogueInputs &inputs,
@@ -222,10 +224,12 @@ void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
   SmallVector<SmallVector<Value>> results(yield.getValues().size());
   for (int64_t e = 0; e < vector; ++e) {
     IRMapping mapping;
-    for (unsigned i = 0; i < inputs.size(); ++i)
-      mapping.map(body.getArgument(i), kernel.spec.epilogueSources[i] < 0
-                                           ? accLanes[e]
-                                           : inputs[i][e]);
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      int source = kernel.spec.epilogueSources[i];
+      mapping.map(body.getArgument(i),
+                  source < 0 ? accLanes[(-1 - source) * vector + e]
+                             : inputs[i][e]);
+    }
     for (Operation &op : body.without_terminator())
       cloneEpilogueOp(b, op, mapping, kernel);
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
@@ -310,7 +314,7 @@ static constexpr int64_t kEpilogueBatch = 16;
 void emitFragmentEpilogue(
     OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
     Value batchSlice, Value row0, Value col0, int64_t blocksN,
-    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt) {
+    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt) {
   IndexBuilder ib(b, loc);
   int64_t vector = g.n % 2 == 0 ? 2 : 1;
   struct Pending {
@@ -331,8 +335,9 @@ void emitFragmentEpilogue(
       Pending p;
       Value row = ib.add(row0, (e / 2) * 8);
       Value col = ib.add(col0, nb * 8 + (e % 2));
-      for (int64_t v = 0; v < vector; ++v)
-        p.acc.push_back(accAt(b, nb, e + v));
+      for (unsigned c = 0; c < kernel.spec.getNumContractions(); ++c)
+        for (int64_t v = 0; v < vector; ++v)
+          p.acc.push_back(accAt(b, c, nb, e + v));
       p.inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
       p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
       p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);

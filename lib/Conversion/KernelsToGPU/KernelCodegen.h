@@ -40,11 +40,19 @@ struct KernelSpec {
   unsigned lhsArg = 0, rhsArg = 0;
   bool transposeB = false;
   bool batchedB = false;
+  /// The sibling contraction of a sibling pair (same A, its own [N, K]
+  /// weight at `siblingRhsArg`), or null.
+  linalg::LinalgOp siblingContraction;
+  unsigned siblingRhsArg = 0;
   /// The all-parallel generic that produces the outputs.
   linalg::GenericOp epilogue;
-  /// For each epilogue input: the function argument it reads, or -1 for the
-  /// contraction's accumulator.
+  /// For each epilogue input: the function argument it reads, or -1 - c for
+  /// the accumulator of contraction c (0: `contraction`, 1: the sibling).
   SmallVector<int> epilogueSources;
+
+  unsigned getNumContractions() const {
+    return contraction ? (siblingContraction ? 2 : 1) : 0;
+  }
   /// Output iteration space (the shape of every output).
   SmallVector<int64_t> outShape;
 };
@@ -129,10 +137,12 @@ void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
                           ArrayRef<Value> accLanes = {});
 SmallVector<Value> matmulOutputIndex(IndexBuilder &ib, const KernelSpec &spec,
                                      Value batchSlice, Value row, Value col);
+/// `accAt(b, c, nb, e)`: element e of n8 block nb of contraction c's
+/// accumulator fragment.
 void emitFragmentEpilogue(
     OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
     Value batchSlice, Value row0, Value col0, int64_t blocksN,
-    function_ref<Value(OpBuilder &, int64_t, int64_t)> accAt);
+    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt);
 
 /// Matmul helpers: see EpilogueCodegen.cpp.
 Value extendToF32(OpBuilder &b, Location loc, Value v);
@@ -153,8 +163,9 @@ LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
 LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
 LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
 LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
+/// `maps`: A's, then each contraction's B (two for a sibling pair).
 LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
-                                 Value mapA, Value mapB);
+                                 ValueRange maps);
 
 } // namespace mlir::sol::codegen
 

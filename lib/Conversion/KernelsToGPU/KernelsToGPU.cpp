@@ -40,8 +40,8 @@
 //
 // Every global argument becomes a flat memref (a bare pointer after
 // lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
-// buffers, followed for wgmma_tma by its two TMA maps (by-value parameters
-// once sol-tensor-map-params has run); the host module keeps only
+// buffers, followed for wgmma_tma by its TMA maps (A's, then each weight's;
+// by-value parameters once sol-tensor-map-params has run); the host module keeps only
 // gpu.modules: launching them is the runtime's job, described by the
 // manifest.
 //
@@ -172,10 +172,26 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
     if (isa<linalg::FillOp>(op))
       continue;
     if (linalgOp.getNumReductionLoops() > 0) {
-      if (spec.contraction)
-        return op.emitError("sol kernel: more than one contraction");
-      if (failed(readContraction(spec, linalgOp)))
-        return failure();
+      if (!spec.contraction) {
+        if (failed(readContraction(spec, linalgOp)))
+          return failure();
+        continue;
+      }
+      // A second contraction is a sibling: the first's A, its own [N, K]
+      // weight of the same shape.
+      KernelSpec sibling = spec;
+      if (spec.siblingContraction || failed(readContraction(sibling, linalgOp)))
+        return op.emitError("sol kernel: more than one contraction, and not "
+                            "a sibling of the first");
+      if (sibling.lhsArg != spec.lhsArg || !spec.transposeB ||
+          !sibling.transposeB || spec.batchedB || sibling.batchedB ||
+          func.getArgumentTypes()[sibling.rhsArg] !=
+              func.getArgumentTypes()[spec.rhsArg])
+        return op.emitError("sol kernel: a second contraction must be a "
+                            "sibling of the first (the same A, an unbatched "
+                            "[N, K] weight of the same type)");
+      spec.siblingContraction = linalgOp;
+      spec.siblingRhsArg = sibling.rhsArg;
       continue;
     }
     auto generic = dyn_cast<linalg::GenericOp>(op);
@@ -204,6 +220,9 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
     Value value = in->get();
     if (spec.contraction && value == spec.contraction->getResult(0)) {
       spec.epilogueSources.push_back(-1);
+    } else if (spec.siblingContraction &&
+               value == spec.siblingContraction->getResult(0)) {
+      spec.epilogueSources.push_back(-2);
     } else if (BlockArgument arg = asFuncArg(value, func)) {
       spec.epilogueSources.push_back(arg.getArgNumber());
     } else {
@@ -234,6 +253,12 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
   if (!spec.contraction && path != KernelPath::elementwise)
     return func.emitError("sol kernel: a matmul plan for a kernel without a "
                           "matmul");
+  if (spec.siblingContraction &&
+      (path != KernelPath::wgmma_tma || spec.plan.getCluster() != 1 ||
+       spec.plan.getTile().size() != 3 || spec.plan.getTile()[1] % 16 != 0))
+    return func.emitError("sol kernel: sibling matmuls need a wgmma_tma plan "
+                          "without a cluster whose tile holds a multiple of "
+                          "8 columns of each weight");
   return spec;
 }
 
@@ -288,10 +313,13 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
   SmallVector<Value> maps;
   if (plan.getPath() == KernelPath::wgmma_tma) {
     auto mapType = LLVM::LLVMPointerType::get(ctx);
-    for (int i = 0; i < 2; ++i)
+    unsigned numMaps = 1 + spec->getNumContractions();
+    for (unsigned i = 0; i < numMaps; ++i)
       maps.push_back(gpuFunc.getBody().front().addArgument(mapType, loc));
     gpuFunc.setType(FunctionType::get(
         ctx, gpuFunc.getBody().front().getArgumentTypes(), {}));
+    gpuFunc->setAttr(SolDialect::kTensorMapsAttrName,
+                     b.getI64IntegerAttr(numMaps));
   }
 
   b.setInsertionPointToStart(&gpuFunc.getBody().front());
@@ -313,7 +341,7 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
     result = emitWgmmaKernel(b, loc, kernel);
     break;
   case KernelPath::wgmma_tma:
-    result = emitWgmmaTmaKernel(b, loc, kernel, maps[0], maps[1]);
+    result = emitWgmmaTmaKernel(b, loc, kernel, maps);
     break;
   }
   if (failed(result)) {

@@ -241,7 +241,7 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
       emitFragmentEpilogue(b, loc, kernel, g, bz,
                            ib.add(ib.add(warpRow, laneRow), mi * 16),
                            ib.add(warpCol, laneCol), l.fragsN,
-                           [&](OpBuilder &, int64_t ni, int64_t e) {
+                           [&](OpBuilder &, unsigned, int64_t ni, int64_t e) {
                              return acc[accIndex(l, mi, ni, e)];
                            });
   };

@@ -31,8 +31,6 @@ using namespace mlir::sol;
 
 namespace {
 
-/// The A and B maps of a wgmma_tma kernel.
-constexpr unsigned kTensorMapParams = 2;
 /// sizeof and alignof CUtensorMap (cuda.h), as i64 words and bytes.
 constexpr int64_t kTensorMapWords = 16;
 constexpr int64_t kTensorMapAlign = 64;
@@ -49,14 +47,26 @@ struct TensorMapParamsPass
       auto plan = func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
       if (!plan || plan.getPath() != KernelPath::wgmma_tma)
         return WalkResult::advance();
+      // A's map and one per weight (convert-sol-kernels-to-gpu says how
+      // many).
+      auto count =
+          func->getAttrOfType<IntegerAttr>(SolDialect::kTensorMapsAttrName);
+      if (!count)
+        return WalkResult(func.emitError()
+                          << "sol-tensor-map-params: the wgmma_tma kernel @"
+                          << func.getName() << " does not say how many "
+                          << "tensor maps it takes ('"
+                          << SolDialect::kTensorMapsAttrName << "')");
+      unsigned numMaps = count.getInt();
       unsigned numArgs = func.getNumArguments();
-      if (numArgs < kTensorMapParams)
+      if (numArgs < numMaps)
         return WalkResult(func.emitError()
                           << "sol-tensor-map-params: a wgmma_tma kernel ends "
-                             "with its two tensor-map parameters; @"
+                             "with its "
+                          << numMaps << " tensor-map parameters; @"
                           << func.getName() << " has " << numArgs
                           << " parameter(s)");
-      for (unsigned i = numArgs - kTensorMapParams; i < numArgs; ++i) {
+      for (unsigned i = numArgs - numMaps; i < numArgs; ++i) {
         if (!isa<LLVM::LLVMPointerType>(func.getArgument(i).getType()))
           return WalkResult(func.emitError()
                             << "sol-tensor-map-params: parameter " << i

@@ -77,6 +77,8 @@ static SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc,
 /// The epilogue of a warpgroup's m64n{tileN} accumulator whose first row is
 /// `rowBase` (warp w of the warpgroup holds rows 16w..16w+15, laid out like
 /// an m16n8 mma.sync fragment per 8 columns).
+/// With sibling matmuls the accumulator's first tileN / 2 columns are the
+/// first weight's and the rest the sibling's, at the same output columns.
 static void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
                               const MatmulGeometry &g, Value batchSlice,
                               Value tid, Value rowBase, Value colBase,
@@ -86,11 +88,14 @@ static void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
   Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
   Value row = ib.add(rowBase, ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
   Value col = ib.add(colBase, ib.mul(ib.rem(lane, 4), 2));
-  emitFragmentEpilogue(b, loc, kernel, g, batchSlice, row, col, tileN / 8,
-                       [&](OpBuilder &b, int64_t nb, int64_t e) {
-                         return LLVM::ExtractValueOp::create(
-                             b, loc, acc, ArrayRef<int64_t>{nb * 4 + e});
-                       });
+  int64_t blocksPerContraction = tileN / 8 / kernel.spec.getNumContractions();
+  emitFragmentEpilogue(
+      b, loc, kernel, g, batchSlice, row, col, blocksPerContraction,
+      [&](OpBuilder &b, unsigned c, int64_t nb, int64_t e) {
+        return LLVM::ExtractValueOp::create(
+            b, loc, acc,
+            ArrayRef<int64_t>{(c * blocksPerContraction + nb) * 4 + e});
+      });
 }
 
 /// Hopper tensor cores: two warpgroups each own 64 rows of a 128 x tile_n
@@ -281,8 +286,14 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
 /// arrive on the `empty` barrier of each block of the cluster.
 /// The A and B maps are the CUtensorMaps the launcher encodes (the
 /// manifest's "tensor_maps" say how) and passes by value.
+/// Sibling matmuls (one A, two weights) run as one matmul of twice the
+/// width: each stage's B tile is tile_n / 2 rows of each weight, loaded as
+/// one box from each weight's map, so the wgmma and the ring are unchanged
+/// and each accumulator holds both products of its rows side by side; the
+/// epilogue reads element (r, c) of each from the same thread's registers
+/// (column c and column c + tile_n / 2) and writes one output column.
 LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
-                                 Value mapA, Value mapB) {
+                                 ValueRange maps) {
   PlanAttr plan = kernel.spec.plan;
   ArrayRef<int64_t> tile = plan.getTile();
   ArrayRef<int64_t> grid = plan.getGrid();
@@ -310,10 +321,14 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
         "alignment slack, a 1-D grid of whole clusters)");
   int64_t tileN = tile[1], stages = plan.getStages();
   int64_t aStageBytes = 128 * 64 * 2, bStageBytes = tileN * 64 * 2;
-  int64_t bShareRows = tileN / cluster;
+  // Sibling matmuls: each stage's B tile is tileN / 2 rows of each weight,
+  // one box per weight, multiplied as one B of tileN rows.
+  unsigned numWeights = kernel.spec.getNumContractions();
+  int64_t weightRows = tileN / numWeights;
+  int64_t bShareRows = weightRows / cluster;
   int64_t numK = llvm::divideCeilSigned(g.k, 64);
   int64_t tilesM = llvm::divideCeilSigned(g.rows, 128);
-  int64_t tilesN = llvm::divideCeilSigned(g.n, tileN);
+  int64_t tilesN = llvm::divideCeilSigned(g.n, weightRows);
   int64_t unitsM = llvm::divideCeilSigned(tilesM, cluster);
   int64_t units = unitsM * tilesN;
   // The consuming warps (of every block of the cluster) release a stage:
@@ -407,7 +422,11 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
     return sharedAt(b, stageOffset(b, consumer, barOffset + stages * 16, 8));
   };
   // The maps' generic addresses (of by-value parameters once lowered).
-  Value mapAPtr = mapA, mapBPtr = mapB;
+  if (maps.size() != 1 + numWeights)
+    return kernel.spec.func.emitError("sol kernel: expected one TMA map for "
+                                      "A and one per weight");
+  Value mapAPtr = maps.front();
+  ValueRange mapBPtrs = maps.drop_front();
 
   // One thread initialises the barriers; the init is made visible to the
   // async proxy (TMA completes transactions on them) and, in a cluster, to
@@ -436,7 +455,7 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                    b, loc, Type(), orderBarrier(b, ib.c(0)), Value());
            }
            NVVM::FenceMbarrierInitOp::create(b, loc);
-           for (Value map : {mapAPtr, mapBPtr})
+           for (Value map : maps)
              NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
                                       /*evictPriority=*/nullptr, map,
                                       /*predicate=*/Value(),
@@ -529,24 +548,29 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                     mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))},
                     full, ValueRange{}, Value(), Value(),
                     NVVM::TMALoadMode::TILE, false, nullptr, Value());
-                // This block's share of the B tile, multicast to the cluster.
-                Value shareOffset = arith::AddIOp::create(
-                    b, loc, stageOffset(b, stage, bOffset, bStageBytes),
-                    arith::MulIOp::create(b, loc, toI64(b, rank),
-                                          c64(b, bShareRows * 128)));
-                Value bRow =
-                    lb.add(lb.mul(nTile, tileN), lb.mul(rank, bShareRows));
+                // This block's share of each weight's rows of the B tile,
+                // multicast to the cluster.
                 Value mask =
                     cluster > 1
                         ? arith::ConstantOp::create(
                               b, loc, b.getI16IntegerAttr((1 << cluster) - 1))
                               .getResult()
                         : Value();
-                NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                    b, loc, clusterAt(b, shareOffset), mapBPtr,
-                    ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{},
-                    mask, Value(), NVVM::TMALoadMode::TILE, false, nullptr,
-                    Value());
+                Value bRow =
+                    lb.add(lb.mul(nTile, weightRows), lb.mul(rank, bShareRows));
+                for (auto [w, mapBPtr] : llvm::enumerate(mapBPtrs)) {
+                  Value shareOffset = arith::AddIOp::create(
+                      b, loc, stageOffset(b, stage, bOffset, bStageBytes),
+                      arith::AddIOp::create(
+                          b, loc, c64(b, w * weightRows * 128),
+                          arith::MulIOp::create(b, loc, toI64(b, rank),
+                                                c64(b, bShareRows * 128))));
+                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                      b, loc, clusterAt(b, shareOffset), mapBPtr,
+                      ValueRange{kCoord, toI32(b, bRow)}, full, ValueRange{},
+                      mask, Value(), NVVM::TMALoadMode::TILE, false, nullptr,
+                      Value());
+                }
               });
         });
   }
@@ -659,7 +683,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                 pingpong ? ib.add(ib.mul(mTile, 128), h * 64)
                          : ib.add(ib.mul(mTile, 128), ib.mul(consumer, 64));
             emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
-                              ib.mul(nTile, tileN), tileN, kLoop.getResult(h));
+                              ib.mul(nTile, weightRows), tileN,
+                              kLoop.getResult(h));
           }
         });
   }

@@ -2,7 +2,8 @@
 //
 // convert-sol-to-linalg: every sol.kernel becomes a destination-passing-style
 // func.func holding at most one contraction (fill + linalg.matmul or a
-// contraction linalg.generic) and exactly one all-parallel epilogue
+// contraction linalg.generic; two for a sibling pair over one A, in block
+// order) and exactly one all-parallel epilogue
 // linalg.generic whose body is f32 scalar code (emitScalarElementwise). The
 // form is deliberately rigid (Passes.td spells it out): the GPU code
 // generators pattern-match it instead of analysing arbitrary linalg, and the
@@ -111,7 +112,6 @@ private:
                << " and " << formatShape(shapeOf(result))
                << ") cannot share one epilogue iteration space";
 
-    unsigned numMatmuls = 0;
     for (Operation &op : kernel.getBodyBlock().without_terminator()) {
       if (!isSolComputeOp(&op) && !isa<ConstantOp>(op))
         return op.emitError() << "'" << op.getName()
@@ -122,16 +122,15 @@ private:
           return op.emitError() << "dynamic shapes (" << result.getType()
                                 << "); convert-sol-to-linalg needs static "
                                    "shapes";
-      if (auto mm = dyn_cast<MatmulOp>(op)) {
-        ++numMatmuls;
-        matmul = mm;
-      }
     }
-    if (numMatmuls > 1)
-      return kernel.emitError()
-             << "a kernel with " << numMatmuls
-             << " matmuls cannot be lowered; fusion never forms one";
-    if (matmul)
+    std::string reason;
+    FailureOr<SmallVector<MatmulOp, 2>> found =
+        getKernelMatmuls(kernel.getBodyBlock(), reason);
+    if (failed(found))
+      return kernel.emitError() << "cannot lower sol.kernel @" << name << ": "
+                                << reason;
+    matmuls = std::move(*found);
+    for (MatmulOp matmul : matmuls)
       for (Value operand : matmul->getOperands())
         if (!isa<BlockArgument>(operand))
           return matmul.emitError()
@@ -169,7 +168,7 @@ private:
   }
 
   /// Fill + contraction: the f32 accumulator of the matmul's result shape.
-  Value buildContraction(OpBuilder &b, Value lhs, Value rhs) {
+  Value buildContraction(OpBuilder &b, MatmulOp matmul, Value lhs, Value rhs) {
     Location loc = matmul.getLoc();
     Type f32 = b.getF32Type();
     ArrayRef<int64_t> accShape = shapeOf(matmul.getResult());
@@ -251,12 +250,12 @@ private:
       scalarSources.push_back(bodyValue);
       return success();
     };
-    if (matmul) {
+    for (MatmulOp matmul : matmuls) {
       Value lhs = entry.getArgument(
           cast<BlockArgument>(matmul.getLhs()).getArgNumber());
       Value rhs = entry.getArgument(
           cast<BlockArgument>(matmul.getRhs()).getArgNumber());
-      Value acc = buildContraction(b, lhs, rhs);
+      Value acc = buildContraction(b, matmul, lhs, rhs);
       if (failed(addIn(matmul.getResult(), acc)))
         return failure();
     }
@@ -339,7 +338,8 @@ private:
   KernelOp kernel;
   SymbolTable &symbols;
   MLIRContext *ctx;
-  MatmulOp matmul;
+  /// One matmul, or a sibling pair (whyNotSiblingMatmuls), in block order.
+  SmallVector<MatmulOp, 2> matmuls;
 };
 
 struct ConvertSolToLinalgPass

@@ -1,14 +1,15 @@
 // RUN: sol-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(sol-tensor-map-params))' -verify-diagnostics | FileCheck %s
 
-// A wgmma_tma kernel's last two parameters are its A and B tensor maps:
-// they become 128-byte, 64-byte-aligned by-value grid constants.
+// A wgmma_tma kernel's last `sol.tensor_maps` parameters are its A and B
+// tensor maps: they become 128-byte, 64-byte-aligned by-value grid
+// constants.
 // CHECK-LABEL: llvm.func @tma_kernel
 //  CHECK-SAME:   (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr,
 //  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
 //  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
 module attributes {gpu.container_module} {
   gpu.module @m {
-    llvm.func @tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
       llvm.return
     }
   }
@@ -30,12 +31,12 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The ABI puts the maps last; a kernel without two parameters cannot have
-// them.
+// The ABI puts the maps last; a kernel with fewer parameters than maps
+// cannot have them.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-error @+1 {{sol-tensor-map-params: a wgmma_tma kernel ends with its two tensor-map parameters; @one_param has 1 parameter(s)}}
-    llvm.func @one_param(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    // expected-error @+1 {{sol-tensor-map-params: a wgmma_tma kernel ends with its 2 tensor-map parameters; @one_param has 1 parameter(s)}}
+    llvm.func @one_param(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
       llvm.return
     }
   }
@@ -47,7 +48,36 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     // expected-error @+1 {{sol-tensor-map-params: parameter 1 of @int_param is not the pointer a tensor map lowers to}}
-    llvm.func @int_param(%a: !llvm.ptr, %b: i64, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @int_param(%a: !llvm.ptr, %b: i64, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// Sibling matmuls: A's map and one per weight, three maps.
+// CHECK-LABEL: llvm.func @sibling_kernel
+//  CHECK-SAME:   (%{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr,
+//  CHECK-SAME:   %{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
+//  CHECK-SAME:   %{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
+//  CHECK-SAME:   %{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    llvm.func @sibling_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB1: !llvm.ptr, %mapB2: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 3 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, cluster = 1, schedule = pingpong>} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// The generator says how many maps a kernel takes; without it the pass
+// cannot tell maps from buffers.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{sol-tensor-map-params: the wgmma_tma kernel @unsaid does not say how many tensor maps it takes ('sol.tensor_maps')}}
+    llvm.func @unsaid(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
       llvm.return
     }
   }
