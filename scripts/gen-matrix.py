@@ -90,6 +90,14 @@ def matmul_case(pattern, dtype, m, n, k):
         y = f.matmul(x, w, True, [2, m, n])
         return f.text([f.binary("add", y, r, [2, m, n])])
     x = f.arg([m, k], dtype)
+    if pattern == "mm_swiglu":
+        # Sibling matmuls over one x: one kernel where the target has a
+        # generator for the pair (sm_90a, at least 128 rows).
+        wg = f.arg([n, k], dtype)
+        wu = f.arg([n, k], dtype)
+        g = f.matmul(x, wg, True, [m, n])
+        u = f.matmul(x, wu, True, [m, n])
+        return f.text([f.binary("mul", f.unary("silu", g), u, [m, n])])
     if pattern == "mm_kn_bias_gelu_erf":
         w = f.arg([k, n], dtype)
         y = f.matmul(x, w, False, [m, n])
@@ -150,7 +158,7 @@ def elementwise_case(pattern, dtype, m, n):
 
 MATMUL_PATTERNS = ["mm", "mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf",
                    "mm_rowscale_relu", "mm_to_f32", "mm_two_outputs",
-                   "mm_residual_batched_lhs", "bmm_residual"]
+                   "mm_residual_batched_lhs", "bmm_residual", "mm_swiglu"]
 EW_PATTERNS = UNARY + list(BINARY) + ["swiglu_residual", "scale_shift_constants", "cast_chain"]
 DTYPES = ["f16", "bf16", "f32"]
 
@@ -171,7 +179,9 @@ def cases(profile):
             nks = list(odd_nk)
             if pattern in ("mm_residual", "mm_bias_gelu_tanh"):
                 nks += workload_nk
-            for m in ms:
+            # Sibling matmuls fuse from one 128-row tile up.
+            pattern_ms = ms + [129] if pattern == "mm_swiglu" else ms
+            for m in pattern_ms:
                 for n, k in nks:
                     if pattern in ("bmm_residual", "mm_residual_batched_lhs") and m == 4097:
                         continue

@@ -12,7 +12,8 @@ export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 out=build/kernels
 rm -rf "$out"
 for example in examples/oproj_residual.mlir examples/oproj_residual_decode.mlir \
-               examples/mlp_up_gelu.mlir examples/swiglu_residual.mlir; do
+               examples/mlp_up_gelu.mlir examples/swiglu_mlp.mlir \
+               examples/swiglu_residual.mlir; do
   echo "== $example"
   ./build/bin/sol-opt "$example" --mlir-print-op-on-diagnostic=false \
       --sol-to-ptx="out-dir=$out report=table remarks=true" -o /dev/null

@@ -18,7 +18,8 @@ namespace mlir::sol {
 /// Canonicalize, sol-fuse, sol-cost-model: a sol module to fused kernels
 /// annotated with their cost.
 void buildSolAnnotatePipeline(OpPassManager &pm, StringRef report = "none",
-                              StringRef reportFile = "-", bool remarks = false);
+                              StringRef reportFile = "-", bool remarks = false,
+                              bool fuseSiblings = true);
 
 /// sol-strip-host-funcs, then bufferization in place into the out arguments
 /// and the upstream CPU lowering to LLVM dialect: convert-sol-to-linalg output
@@ -29,11 +30,14 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// sol-annotate, sol-form-kernels, sol-tile, convert-sol-to-linalg,
 /// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
-/// `plans` constrains sol-tile's choice (its options of the same names);
-/// `fastMath` is convert-sol-kernels-to-gpu's.
+/// `plans` constrains sol-tile's choice (its options of the same names) and
+/// says whether sol-fuse takes sibling matmuls (its `fuse-siblings`), the
+/// choices A/B measurements compare; `fastMath` is
+/// convert-sol-kernels-to-gpu's.
 struct PlanChoiceOptions {
   std::string paths, schedules, tiles;
   int64_t minCluster = 1, maxCluster = 1;
+  bool fuseSiblings = true;
 };
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",

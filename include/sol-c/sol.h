@@ -63,7 +63,8 @@ SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
 /* sol_compile with sol-to-ptx's options, space-separated `key=value` as
  * sol-opt spells them: `fast-math=true` (every kernel's f32 tanh as one
  * tanh.approx.f32, ~5e-4 absolute error), `paths=...`, `max-cluster=N`,
- * `min-cluster=N`, `schedules=...`, `tiles=MxN,...` (sol-tile's constraints). NULL or "" is
+ * `min-cluster=N`, `schedules=...`, `tiles=MxN,...` (sol-tile's constraints),
+ * `fuse-siblings=true|false` (sol-fuse's sibling matmuls). NULL or "" is
  * sol_compile. An unknown key or a bad value fails with a message naming
  * it. */
 SOL_CAPI_EXPORT int sol_compile_with_options(const char *mlir_text,

@@ -290,10 +290,13 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
       value.getAsInteger(10, options.plans.maxCluster);
     } else if (key == "min-cluster" && isPositiveInteger(value)) {
       value.getAsInteger(10, options.plans.minCluster);
+    } else if (key == "fuse-siblings" && (value == "true" || value == "false")) {
+      options.plans.fuseSiblings = value == "true";
     } else {
       message = ("sol_compile: bad option '" + word +
-                 "' (known: fast-math=true|false, paths=..., max-cluster=N, "
-                 "min-cluster=N, schedules=..., tiles=...)")
+                 "' (known: fast-math=true|false, fuse-siblings=true|false, "
+                 "paths=..., max-cluster=N, min-cluster=N, schedules=..., "
+                 "tiles=...)")
                     .str();
       return failure();
     }

@@ -80,6 +80,11 @@ struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("wgmma/wgmma_tma MxN tiles sol-tile may choose "
                      "(comma-separated; empty: all)"),
       llvm::cl::init("")};
+  Option<bool> fuseSiblings{
+      *this, "fuse-siblings",
+      llvm::cl::desc("Let sol-fuse take sibling matmuls (same A, results "
+                     "meeting in the epilogue) into one kernel"),
+      llvm::cl::init(true)};
   Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Approximate the kernels' f32 tanh with "
@@ -102,7 +107,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool remarks, StringRef report,
                                       const PlanChoiceOptions &plans,
                                       bool fastMath) {
-  buildSolAnnotatePipeline(pm, "none", "-", remarks);
+  buildSolAnnotatePipeline(pm, "none", "-", remarks, plans.fuseSiblings);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
@@ -154,12 +159,14 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
 }
 
 void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
-                                         StringRef reportFile, bool remarks) {
+                                         StringRef reportFile, bool remarks,
+                                         bool fuseSiblings) {
   // Canonicalize first: folded constants and identities are not worth a
   // kernel input.
   pm.addPass(createCanonicalizerPass());
   SolFusePassOptions fuse;
   fuse.remarks = remarks;
+  fuse.fuseSiblings = fuseSiblings;
   pm.addPass(createSolFusePass(fuse));
   SolCostModelPassOptions cost;
   cost.report = report.str();
@@ -235,6 +242,7 @@ void mlir::sol::registerSolPipelines() {
         plans.tiles = options.tiles;
         plans.minCluster = options.minCluster;
         plans.maxCluster = options.maxCluster;
+        plans.fuseSiblings = options.fuseSiblings;
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks, options.report,
                               plans, options.fastMath);

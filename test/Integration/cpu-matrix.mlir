@@ -32,7 +32,40 @@
 // PPPLAN: "path": "wgmma_tma"
 // PPPLAN: "schedule": "pingpong"
 //
-// GEN: 216 cases
-// CUBINS: 216
-// CHECK: cpu matrix: 216 passed, 0 failed
+// Sibling matmuls (mm_swiglu at 129 rows: gate and up in one kernel) run
+// above on the CPU; here every TMA tile sol-tile offers them, each width
+// split between the two weights, to PTX and through ptxas (a ptxas error
+// fails sol-write-binaries), each with one map for A and one per weight:
+// RUN: python3 %sol_src_root/scripts/gen-matrix.py --profile=cpu --suffix=_sib --only='^mm_swiglu_(f16|bf16)_129x77x40$' %t.sib.mlir | FileCheck %s --check-prefix=GENSIB
+// RUN: rm -rf %t.sib && sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/pp128 paths=wgmma_tma schedules=pingpong tiles=128x128" -o /dev/null
+// RUN: sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/pp144 paths=wgmma_tma tiles=128x144" -o /dev/null
+// RUN: sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/pp160 paths=wgmma_tma tiles=128x160" -o /dev/null
+// RUN: sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/pp192 paths=wgmma_tma tiles=128x192" -o /dev/null
+// RUN: sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/coop128 paths=wgmma_tma schedules=cooperative tiles=128x128" -o /dev/null
+// RUN: sol-opt %t.sib.mlir --sol-to-ptx="out-dir=%t.sib/coop256 paths=wgmma_tma tiles=128x256" -o /dev/null
+// RUN: ls %t.sib/*/*.cubin | wc -l | FileCheck %s --check-prefix=CUBINSSIB
+// RUN: cat %t.sib/pp144/mm_swiglu_f16_129x77x40_sib__mm_swiglu_matmul_0.json | FileCheck %s --check-prefix=SIBMAPS
+//
+// GENSIB: 2 cases
+// CUBINSSIB: 12
+// SIBMAPS:      "tile": [
+// SIBMAPS-NEXT:   128,
+// SIBMAPS-NEXT:   144,
+// SIBMAPS:      "tensor_maps": [
+// SIBMAPS:        "arg": 0,
+// SIBMAPS:        "box": [
+// SIBMAPS-NEXT:     64,
+// SIBMAPS-NEXT:     128
+// SIBMAPS:        "arg": 1,
+// SIBMAPS:        "box": [
+// SIBMAPS-NEXT:     64,
+// SIBMAPS-NEXT:     72
+// SIBMAPS:        "arg": 2,
+// SIBMAPS:        "box": [
+// SIBMAPS-NEXT:     64,
+// SIBMAPS-NEXT:     72
+//
+// GEN: 240 cases
+// CUBINS: 262
+// CHECK: cpu matrix: 262 passed, 0 failed
 // CHECK-NOT: FAIL

@@ -55,7 +55,7 @@ func.func @g(%x: tensor<64x128xf16>, %w: tensor<256x128xf16>) -> tensor<64x256xf
 print("fast-math:",
       "tanh.approx.f32" in sol.compile(GELU).kernels[0].ptx,
       "tanh.approx.f32" in sol.compile(GELU, options="fast-math=true").kernels[0].ptx)
-# CHECK: error: sol_compile: bad option 'fast-math=maybe' (known: fast-math=true|false, paths=..., max-cluster=N, min-cluster=N, schedules=..., tiles=...)
+# CHECK: error: sol_compile: bad option 'fast-math=maybe' (known: fast-math=true|false, fuse-siblings=true|false, paths=..., max-cluster=N, min-cluster=N, schedules=..., tiles=...)
 try:
     sol.compile(GELU, options="fast-math=maybe")
 except sol.SolError as error:
