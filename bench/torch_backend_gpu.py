@@ -287,8 +287,15 @@ def main():
     parser.add_argument("--variants", action="store_true")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--only", default="", help="substring of a module")
+    parser.add_argument("--variant", action="append", default=[],
+                        metavar="LABEL=SOL_OPTIONS",
+                        help="also time sol compiled with these sol-to-ptx "
+                             "options (repeatable)")
     args = parser.parse_args()
     variants = {"sol": {}}
+    for spec in args.variant:
+        label, _, options = spec.partition("=")
+        variants[label] = {"sol_options": options}
     if args.variants:
         variants.update({
             "fast_math": {"fast_math": True},

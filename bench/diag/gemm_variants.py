@@ -26,6 +26,9 @@ SHAPES = {  # name: (M, N, K, epilogue)
     "oproj": (8192, 2560, 2560, None),
     "gate": (2048, 6912, 2560, None),
     "down": (2048, 2560, 6912, None),
+    # SwiGLU's gate and up projections as sibling matmuls in one kernel,
+    # silu(x Wg^T) * (x Wu^T), against cuBLAS's two GEMMs and the product.
+    "gate_up": (2048, 6912, 2560, "swiglu"),
     # K scaling at the prefill's M x N: a cost per tile (the stores) shows
     # as the intercept of time over K.
     "oproj_k1280": (8192, 2560, 1280, None),
@@ -59,6 +62,14 @@ def ir(m, n, k, epilogue):
         body += (f"%c = sol.cast %m : tensor<{m}x{n}xf16> to "
                  f"tensor<{m}x{n}xf32>\n")
         result, out = "%c", "f32"
+    if epilogue == "swiglu":
+        args += f", %u: tensor<{n}x{k}xf16>"
+        body += (f"%s = sol.silu %m : tensor<{m}x{n}xf16>\n"
+                 f"%v = sol.matmul %x, %u transpose_b : tensor<{m}x{k}xf16>, "
+                 f"tensor<{n}x{k}xf16> -> tensor<{m}x{n}xf16>\n"
+                 f"%p = sol.mul %s, %v : tensor<{m}x{n}xf16>, "
+                 f"tensor<{m}x{n}xf16> -> tensor<{m}x{n}xf16>\n")
+        result = "%p"
     if epilogue == "gelu":
         args += f", %b: tensor<{n}xf16>"
         body += (f"%s = sol.add %m, %b : tensor<{m}x{n}xf16>, tensor<{n}xf16>"
@@ -92,7 +103,14 @@ def main():
             w = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
             b = torch.randn(n, device="cuda", dtype=torch.float16)
             inputs = (x, w, b) if epilogue == "gelu" else (x, w)
-            if epilogue == "f32":
+            if epilogue == "swiglu":
+                u = torch.randn(n, k, device="cuda",
+                                dtype=torch.float16) / k ** 0.5
+                inputs = (x, w, u)
+
+                def cublas(x, w, u):
+                    return F.silu(F.linear(x, w)) * F.linear(x, u)
+            elif epilogue == "f32":
                 def cublas(x, w):
                     return F.linear(x, w).float()
             elif epilogue:
@@ -108,10 +126,14 @@ def main():
             for label in args.variants.split(","):
                 options = VARIANTS[label]
                 try:
-                    kernel = sol.compile(text, options=options or None).kernels[0]
+                    kernels = sol.compile(text, options=options or None).kernels
                 except sol.SolError as error:
                     print(f"{name} {label}: no plan: {str(error)[:120]}")
                     continue
+                if len(kernels) != 1:
+                    print(f"{name} {label}: {len(kernels)} kernels, skipped")
+                    continue
+                kernel = kernels[0]
                 plan = plan_text(kernel)
                 if plan in seen:
                     continue
@@ -130,7 +152,7 @@ def main():
                 torch.cuda.synchronize()
                 continue
             timed = time_interleaved(impls, inputs, clock)
-            flops = 2 * m * n * k
+            flops = 2 * m * n * k * (2 if epilogue == "swiglu" else 1)
             for label, (us, mhz, watts) in timed.items():
                 per_ghz = flops / us / 1e6 / (mhz / 1000) if mhz else 0
                 print(f"  {name:9s} {label:28s} {us:8.1f} us "

@@ -3,7 +3,8 @@
     SOL_CAPI_LIB=... PYTHONPATH=python python3 bench/diag/plan_check.py \
         --options "paths=wgmma_tma schedules=pingpong tiles=128x192"
 
-Each case compiles matmul (+ epilogue) with the options through the C API,
+Each case compiles matmul (+ epilogue; swiglu: sibling matmuls, one kernel
+from 128 rows) with the options through the C API,
 poisons the output with NaN, launches on fresh random data and compares with
 float64 torch: |out - ref| <= 1e-2 + 1e-2 |ref| on every element and no
 NaN left. Shapes are odd on purpose (partial tiles in M and N, K not a
@@ -20,7 +21,7 @@ import sol
 SHAPES = [(7, 77, 64), (130, 200, 136), (255, 392, 264), (200, 1001, 72),
           (1000, 1000, 1000), (129, 1544, 2056), (513, 2304, 520),
           (2048, 6912, 2560)]
-EPILOGUES = ["plain", "bias_gelu", "residual", "f32"]
+EPILOGUES = ["plain", "bias_gelu", "residual", "f32", "swiglu"]
 
 
 def module(m, n, k, dtype, epilogue):
@@ -30,7 +31,16 @@ def module(m, n, k, dtype, epilogue):
     body = [f"%m = sol.matmul %x, %w transpose_b : tensor<{m}x{k}x{dtype}>, "
             f"tensor<{n}x{k}x{dtype}> -> tensor<{m}x{n}x{dtype}>"]
     result = "%m"
-    if epilogue == "bias_gelu":
+    if epilogue == "swiglu":
+        # Sibling matmuls: silu(x w^T) * (x u^T), one kernel from 128 rows.
+        args.append(f"%u: tensor<{n}x{k}x{dtype}>")
+        body += [f"%s = sol.silu %m : tensor<{m}x{n}x{dtype}>",
+                 f"%v = sol.matmul %x, %u transpose_b : tensor<{m}x{k}x{dtype}>, "
+                 f"tensor<{n}x{k}x{dtype}> -> tensor<{m}x{n}x{dtype}>",
+                 f"%p = sol.mul %s, %v : tensor<{m}x{n}x{dtype}>, "
+                 f"tensor<{m}x{n}x{dtype}> -> tensor<{m}x{n}x{dtype}>"]
+        result = "%p"
+    elif epilogue == "bias_gelu":
         args.append(f"%b: tensor<{n}x{dtype}>")
         body += [f"%s = sol.add %m, %b : tensor<{m}x{n}x{dtype}>, "
                  f"tensor<{n}x{dtype}> -> tensor<{m}x{n}x{dtype}>",
@@ -59,6 +69,8 @@ def reference(inputs, epilogue):
         y = torch.nn.functional.gelu(y + inputs[2].double(), approximate="tanh")
     elif epilogue == "residual":
         y = y + inputs[2].double()
+    elif epilogue == "swiglu":
+        y = torch.nn.functional.silu(y) * (x @ inputs[2].double().T)
     return y
 
 
@@ -68,6 +80,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shapes", default="",
                         help="MxNxK,... instead of the built-in list")
+    parser.add_argument("--epilogues", default=",".join(EPILOGUES))
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     failures = total = 0
@@ -75,16 +88,24 @@ def main():
               for s in args.shapes.split(",")] if args.shapes else SHAPES
     for m, n, k in shapes:
         for dtype in ("f16", "bf16"):
-            for epilogue in EPILOGUES:
+            for epilogue in args.epilogues.split(","):
+                if epilogue == "swiglu" and m < 128:
+                    continue  # two kernels below one 128-row tile
                 text, t = module(m, n, k, dtype, epilogue)
                 total += 1
                 try:
-                    kernel = sol.compile(text, options=args.options).kernels[0]
+                    kernels = sol.compile(text, options=args.options).kernels
                 except sol.SolError as error:
                     failures += 1
                     print(f"FAIL {m}x{n}x{k} {dtype} {epilogue}: compile: "
                           f"{str(error)[:200]}")
                     continue
+                if len(kernels) != 1:
+                    failures += 1
+                    print(f"FAIL {m}x{n}x{k} {dtype} {epilogue}: "
+                          f"{len(kernels)} kernels, expected one")
+                    continue
+                kernel = kernels[0]
                 x = torch.randn(m, k, device="cuda", dtype=t)
                 w = torch.randn(n, k, device="cuda", dtype=t) / k ** 0.5
                 inputs = [x, w]
@@ -92,6 +113,9 @@ def main():
                     inputs.append(torch.randn(n, device="cuda", dtype=t))
                 elif epilogue == "residual":
                     inputs.append(torch.randn(m, n, device="cuda", dtype=t))
+                elif epilogue == "swiglu":
+                    inputs.append(torch.randn(n, k, device="cuda", dtype=t)
+                                  / k ** 0.5)
                 out_dtype = torch.float32 if epilogue == "f32" else t
                 out = torch.full((m, n), float("nan"), device="cuda",
                                  dtype=out_dtype)
