@@ -363,3 +363,44 @@ TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
 }
 
 } // namespace
+
+TEST_F(CostModelTest, SiblingMatmulsCountAsOneMatmulOfTwiceTheWidth) {
+  // SwiGLU's gate and up projections over one x: both products' FLOPs, A
+  // read once, N counting both weights' columns; a tile holds half its
+  // width from each weight, and the generator walks whole halves.
+  auto swiglu = [&](int64_t n) {
+    std::string w = "tensor<" + std::to_string(n) + "x2560xf16>";
+    std::string y = "tensor<2048x" + std::to_string(n) + "xf16>";
+    std::string x = "tensor<2048x2560xf16>";
+    std::string text =
+        "func.func @f(%x: " + x + ", %g: " + w + ", %u: " + w + ") -> " + y +
+        " {\n %0 = sol.kernel @swiglu ins(%x, %g, %u : " + x + ", " + w +
+        ", " + w + ") -> " + y + " {\n ^bb0(%a: " + x + ", %wg: " + w +
+        ", %wu: " + w + "):\n %mg = sol.matmul %a, %wg transpose_b : " + x +
+        ", " + w + " -> " + y + "\n %s = sol.silu %mg : " + y +
+        "\n %mu = sol.matmul %a, %wu transpose_b : " + x + ", " + w + " -> " +
+        y + "\n %p = sol.mul %s, %mu : " + y + ", " + y + " -> " + y +
+        "\n sol.yield %p : " + y + "\n }\n return %0 : " + y + "\n}";
+    return parseSourceString<ModuleOp>(text, &context);
+  };
+  OwningOpRef<ModuleOp> module = swiglu(6912);
+  ASSERT_TRUE(module);
+  KernelWork work = countKernelWork(firstKernel(*module));
+  EXPECT_EQ(work.siblings, 2);
+  EXPECT_EQ(work.n, 2 * 6912);
+  EXPECT_EQ(work.tcFlops, 2 * 2 * int64_t(2048) * 6912 * 2560);
+  EXPECT_EQ(work.matmulLhsBytes, int64_t(2048) * 2560 * 2);
+  EXPECT_EQ(work.matmulRhsBytes, 2 * int64_t(6912) * 2560 * 2);
+  // x, both weights and the output once each: neither projection's result
+  // goes to memory.
+  EXPECT_EQ(work.bytes, (int64_t(2048) * 2560 + 2 * int64_t(6912) * 2560 +
+                         int64_t(2048) * 6912) *
+                            2);
+  EXPECT_EQ(work.tilesAlongN(144), 96);
+  EXPECT_EQ(work.tilesAlongN(192), 72);
+  // 76 columns per weight at 72 per tile take two tile columns, where one
+  // 144-wide tile would cover a concatenated weight's 152.
+  OwningOpRef<ModuleOp> odd = swiglu(76);
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(countKernelWork(firstKernel(*odd)).tilesAlongN(144), 2);
+}

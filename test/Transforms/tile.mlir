@@ -59,6 +59,31 @@ func.func @swiglu_gate_takes_128x144(%x: tensor<2048x2560xf16>, %w: tensor<6912x
 
 // -----
 
+// Sibling matmuls (SwiGLU's gate and up over one x) run as one matmul of
+// twice the width: only wgmma_tma tiles, no cluster, each tile holding half
+// its columns from each weight. 128x192 (96 of each: 1152 tiles in 8.7
+// waves) against 128x160 (1392 in 10.5) and 128x144 (1536 in 11.6): on the
+// H200, 236.9 / 251.0 / 257.8 us, cuBLAS's two GEMMs and the product
+// 280.9 (2026-11-30, bench/results/2026-11-30-h200-s5-siblings).
+// CHECK-LABEL: func.func @sibling_matmuls_take_128x192
+//       CHECK:   t_pred_us = 236.06, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @sibling_matmuls_take_128x192(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
+  // expected-remark @+1 {{plan wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 236.06 us; next wgmma_tma: 128x160x64 tile (80 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent at 256.34 us (6 candidates)}}
+  %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<2048x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
+  ^bb0(%a: tensor<2048x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
+    %mg = sol.matmul %a, %g transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    %s = sol.silu %mg : tensor<2048x6912xf16>
+    %mu = sol.matmul %a, %u transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>
+    %p = sol.mul %s, %mu : tensor<2048x6912xf16>, tensor<2048x6912xf16> -> tensor<2048x6912xf16>
+    sol.yield %p : tensor<2048x6912xf16>
+  }
+  return %0 : tensor<2048x6912xf16>
+}
+}
+
+// -----
+
 // One decode token: gemv (a warp on each of the 2560 weight rows, launch-
 // bound) against mma.sync tiles whose 40 serial K steps cost 0.28 us each
 // (measured on the H200).

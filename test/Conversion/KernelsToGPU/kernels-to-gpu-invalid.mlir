@@ -366,3 +366,54 @@ func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16
   } -> tensor<16x32xf16>
   return %out : tensor<16x32xf16>
 }
+
+// -----
+
+// Sibling matmuls (two contractions over one A) have one generator, the
+// wgmma_tma path; any other plan is refused.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// expected-error @+1 {{sol kernel: sibling matmuls need a wgmma_tma plan without a cluster whose tile holds a multiple of 8 columns of each weight}}
+func.func @siblings_on_mma_sync(%x: tensor<128x16xf16>, %wg: tensor<8x16xf16>, %wu: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 8, 1], block = [32, 1, 1], smem = 27648>} {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e0 = tensor.empty() : tensor<128x8xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %g = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %wg : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f0 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %e1 = tensor.empty() : tensor<128x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %u = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %wu : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f1 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<128x8xf32>, tensor<128x8xf32>) outs(%o : tensor<128x8xf16>) {
+  ^bb0(%vg: f32, %vu: f32, %out: f16):
+    %p = arith.mulf %vg, %vu : f32
+    %t = arith.truncf %p : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x8xf16>
+  return %r : tensor<128x8xf16>
+}
+
+// -----
+
+// A second contraction over another A is no sibling.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @two_activations(%x: tensor<128x16xf16>, %y: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [384, 1, 1], smem = 0, schedule = pingpong>} {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e0 = tensor.empty() : tensor<128x8xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %g = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f0 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %e1 = tensor.empty() : tensor<128x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  // expected-error @+1 {{sol kernel: a second contraction must be a sibling of the first (the same A, an unbatched [N, K] weight of the same type)}}
+  %u = linalg.matmul indexing_maps = [#a, #b, #c] ins(%y, %w : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f1 : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<128x8xf32>, tensor<128x8xf32>) outs(%o : tensor<128x8xf16>) {
+  ^bb0(%vg: f32, %vu: f32, %out: f16):
+    %p = arith.mulf %vg, %vu : f32
+    %t = arith.truncf %p : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x8xf16>
+  return %r : tensor<128x8xf16>
+}

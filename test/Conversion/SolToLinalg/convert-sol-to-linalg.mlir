@@ -289,3 +289,32 @@ func.func @lone_op(%x: tensor<8xf16>) -> tensor<8xf16> {
   %y = sol.relu %x {sol.cost = #sol.cost<bound = memory, tc_flops = 0, ew_flops = 8, bytes = 32, intensity = 0.25, balance = 206.0, t_compute_us = 0.0, t_memory_us = 0.0, t_ideal_us = 0.0, t_pred_us = 2.0, sol_pred = 0.0, limiter = launch>} : tensor<8xf16>
   return %y : tensor<8xf16>
 }
+
+// -----
+
+// Sibling matmuls (one A, two [N, K] weights): two fill + contraction pairs
+// in block order, and one epilogue that reads both accumulators first, then
+// computes silu(g) * u in f32 without rounding either.
+// CHECK-LABEL: func.func @sibling_matmuls_matmul_0
+//  CHECK-SAME:   (%[[X:.*]]: tensor<8x16xf16>, %[[WG:.*]]: tensor<4x16xf16>, %[[WU:.*]]: tensor<4x16xf16>, %[[OUT:.*]]: tensor<8x4xf16>)
+//       CHECK:   %[[FG:.*]] = linalg.fill
+//       CHECK:   %[[G:.*]] = linalg.matmul {{.*}}ins(%[[X]], %[[WG]] : tensor<8x16xf16>, tensor<4x16xf16>) outs(%[[FG]] : tensor<8x4xf32>)
+//       CHECK:   %[[FU:.*]] = linalg.fill
+//       CHECK:   %[[U:.*]] = linalg.matmul {{.*}}ins(%[[X]], %[[WU]] : tensor<8x16xf16>, tensor<4x16xf16>) outs(%[[FU]] : tensor<8x4xf32>)
+//       CHECK:   linalg.generic
+//  CHECK-SAME:       ins(%[[G]], %[[U]] : tensor<8x4xf32>, tensor<8x4xf32>) outs(%[[OUT]] : tensor<8x4xf16>)
+//  CHECK-NEXT:   ^bb0(%[[VG:.*]]: f32, %[[VU:.*]]: f32, %{{.*}}: f16):
+//   CHECK-NOT:     arith.truncf
+//       CHECK:     arith.mulf %{{.*}}, %[[VU]] : f32
+//  CHECK-NEXT:     arith.truncf
+func.func @sibling_matmuls(%x: tensor<8x16xf16>, %wg: tensor<4x16xf16>, %wu: tensor<4x16xf16>) -> tensor<8x4xf16> {
+  %k = sol.kernel @sibling_matmuls_matmul_0 ins(%x, %wg, %wu : tensor<8x16xf16>, tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<8x4xf16> {
+  ^bb0(%a: tensor<8x16xf16>, %g: tensor<4x16xf16>, %u: tensor<4x16xf16>):
+    %mg = sol.matmul %a, %g transpose_b : tensor<8x16xf16>, tensor<4x16xf16> -> tensor<8x4xf16>
+    %s = sol.silu %mg : tensor<8x4xf16>
+    %mu = sol.matmul %a, %u transpose_b : tensor<8x16xf16>, tensor<4x16xf16> -> tensor<8x4xf16>
+    %p = sol.mul %s, %mu : tensor<8x4xf16>, tensor<8x4xf16> -> tensor<8x4xf16>
+    sol.yield %p : tensor<8x4xf16>
+  }
+  return %k : tensor<8x4xf16>
+}
