@@ -108,6 +108,20 @@ print(f"swiglu hot path: resolved {len(swiglu_call._steps[0])} launches, "
       f"matches eager: {matches}, fallback: {swiglu_call.fallback_reason}")
 
 
+# From one 128-row tile up (here 2 x 64 tokens) the gate and up projections
+# share x as sibling matmuls: one kernel computes silu(x Wg^T) * (x Wu^T)
+# from its two accumulators, the down projection is the second.
+# CHECK-LABEL: == swiglu_siblings: matches eager: True
+# CHECK:       partition 0: sol: linear, silu, linear_1, mul, linear_2 (2 kernels)
+# CHECK: swiglu siblings: sol_graph_matmul_0 reads 3 tensors through 3 TMA maps
+compiled_siblings = run("swiglu_siblings", swiglu, torch.randn(2, 64, 256).half())
+siblings = backend.history[-1].partitions[0]
+first = siblings.compilation.kernels[0]
+print(f"swiglu siblings: {first.name} reads "
+      f"{sum(a['role'] == 'input' for a in first.manifest['args'])} tensors "
+      f"through {len(first.manifest.get('tensor_maps', []))} TMA maps")
+
+
 # Scalars, casts and an unsupported op in the middle: torch.sort stays eager
 # with its reason logged, and splits the graph into two partitions.
 # (The backend logs while the compiled model first runs, before the label.)
