@@ -374,10 +374,10 @@ TEST_F(CostModelTest, SiblingMatmulsCountAsOneMatmulOfTwiceTheWidth) {
     std::string x = "tensor<2048x2560xf16>";
     std::string text =
         "func.func @f(%x: " + x + ", %g: " + w + ", %u: " + w + ") -> " + y +
-        " {\n %0 = sol.kernel @swiglu ins(%x, %g, %u : " + x + ", " + w +
-        ", " + w + ") -> " + y + " {\n ^bb0(%a: " + x + ", %wg: " + w +
-        ", %wu: " + w + "):\n %mg = sol.matmul %a, %wg transpose_b : " + x +
-        ", " + w + " -> " + y + "\n %s = sol.silu %mg : " + y +
+        " {\n %0 = sol.kernel @swiglu ins(%x, %g, %u : " + x + ", " + w + ", " +
+        w + ") -> " + y + " {\n ^bb0(%a: " + x + ", %wg: " + w + ", %wu: " + w +
+        "):\n %mg = sol.matmul %a, %wg transpose_b : " + x + ", " + w + " -> " +
+        y + "\n %s = sol.silu %mg : " + y +
         "\n %mu = sol.matmul %a, %wu transpose_b : " + x + ", " + w + " -> " +
         y + "\n %p = sol.mul %s, %mu : " + y + ", " + y + " -> " + y +
         "\n sol.yield %p : " + y + "\n }\n return %0 : " + y + "\n}";

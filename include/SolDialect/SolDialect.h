@@ -89,7 +89,7 @@ std::string whyNotSiblingMatmuls(MatmulOp first, MatmulOp second);
 /// The matmuls of a kernel body when they are one matmul or a sibling pair
 /// (in block order), else failure with the reason in `reason`.
 FailureOr<SmallVector<MatmulOp, 2>> getKernelMatmuls(Block &body,
-                                                    std::string &reason);
+                                                     std::string &reason);
 
 } // namespace mlir::sol
 

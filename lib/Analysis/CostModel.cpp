@@ -184,8 +184,8 @@ static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
   MatmulPlan plan;
   plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
   plan.tileN = 256;
-  plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
-               work.tilesAlongN(plan.tileN);
+  plan.tiles =
+      llvm::divideCeil(work.m, plan.tileM) * work.tilesAlongN(plan.tileN);
   plan.splitK = 1;
   if (plan.tiles < smCount) {
     // Never slice K below 256: a slice must amortise its partial-sum store.
@@ -296,8 +296,8 @@ static MatmulPlan planFromTiling(const KernelWork &work,
   MatmulPlan plan;
   plan.tileM = tiling.tileM;
   plan.tileN = tiling.tileN;
-  plan.tiles = llvm::divideCeil(work.m, plan.tileM) *
-               work.tilesAlongN(plan.tileN);
+  plan.tiles =
+      llvm::divideCeil(work.m, plan.tileM) * work.tilesAlongN(plan.tileN);
   plan.splitK = tiling.splitK;
   return plan;
 }

@@ -431,23 +431,22 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       for (int64_t cluster : {1, 2})
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
-          addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,
-                                       cluster, target.getSmCount(),
-                                       t.schedule),
-                       128, t.tileN,
-                       "wgmma_tma: 128x" + std::to_string(t.tileN) +
-                           "x64 tile" +
-                           (siblings ? " (" + std::to_string(t.tileN / 2) +
-                                           " columns of each weight)"
-                                     : std::string()) +
-                           ", TMA producer + 2 " +
-                           (t.schedule == ConsumerSchedule::pingpong
-                                ? "ping-pong consumer warpgroups, "
-                                : "consumer warpgroups, ") +
-                           std::to_string(t.stages) + " stages, persistent" +
-                           (cluster > 1 ? ", " + std::to_string(cluster) +
-                                              "-CTA cluster multicasting B"
-                                        : std::string()));
+          addCandidate(
+              getWgmmaTmaPlan(context, *problem, t.tileN, t.stages, cluster,
+                              target.getSmCount(), t.schedule),
+              128, t.tileN,
+              "wgmma_tma: 128x" + std::to_string(t.tileN) + "x64 tile" +
+                  (siblings ? " (" + std::to_string(t.tileN / 2) +
+                                  " columns of each weight)"
+                            : std::string()) +
+                  ", TMA producer + 2 " +
+                  (t.schedule == ConsumerSchedule::pingpong
+                       ? "ping-pong consumer warpgroups, "
+                       : "consumer warpgroups, ") +
+                  std::to_string(t.stages) + " stages, persistent" +
+                  (cluster > 1 ? ", " + std::to_string(cluster) +
+                                     "-CTA cluster multicasting B"
+                               : std::string()));
   }
 
   if (candidates.empty()) {

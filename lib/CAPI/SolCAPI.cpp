@@ -290,7 +290,8 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
       value.getAsInteger(10, options.plans.maxCluster);
     } else if (key == "min-cluster" && isPositiveInteger(value)) {
       value.getAsInteger(10, options.plans.minCluster);
-    } else if (key == "fuse-siblings" && (value == "true" || value == "false")) {
+    } else if (key == "fuse-siblings" &&
+               (value == "true" || value == "false")) {
       options.plans.fuseSiblings = value == "true";
     } else {
       message = ("sol_compile: bad option '" + word +

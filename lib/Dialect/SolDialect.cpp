@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "SolDialect/SolDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -44,7 +44,6 @@ static std::string opName(Operation *op) {
   return op->getName().getStringRef().str();
 }
 
-
 static ArrayRef<int64_t> resultShape(Operation *op) {
   return cast<ShapedType>(op->getResult(0).getType()).getShape();
 }
@@ -189,8 +188,7 @@ static llvm::DenseSet<Operation *> elementwiseUsersWithin(Value value,
   return reached;
 }
 
-FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor,
-                                             MatmulOp sibling,
+FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor, MatmulOp sibling,
                                              TargetAttr target,
                                              unsigned maxEpilogueOps) {
   std::string why = whyNotSiblingMatmuls(anchor, sibling);
@@ -567,9 +565,10 @@ private:
       if (decision)
         decision = checkCycle(group, sibling);
       if (decision)
-        decision = options.force == FusionForce::always || !options.profitability
-                       ? getAlwaysProfitable()(group, sibling.getOperation())
-                       : options.profitability(group, sibling.getOperation());
+        decision =
+            options.force == FusionForce::always || !options.profitability
+                ? getAlwaysProfitable()(group, sibling.getOperation())
+                : options.profitability(group, sibling.getOperation());
       if (!decision) {
         remark(sibling, "not fused as the sibling of " + opName(seed) + ": " +
                             decision.getExplanation());

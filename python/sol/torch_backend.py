@@ -28,7 +28,8 @@ each graph's cost report; target (preset name or JSON path, default "h200");
 cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
 False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error);
 sol_options (a string of further sol-to-ptx options as sol-opt spells them,
-e.g. "schedules=cooperative max-cluster=2", for experts and autotuning;
+e.g. "schedules=cooperative max-cluster=2" or "fuse-siblings=false", for
+experts and autotuning;
 unknown keys make the compile fail, so the partition runs eagerly); launcher (a
 callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
 without a GPU).

@@ -41,8 +41,8 @@
 // Every global argument becomes a flat memref (a bare pointer after
 // lowering), so the kernel ABI is `(ins..., outs...)` of dense row-major
 // buffers, followed for wgmma_tma by its TMA maps (A's, then each weight's;
-// by-value parameters once sol-tensor-map-params has run); the host module keeps only
-// gpu.modules: launching them is the runtime's job, described by the
+// by-value parameters once sol-tensor-map-params has run); the host module
+// keeps only gpu.modules: launching them is the runtime's job, described by the
 // manifest.
 //
 //===----------------------------------------------------------------------===//

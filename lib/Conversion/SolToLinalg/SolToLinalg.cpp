@@ -31,7 +31,6 @@ namespace mlir::sol {
 using namespace mlir;
 using namespace mlir::sol;
 
-
 static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<ShapedType>(v.getType()).getShape();
 }
@@ -127,8 +126,8 @@ private:
     FailureOr<SmallVector<MatmulOp, 2>> found =
         getKernelMatmuls(kernel.getBodyBlock(), reason);
     if (failed(found))
-      return kernel.emitError() << "cannot lower sol.kernel @" << name << ": "
-                                << reason;
+      return kernel.emitError()
+             << "cannot lower sol.kernel @" << name << ": " << reason;
     matmuls = std::move(*found);
     for (MatmulOp matmul : matmuls)
       for (Value operand : matmul->getOperands())
