@@ -98,6 +98,16 @@ def matmul_case(pattern, dtype, m, n, k):
         g = f.matmul(x, wg, True, [m, n])
         u = f.matmul(x, wu, True, [m, n])
         return f.text([f.binary("mul", f.unary("silu", g), u, [m, n])])
+    if pattern == "mm_swiglu_bias":
+        # The pair up projection first, each with a bias: the generator's
+        # first accumulator half is then the up projection's.
+        wu = f.arg([n, k], dtype)
+        bu = f.arg([n], dtype)
+        wg = f.arg([n, k], dtype)
+        bg = f.arg([n], dtype)
+        u = f.binary("add", f.matmul(x, wu, True, [m, n]), bu, [m, n])
+        g = f.binary("add", f.matmul(x, wg, True, [m, n]), bg, [m, n])
+        return f.text([f.binary("mul", u, f.unary("silu", g), [m, n])])
     if pattern == "mm_kn_bias_gelu_erf":
         w = f.arg([k, n], dtype)
         y = f.matmul(x, w, False, [m, n])
@@ -158,7 +168,8 @@ def elementwise_case(pattern, dtype, m, n):
 
 MATMUL_PATTERNS = ["mm", "mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf",
                    "mm_rowscale_relu", "mm_to_f32", "mm_two_outputs",
-                   "mm_residual_batched_lhs", "bmm_residual", "mm_swiglu"]
+                   "mm_residual_batched_lhs", "bmm_residual", "mm_swiglu",
+                   "mm_swiglu_bias"]
 EW_PATTERNS = UNARY + list(BINARY) + ["swiglu_residual", "scale_shift_constants", "cast_chain"]
 DTYPES = ["f16", "bf16", "f32"]
 
@@ -180,7 +191,7 @@ def cases(profile):
             if pattern in ("mm_residual", "mm_bias_gelu_tanh"):
                 nks += workload_nk
             # Sibling matmuls fuse from one 128-row tile up.
-            pattern_ms = ms + [129] if pattern == "mm_swiglu" else ms
+            pattern_ms = ms + [129] if pattern.startswith("mm_swiglu") else ms
             for m in pattern_ms:
                 for n, k in nks:
                     if pattern in ("bmm_residual", "mm_residual_batched_lhs") and m == 4097:
