@@ -63,7 +63,10 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     build (gemv, mma.sync tiles, on sm_90a wgmma and wgmma_tma tiles) is
     priced by the cost model and the fastest is recorded, so prefill and
     decode shapes get different paths and tiles; other matmuls take the SIMT
-    path; kernels without a matmul the elementwise path. The kernel's `cost`
+    path; kernels without a matmul the elementwise path. A sibling pair (two
+    matmuls over one A, see sol-fuse) is priced as one matmul of twice the
+    width on the wgmma_tma tiles alone, without clusters, each tile holding
+    half its columns from each weight. The kernel's `cost`
     is rewritten for the chosen plan. Run after sol-form-kernels (lone ops
     are not tiled). `remarks` says, per kernel, what was chosen, the
     runner-up and why.
@@ -99,8 +102,9 @@ def SolTensorMapParamsPass
   let description = [{
     Runs on the LLVM form of the kernels (after convert-gpu-to-nvvm, which
     drops `llvm.byval` from gpu.func arguments). For every kernel whose
-    `sol.plan` is `wgmma_tma`, marks its last two arguments, the A and B TMA
-    maps, `llvm.byval = !llvm.array<16 x i64>`, `llvm.align = 64` and
+    `sol.plan` is `wgmma_tma`, marks its last `sol.tensor_maps` arguments
+    (the A map, then one per weight: two, or three for sibling matmuls)
+    `llvm.byval = !llvm.array<16 x i64>`, `llvm.align = 64` and
     `nvvm.grid_constant`: each becomes a 128-byte `.param` the TMA reads in
     place (CUDA's `const __grid_constant__ CUtensorMap`), so the launcher
     passes host bytes with the launch: no device copy, no synchronisation,
@@ -118,7 +122,8 @@ def ConvertSolKernelsToGPUPass
     (functions marked `sol.kernel`, carrying `sol.plan`) and replaces each by
     a `gpu.module` holding one `gpu.func` kernel of the same name whose
     arguments are the function's (inputs then outputs) as flat memrefs,
-    followed for `wgmma_tma` by its two TMA maps. The plan's path decides
+    followed for `wgmma_tma` by its TMA maps (A's, then each weight's; the
+    kernel's `sol.tensor_maps` counts them). The plan's path decides
     the code: `mma_sync` (cp.async multi-stage pipeline, ldmatrix, m16n8k16
     mma.sync), `wgmma` (wgmma.mma_async on swizzled stages fed by cp.async),
     `wgmma_tma` (persistent and warp-specialised: TMA through mbarriers,
@@ -322,8 +327,9 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
          accumulator.
       3. func.return of the epilogue's results.
 
-    Kernel functions hold no sol ops. Dynamic shapes, more than one matmul
-    in a kernel, a matmul operand computed inside the kernel (a prologue) and
+    Kernel functions hold no sol ops. Dynamic shapes, two matmuls that are
+    not siblings (or more than two) in a kernel, a matmul operand computed
+    inside the kernel (a prologue) and
     kernel results of different shapes are located errors.
   }];
   let dependentDialects = [

@@ -168,9 +168,10 @@ struct PlanConstraints {
 /// that `constraints` allow, priced by the cost model; the fastest wins,
 /// ties (within 0.1%) to the fewest padded outputs, then to the first
 /// listed. The SIMT path when no tensor-core path can take the matmul; the
-/// elementwise plan without a matmul. Fails with a reason when a shape is
-/// dynamic, the kernel holds more than one matmul, or the constraints leave
-/// no path.
+/// elementwise plan without a matmul; for a sibling pair the wgmma_tma
+/// tiles alone. Fails with a reason when a shape is dynamic, the kernel
+/// holds matmuls that are neither one nor a sibling pair, no generator
+/// takes the pair, or the constraints leave no path.
 FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                        std::string &failureReason,
                                        const PlanConstraints &constraints = {});
