@@ -12,9 +12,10 @@
 import ctypes
 import json
 
-from ._capi import SolError, lib, take_string
+from ._capi import SolError, build_id, lib, take_string
 
-__all__ = ["SolError", "Compilation", "Kernel", "compile", "version"]
+__all__ = ["SolError", "Compilation", "Kernel", "build_id", "compile",
+           "version"]
 
 # Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
 _TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}

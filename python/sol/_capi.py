@@ -7,6 +7,7 @@ loaded on first use: importing sol never fails for lack of it.
 """
 
 import ctypes
+import hashlib
 import os
 from pathlib import Path
 
@@ -28,11 +29,13 @@ def _candidates():
 
 
 _lib = None
+_lib_path = None
+_build_id = None
 
 
 def lib():
     """The loaded library, with argument and result types declared."""
-    global _lib
+    global _lib, _lib_path
     if _lib is not None:
         return _lib
     tried = []
@@ -40,10 +43,27 @@ def lib():
         tried.append(str(path))
         if path.is_file():
             _lib = _declare(ctypes.CDLL(str(path)))
+            _lib_path = path
             return _lib
     raise SolError(
         f"{LIBRARY_NAME} not found (tried: {', '.join(tried)}); build sol "
         "(scripts/build.sh) or set SOL_CAPI_LIB to the library's path")
+
+
+def build_id():
+    """The SHA-256 of the loaded library file: what identifies the compiler
+    that made a kernel, for caches (the version string stays the same from
+    one build to the next, a fix to the compiler does not). Hashed once per
+    process."""
+    global _build_id
+    if _build_id is None:
+        lib()
+        digest = hashlib.sha256()
+        with open(_lib_path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        _build_id = digest.hexdigest()
+    return _build_id
 
 
 def _declare(l):

@@ -12,8 +12,8 @@ when an unsupported node consumes one of its values, so the fused call, placed
 after its last member, never runs before a value it needs or after a value
 that needs it. Each partition becomes one sol module (emitted as text),
 compiled through the C API (cached on disk by the sha256 of IR, target,
-compile options and sol version) and replaced by a call that runs sol's host
-program: the kernels in order, each launched by Kernel.launch on the first
+compile options, sol version and the library file's own hash) and replaced
+by a call that runs sol's host program: the kernels in order, each launched by Kernel.launch on the first
 call (which checks every argument) and by Kernel.launch_raw after it
 (dynamo's guards keep the shapes; the launches are resolved once). The
 launches go to torch.cuda.current_stream(), so a compiled module can be
@@ -425,8 +425,10 @@ def compile_options(options=None):
 def compile_cached(ir, target, options=None):
     """sol.compile(ir, target) through the memory and disk caches."""
     flags = compile_options(options)
-    key = hashlib.sha256("\0".join([ir, target or "", flags, sol.version()])
-                         .encode()).hexdigest()
+    # The library's hash, not just its version: a rebuilt compiler (a fix,
+    # a new fusion) must not be answered with kernels an older one made.
+    key = hashlib.sha256("\0".join([ir, target or "", flags, sol.version(),
+                                    sol.build_id()]).encode()).hexdigest()
     if key in _memory_cache:
         cache_stats["hits"] += 1
         return _memory_cache[key], True

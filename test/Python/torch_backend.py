@@ -179,6 +179,20 @@ compiles_for("new_shape", oproj, torch.randn(1, 4, 2560).half(),
 # CHECK: cost report: [[KERNEL:[a-z_0-9]+]] {{.*}}
 print("cost report:", backend.history[-1].cost_report.splitlines()[2])
 
+# The compiler's identity is part of the key: a rebuilt library (another
+# file hash) does not get an older build's kernels from the disk cache.
+# CHECK: rebuilt compiler: hit False, same compiler again: hit True
+backend._memory_cache.clear()
+real_build_id = sol._capi._build_id
+sol._capi._build_id = "0" * 64
+_, rebuilt_hit = backend.compile_cached(backend.history[-1].partitions[0].ir,
+                                        "h200", {})
+sol._capi._build_id = real_build_id
+_, again_hit = backend.compile_cached(backend.history[-1].partitions[0].ir,
+                                      "h200", {})
+print(f"rebuilt compiler: hit {rebuilt_hit}, same compiler again: hit "
+      f"{again_hit}")
+
 # fast_math is part of the cache key: the same IR compiles again, and only
 # that compilation's PTX carries tanh.approx.f32.
 # CHECK: fast_math: plain hit True approx False; fast hit False approx True
