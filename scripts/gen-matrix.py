@@ -98,6 +98,14 @@ def matmul_case(pattern, dtype, m, n, k):
         g = f.matmul(x, wg, True, [m, n])
         u = f.matmul(x, wu, True, [m, n])
         return f.text([f.binary("mul", f.unary("silu", g), u, [m, n])])
+    if pattern == "mm_swiglu_two_outputs":
+        # The pair, the up projection's result also written: the epilogue
+        # stores the second accumulator half as it is.
+        wg = f.arg([n, k], dtype)
+        wu = f.arg([n, k], dtype)
+        g = f.matmul(x, wg, True, [m, n])
+        u = f.matmul(x, wu, True, [m, n])
+        return f.text([f.binary("mul", f.unary("silu", g), u, [m, n]), u])
     if pattern == "mm_swiglu_bias":
         # The pair up projection first, each with a bias: the generator's
         # first accumulator half is then the up projection's.
@@ -169,7 +177,7 @@ def elementwise_case(pattern, dtype, m, n):
 MATMUL_PATTERNS = ["mm", "mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf",
                    "mm_rowscale_relu", "mm_to_f32", "mm_two_outputs",
                    "mm_residual_batched_lhs", "bmm_residual", "mm_swiglu",
-                   "mm_swiglu_bias"]
+                   "mm_swiglu_bias", "mm_swiglu_two_outputs"]
 EW_PATTERNS = UNARY + list(BINARY) + ["swiglu_residual", "scale_shift_constants", "cast_chain"]
 DTYPES = ["f16", "bf16", "f32"]
 

@@ -32,7 +32,7 @@
 // PPPLAN: "path": "wgmma_tma"
 // PPPLAN: "schedule": "pingpong"
 //
-// Sibling matmuls (mm_swiglu and mm_swiglu_bias at 129 rows: gate and up in one kernel) run
+// Sibling matmuls (mm_swiglu, mm_swiglu_bias and mm_swiglu_two_outputs at 129 rows: gate and up in one kernel) run
 // above on the CPU; here every TMA tile sol-tile offers them, each width
 // split between the two weights, to PTX and through ptxas (a ptxas error
 // fails sol-write-binaries), each with one map for A and one per weight:
@@ -65,7 +65,7 @@
 // SIBMAPS-NEXT:     64,
 // SIBMAPS-NEXT:     72
 //
-// GEN: 264 cases
-// CUBINS: 308
-// CHECK: cpu matrix: 308 passed, 0 failed
+// GEN: 288 cases
+// CUBINS: 354
+// CHECK: cpu matrix: 354 passed, 0 failed
 // CHECK-NOT: FAIL
