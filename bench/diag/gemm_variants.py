@@ -49,6 +49,9 @@ VARIANTS = {
     "coop128c2": "paths=wgmma_tma schedules=cooperative tiles=128x128 "
                  "min-cluster=2 max-cluster=2",
     "coop256": "paths=wgmma_tma tiles=128x256",
+    "tall128": "paths=wgmma_tma tiles=256x128",
+    "tall160": "paths=wgmma_tma tiles=256x160",
+    "tall192": "paths=wgmma_tma tiles=256x192",
     "coop256c2": "paths=wgmma_tma tiles=128x256 min-cluster=2 max-cluster=2",
 }
 

@@ -69,9 +69,10 @@ int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
 
 PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
                         const MmaSyncTile &tile);
-/// Dynamic shared memory of a wgmma kernel: `stages` copies of a 128 x 64 A
-/// tile and an n x 64 B tile, unpadded (the 128-byte swizzle spreads banks).
-int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages);
+/// Dynamic shared memory of a wgmma kernel: `stages` copies of a tileM x 64
+/// A tile and an n x 64 B tile, unpadded (the 128-byte swizzle spreads
+/// banks).
+int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages, int64_t tileM = 128);
 /// Empty when the wgmma path can compute `problem` on `target`.
 std::string whyNotWgmma(const MatmulProblem &problem, TargetAttr target);
 PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulProblem &problem,
@@ -85,7 +86,8 @@ constexpr int64_t kWgmmaTmaThreads = 384;
 constexpr int64_t kWgmmaTmaAlignSlack = 1024;
 int64_t
 getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
-                     ConsumerSchedule schedule = ConsumerSchedule::cooperative);
+                     ConsumerSchedule schedule = ConsumerSchedule::cooperative,
+                     int64_t tileM = 128);
 /// Empty when the wgmma_tma path can compute `problem` on `target`.
 std::string whyNotWgmmaTma(const MatmulProblem &problem, TargetAttr target);
 /// Empty when sibling matmuls over `problem` (the problem of one of them)
@@ -98,12 +100,14 @@ std::string whyNotSiblingWgmmaTma(const MatmulProblem &problem,
                                   TargetAttr target);
 /// A persistent grid of at most one block per SM, in whole clusters of
 /// `cluster` blocks along M. Cooperative: the two consumer warpgroups split
-/// each 128-row tile (warps = [2, 1]); ping-pong: each takes whole tiles in
-/// turn (warps = [1, 1]).
+/// each tile's rows (warps = [2, 1]): 64 each of a 128-row tile, or 128 each
+/// (two m64 accumulators) of a 256-row one; ping-pong: each takes whole
+/// 128-row tiles in turn (warps = [1, 1]).
 PlanAttr
 getWgmmaTmaPlan(MLIRContext *context, const MatmulProblem &problem,
                 int64_t tileN, int64_t stages, int64_t cluster, int64_t smCount,
-                ConsumerSchedule schedule = ConsumerSchedule::cooperative);
+                ConsumerSchedule schedule = ConsumerSchedule::cooperative,
+                int64_t tileM = 128);
 
 /// Empty when the gemv path can compute `problem`, else the rule it breaks.
 std::string whyNotGemv(const MatmulProblem &problem);

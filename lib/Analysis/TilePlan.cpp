@@ -121,8 +121,9 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
       ConsumerSchedule::cooperative);
 }
 
-int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages) {
-  return stages * (128 + tileN) * 64 * 2;
+int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages,
+                                     int64_t tileM) {
+  return stages * (tileM + tileN) * 64 * 2;
 }
 
 std::string mlir::sol::whyNotWgmma(const MatmulProblem &problem,
@@ -152,13 +153,14 @@ PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
 }
 
 int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
-                                        ConsumerSchedule schedule) {
+                                        ConsumerSchedule schedule,
+                                        int64_t tileM) {
   // The stage ring, then a full and an empty mbarrier (8 bytes each) per
   // stage, the ping-pong order mbarriers, and the slack to start the ring on
   // a 1024-byte boundary.
   int64_t orderBarriers = schedule == ConsumerSchedule::pingpong ? 2 : 0;
-  return getWgmmaSmemBytes(tileN, stages) + (stages * 2 + orderBarriers) * 8 +
-         kWgmmaTmaAlignSlack;
+  return getWgmmaSmemBytes(tileN, stages, tileM) +
+         (stages * 2 + orderBarriers) * 8 + kWgmmaTmaAlignSlack;
 }
 
 std::string mlir::sol::whyNotWgmmaTma(const MatmulProblem &problem,
@@ -192,11 +194,11 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     const MatmulProblem &problem, int64_t tileN,
                                     int64_t stages, int64_t cluster,
                                     int64_t smCount,
-                                    ConsumerSchedule schedule) {
+                                    ConsumerSchedule schedule, int64_t tileM) {
   // Persistent: at most one block per SM (the stage ring fills its shared
   // memory), whole clusters only; never more blocks than cluster-sized
   // groups of tiles.
-  int64_t tilesM = llvm::divideCeilSigned(problem.rows, 128);
+  int64_t tilesM = llvm::divideCeilSigned(problem.rows, tileM);
   int64_t tilesN = problem.tilesAlongN(tileN);
   int64_t units = llvm::divideCeilSigned(tilesM, cluster) * tilesN;
   int64_t blocks =
@@ -204,10 +206,10 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
   int64_t grid[] = {blocks, 1, 1};
   int64_t block[] = {kWgmmaTmaThreads, 1, 1};
   int64_t warpsM = schedule == ConsumerSchedule::cooperative ? 2 : 1;
-  return PlanAttr::get(context, KernelPath::wgmma_tma, {128, tileN, 64},
+  return PlanAttr::get(context, KernelPath::wgmma_tma, {tileM, tileN, 64},
                        {warpsM, 1}, stages, 1, grid, block,
-                       getWgmmaTmaSmemBytes(tileN, stages, schedule), cluster,
-                       schedule);
+                       getWgmmaTmaSmemBytes(tileN, stages, schedule, tileM),
+                       cluster, schedule);
 }
 
 std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
@@ -418,6 +420,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       // (bench/results/2026-11-30-h200-s4-widths-check), and ping-pong
       // clusters measured slower anyway: they are not offered with one.
       int64_t maxCluster = 2;
+      int64_t tileM = 128;
     };
     // Ping-pong first: where the model ties it with cooperative 128x128
     // tiles (no epilogue to hide), it ran as fast or faster on the H200
@@ -427,15 +430,20 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                       TmaTile{160, 6, ConsumerSchedule::pingpong, 1},
                       TmaTile{192, 5, ConsumerSchedule::pingpong, 1},
                       TmaTile{128, 6, ConsumerSchedule::cooperative},
-                      TmaTile{256, 4, ConsumerSchedule::cooperative}})
+                      TmaTile{256, 4, ConsumerSchedule::cooperative},
+                      TmaTile{128, 4, ConsumerSchedule::cooperative, 1, 256},
+                      TmaTile{160, 4, ConsumerSchedule::cooperative, 1, 256},
+                      TmaTile{192, 4, ConsumerSchedule::cooperative, 1, 256}})
       for (int64_t cluster : {1, 2})
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
-            getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule) <= smemLimit)
+            getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
+                smemLimit)
           addCandidate(
               getWgmmaTmaPlan(context, *problem, t.tileN, t.stages, cluster,
-                              target.getSmCount(), t.schedule),
-              128, t.tileN,
-              "wgmma_tma: 128x" + std::to_string(t.tileN) + "x64 tile" +
+                              target.getSmCount(), t.schedule, t.tileM),
+              t.tileM, t.tileN,
+              "wgmma_tma: " + std::to_string(t.tileM) + "x" +
+                  std::to_string(t.tileN) + "x64 tile" +
                   (siblings ? " (" + std::to_string(t.tileN / 2) +
                                   " columns of each weight)"
                             : std::string()) +

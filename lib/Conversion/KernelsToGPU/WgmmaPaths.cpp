@@ -302,32 +302,38 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   ConsumerSchedule schedule = plan.getSchedule();
   bool pingpong = schedule == ConsumerSchedule::pingpong;
   int64_t warpsM = pingpong ? 1 : 2;
+  // 256-row tiles: cooperative consumers of 128 rows each (two m64
+  // accumulators, as a ping-pong consumer holds), without a cluster.
+  bool tallTile = tile.size() == 3 && tile[0] == 256;
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
-      tile[0] != 128 || tile[2] != 64 || tile[1] % 16 != 0 ||
+      (tile[0] != 128 && !(tallTile && !pingpong && cluster == 1 &&
+                           tile[1] <= 192)) ||
+      tile[2] != 64 || tile[1] % 16 != 0 ||
       tile[1] > (pingpong ? 192 : 256) || cluster < 1 || cluster > 8 ||
       tile[1] % (8 * cluster) != 0 || plan.getThreads() != kWgmmaTmaThreads ||
       plan.getStages() < 2 || plan.getWarps() != ArrayRef<int64_t>{warpsM, 1} ||
-      plan.getSmem() !=
-          getWgmmaTmaSmemBytes(tile[1], plan.getStages(), schedule) ||
+      plan.getSmem() != getWgmmaTmaSmemBytes(tile[1], plan.getStages(),
+                                             schedule, tile[0]) ||
       grid.size() != 3 || grid[0] < cluster || grid[0] % cluster != 0 ||
       grid[1] != 1 || grid[2] != 1)
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "
         "(tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, "
         "n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = "
-        "[1, 1]), a cluster of 1 to 8, at least 2 stages, 384 threads, an "
-        "unbatched [N, K] weight, smem = stages x (128 + n) x 128 bytes + 16 "
-        "bytes of mbarriers per stage (+ 16 ping-pong) + 1024 bytes of "
-        "alignment slack, a 1-D grid of whole clusters)");
-  int64_t tileN = tile[1], stages = plan.getStages();
-  int64_t aStageBytes = 128 * 64 * 2, bStageBytes = tileN * 64 * 2;
+        "[1, 1]), or [256, n <= 192, 64] cooperative without a cluster; a "
+        "cluster of 1 to 8, at least 2 stages, 384 threads, an unbatched "
+        "[N, K] weight, smem = stages x (m + n) x 128 bytes + 16 bytes of "
+        "mbarriers per stage (+ 16 ping-pong) + 1024 bytes of alignment "
+        "slack, a 1-D grid of whole clusters)");
+  int64_t tileM = tile[0], tileN = tile[1], stages = plan.getStages();
+  int64_t aStageBytes = tileM * 64 * 2, bStageBytes = tileN * 64 * 2;
   // Sibling matmuls: each stage's B tile is tileN / 2 rows of each weight,
   // one box per weight, multiplied as one B of tileN rows.
   unsigned numWeights = kernel.spec.getNumContractions();
   int64_t weightRows = tileN / numWeights;
   int64_t bShareRows = weightRows / cluster;
   int64_t numK = llvm::divideCeilSigned(g.k, 64);
-  int64_t tilesM = llvm::divideCeilSigned(g.rows, 128);
+  int64_t tilesM = llvm::divideCeilSigned(g.rows, tileM);
   int64_t tilesN = llvm::divideCeilSigned(g.n, weightRows);
   int64_t unitsM = llvm::divideCeilSigned(tilesM, cluster);
   int64_t units = unitsM * tilesN;
@@ -545,7 +551,7 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                 Value kCoord = toI32(b, lb.mul(kt, 64));
                 NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
                     b, loc, clusterAt(b, stageOffset(b, stage, 0, aStageBytes)),
-                    mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, 128))},
+                    mapAPtr, ValueRange{kCoord, toI32(b, lb.mul(mTile, tileM))},
                     full, ValueRange{}, Value(), Value(),
                     NVVM::TMALoadMode::TILE, false, nullptr, Value());
                 // This block's share of each weight's rows of the B tile,
@@ -607,11 +613,19 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
         }
       });
     };
-    // Cooperative: both consumers take every unit, 64 rows each; ping-pong:
-    // consumer c takes every other unit from the c-th, all 128 rows (two
-    // m64 accumulators).
+    // Cooperative: both consumers take every unit, half its rows each (64
+    // of a 128-row tile, 128 of a 256-row one); ping-pong: consumer c takes
+    // every other unit from the c-th, all 128 rows. One m64 accumulator per
+    // 64 rows a consumer owns.
     Value skip = pingpong ? consumer : ib.c(0);
-    int64_t numAccs = pingpong ? 2 : 1;
+    int64_t consumerRows = pingpong ? 128 : tileM / 2;
+    int64_t numAccs = consumerRows / 64;
+    // The first row of accumulator h of this consumer within the tile.
+    auto accRow = [&](OpBuilder &b, int64_t h) -> Value {
+      IndexBuilder ib(b, loc);
+      return pingpong ? ib.c(h * 64)
+                      : ib.add(ib.mul(consumer, consumerRows), h * 64);
+    };
     forEachUnit(
         b, skip, pingpong ? 2 : 1,
         [&](OpBuilder &b, Value sequence, Value first, Value mTile,
@@ -640,11 +654,9 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
                 b, loc, smemBase, stageOffset(b, stage, 0, aStageBytes));
             SmallVector<Value> descAs;
             for (int64_t h = 0; h < numAccs; ++h) {
-              Value rows =
-                  pingpong ? c64(b, h * 64 * 128)
-                           : arith::MulIOp::create(b, loc, toI64(b, consumer),
-                                                   c64(b, 64 * 128))
-                                 .getResult();
+              // 128 bytes per row of the stage's A tile.
+              Value rows = arith::MulIOp::create(
+                  b, loc, toI64(b, accRow(b, h)), c64(b, 128));
               descAs.push_back(makeWgmmaDescriptor(
                   b, loc, arith::AddIOp::create(b, loc, aStage, rows)));
             }
@@ -679,9 +691,7 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
           release(b, ib.add(first, numK - 1));
           for (int64_t h = 0; h < numAccs; ++h) {
-            Value rowBase =
-                pingpong ? ib.add(ib.mul(mTile, 128), h * 64)
-                         : ib.add(ib.mul(mTile, 128), ib.mul(consumer, 64));
+            Value rowBase = ib.add(ib.mul(mTile, tileM), accRow(b, h));
             emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
                               ib.mul(nTile, weightRows), tileN,
                               kLoop.getResult(h));

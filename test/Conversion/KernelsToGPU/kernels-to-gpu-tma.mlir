@@ -1,6 +1,7 @@
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="max-cluster=2 schedules=cooperative" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=CLUSTER
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=cooperative" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=PINGPONG
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma tiles=256x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=TALL
 
 // The wgmma_tma path (sm_90a). The kernel takes its A and B TMA maps after
 // its buffers, as pointers the TMA loads name (sol-tensor-map-params later
@@ -108,6 +109,20 @@
 //       PINGPONG:     vector.store
 // PINGPONG-COUNT-16: vector.load %arg2
 //       PINGPONG:   gpu.return
+// 256-row tiles: cooperative consumers of 128 rows each, two m64
+// accumulators apiece (8 wgmma per K tile, as ping-pong), both on every
+// tile: 8 warps release a stage; a stage holds 256 rows of A and 128 of B
+// (49152 bytes), A's box at row 256 x the M tile.
+// TALL-LABEL: gpu.func @tma_residual_matmul_0
+//  TALL-SAME:   tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [64, 1, 1], block = [384, 1, 1], smem = 197696
+//       TALL:   nvvm.mbarrier.init %{{.*}}, %c8_i32
+//       TALL:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32
+//       TALL:   arith.muli %{{.*}}, %c256 : index
+//       TALL:   nvvm.cp.async.bulk.tensor.shared.cluster.global
+// TALL-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+//       TALL:   nvvm.wgmma.wait.group.sync.aligned 0
+//       TALL:   arith.muli %{{.*}}, %c256 : index
+//       TALL:   gpu.return
 // The H200 with a slow L2 (2 TB/s), so that B's halved re-reads make the
 // model take the 2-CTA cluster in the CLUSTER run.
 module attributes {sol.target = #sol.target<name = "h200-slow-l2", chip = "sm_90a", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 2000.0, l2_bytes = 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
