@@ -404,3 +404,37 @@ TEST_F(CostModelTest, SiblingMatmulsCountAsOneMatmulOfTwiceTheWidth) {
   ASSERT_TRUE(odd);
   EXPECT_EQ(countKernelWork(firstKernel(*odd)).tilesAlongN(144), 2);
 }
+
+TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {
+  // SwiGLU's down projection: 256 ping-pong tiles of 128x160 on 132 blocks
+  // leave each consumer at most one tile, and its K loops cost 1.11x. On
+  // the fast-L2 H200 the tensor-core term decides: 2 waves (256 of 264
+  // block slots) at 0.7 of 989 TFLOP/s, times 1.11, plus the launch and the
+  // ping-pong epilogue share (two 128x160 tiles' turnaround per SM, half of
+  // it shown with two tiles per block).
+  OwningOpRef<ModuleOp> down = matmul(2048, 2560, 6912);
+  ASSERT_TRUE(down);
+  KernelWork work = countOpWork(firstMatmul(*down));
+  MatmulTiling lone = wgmmaTmaTiling(*down, 160, 6, ConsumerSchedule::pingpong);
+  double tensorUs =
+      2.0 * 2048 * 2560 * 6912 / (989e12 * 0.7 * 256 / 264) * 1e6;
+  double turnaroundUs = 2 * 128 * 160 * 7.1 / (128 * 256);
+  EXPECT_NEAR(estimateCost(work, fastL2, &lone).getTPredUs(),
+              3.2 + 1.11 * tensorUs + turnaroundUs / 2, 0.05);
+  // The prefill's 1280 tiles (9.7 per block) pay nothing: its tensor-core
+  // term is the plain one.
+  OwningOpRef<ModuleOp> prefill = matmul(8192, 2560, 2560);
+  ASSERT_TRUE(prefill);
+  MatmulTiling many =
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
+  KernelWork prefillWork = countOpWork(firstMatmul(*prefill));
+  prefillWork.ewFlops = 0;
+  double prefillTensorUs =
+      2.0 * 8192 * 2560 * 2560 / (989e12 * 0.7 * 1280 / 1320) * 1e6;
+  double prefillTurnaroundUs = 10 * 128 * 128 * 7.1 / (128 * 256);
+  CostAttr prefillCost = estimateCost(prefillWork, fastL2, &many);
+  double kLoops = prefillTensorUs;
+  double shown = std::max(0.0, prefillTurnaroundUs - kLoops) / 2 +
+                 prefillTurnaroundUs / 10;
+  EXPECT_NEAR(prefillCost.getTPredUs(), 3.2 + prefillTensorUs + shown, 0.05);
+}

@@ -250,6 +250,10 @@ static constexpr double kTileTurnaroundUsPerElement = 7.1 / (128 * 256);
 /// The slowdown of ping-pong blocks coupled in a cluster (see its use).
 static constexpr double kPingPongClusterCoupling = 1.13;
 
+/// The slowdown of ping-pong blocks whose consumers hold at most one tile
+/// each (see its use).
+static constexpr double kPingPongLoneTileSlowdown = 1.11;
+
 /// The partial tiles' round trip of a split-K matmul (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
 
@@ -446,6 +450,24 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     if (tiling && tiling->pingpong && tiling->cluster > 1) {
       tTcPred *= kPingPongClusterCoupling;
       tL2Pred *= kPingPongClusterCoupling;
+    }
+
+    // Ping-pong hands the tensor cores from one consumer warpgroup to the
+    // other, tile by tile: with at most one tile per consumer there is no
+    // epilogue to hide, and each K loop issues from one warpgroup alone.
+    // Measured on the H200 (2026-11-30, bench/results/2026-11-30-h200-s5-
+    // tall, interleaved on a heated card): SwiGLU's down projection
+    // (2048x2560, K = 6912; 256 tiles of 128x160 on 132 blocks) ran 121.2 us
+    // at 379.8 TFLOP/s per GHz where cooperative 256x160 tiles (both
+    // warpgroups on each tile, one tile per block) ran 107.0 at 421.9: 1.11
+    // per clock. Shapes with 8.7 to 26 tiles per block kept ping-pong
+    // ahead of the 256-row tiles by 10-14 % (same run).
+    if (tiling && tiling->pingpong) {
+      int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
+      if (llvm::divideCeil(plan.units(), blocks) <= 2) {
+        tTcPred *= kPingPongLoneTileSlowdown;
+        tL2Pred *= kPingPongLoneTileSlowdown;
+      }
     }
 
     // A pipelined K loop costs at least a barrier round trip and a dependent

@@ -26,19 +26,21 @@ func.func @prefill_takes_wgmma_tma(%x: tensor<16x512x2560xf16>, %w: tensor<2560x
 // -----
 
 // Ping-pong tiles are 128 rows by 128, 144, 160 or 192 columns: the width
-// that fills the last wave of 132 SMs wins. SwiGLU's down projection
-// (2048x2560, K = 6912): 256 tiles of 128x160, under two per SM, against
-// 320 of 128x128 in 2.4 waves (H200, 2026-11-30, heated and interleaved:
-// 115.6 against 146.8 us). Its gate projection (2048x6912): 768 tiles of
-// 128x144 in 5.8 waves against 864 of 128x128 in 6.5 (126.8 against 133.1
-// us). The o_proj prefill above keeps 128x128 (9.7 waves).
-// CHECK-LABEL: func.func @swiglu_down_takes_128x160
-//       CHECK:   plan = #sol.plan<path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6
+// that fills the last wave of 132 SMs wins. SwiGLU's gate projection
+// (2048x6912): 768 tiles of 128x144 in 5.8 waves against 864 of 128x128 in
+// 6.5 (H200, 2026-11-30, heated and interleaved: 126.8 against 133.1 us).
+// Its down projection (2048x2560, K = 6912) has too few tiles for
+// ping-pong: 256 of 128x160 leave each consumer one tile, nothing to
+// overlap, so cooperative 256x160 tiles (both warpgroups on each, one tile
+// per block) win: 107.0 against 121.2 us (bench/NOTES.md section 27). The
+// o_proj prefill above keeps 128x128 (9.7 waves).
+// CHECK-LABEL: func.func @swiglu_down_takes_256x160
+//       CHECK:   plan = #sol.plan<path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4
 // CHECK-LABEL: func.func @swiglu_gate_takes_128x144
 //       CHECK:   plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @swiglu_down_takes_128x160(%x: tensor<2048x6912xf16>, %w: tensor<2560x6912xf16>) -> tensor<2048x2560xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent}}
+func.func @swiglu_down_takes_256x160(%x: tensor<2048x6912xf16>, %w: tensor<2560x6912xf16>) -> tensor<2048x2560xf16> {
+  // expected-remark @+1 {{plan wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 120.04 us; next wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent at 127.48 us}}
   %0 = sol.kernel @k ins(%x, %w : tensor<2048x6912xf16>, tensor<2560x6912xf16>) -> tensor<2048x2560xf16> {
   ^bb0(%a: tensor<2048x6912xf16>, %b: tensor<2560x6912xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<2048x6912xf16>, tensor<2560x6912xf16> -> tensor<2048x2560xf16>
