@@ -32,17 +32,22 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_tma2 \
   --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=2 schedules=cooperative"
 # The same patterns with ping-pong consumers: 128x128 tiles without (_pp)
 # and with (_pp2) a 2-CTA cluster, and each wider ping-pong tile (_pp144,
-# _pp160, _pp192). Sibling matmuls (mm_swiglu from 129 rows) at each width
-# too, and on cooperative 128x256 tiles (_sib256); they take no cluster.
+# _pp160, _pp192), and cooperative 256-row tiles (_tall: the model's pick
+# of 256x128/160/192). Sibling matmuls (mm_swiglu from 129 rows) at each
+# width too, and on cooperative 128x256 tiles (_sib256); they take no
+# cluster.
 for variant in "_pp:tiles=128x128" "_pp2:tiles=128x128 max-cluster=2 min-cluster=2" \
-               "_pp144:tiles=128x144" "_pp160:tiles=128x160" "_pp192:tiles=128x192"; do
+               "_pp144:tiles=128x144" "_pp160:tiles=128x160" "_pp192:tiles=128x192" \
+               "_tall:tiles=256x128,256x160,256x192"; do
   siblings='|mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)'
   [ "${variant%%:*}" = _pp2 ] && siblings=''
   python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
     --only="^((mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)$siblings)x(77x200|1000x1000|2560x2560)\$" \
     "$work/matrix${variant%%:*}.mlir"
+  schedule=pingpong
+  [ "${variant%%:*}" = _tall ] && schedule=cooperative
   "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma schedules=pingpong ${variant#*:}"
+    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma schedules=$schedule ${variant#*:}"
 done
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_sib256 \
   --only='^mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)x(77x200|1000x1000)$' "$work/matrix_sib256.mlir"
