@@ -416,8 +416,7 @@ TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {
   ASSERT_TRUE(down);
   KernelWork work = countOpWork(firstMatmul(*down));
   MatmulTiling lone = wgmmaTmaTiling(*down, 160, 6, ConsumerSchedule::pingpong);
-  double tensorUs =
-      2.0 * 2048 * 2560 * 6912 / (989e12 * 0.7 * 256 / 264) * 1e6;
+  double tensorUs = 2.0 * 2048 * 2560 * 6912 / (989e12 * 0.7 * 256 / 264) * 1e6;
   double turnaroundUs = 2 * 128 * 160 * 7.1 / (128 * 256);
   EXPECT_NEAR(estimateCost(work, fastL2, &lone).getTPredUs(),
               3.2 + 1.11 * tensorUs + turnaroundUs / 2, 0.05);

@@ -193,8 +193,8 @@ std::string mlir::sol::whyNotSiblingWgmmaTma(const MatmulProblem &problem,
 PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     const MatmulProblem &problem, int64_t tileN,
                                     int64_t stages, int64_t cluster,
-                                    int64_t smCount,
-                                    ConsumerSchedule schedule, int64_t tileM) {
+                                    int64_t smCount, ConsumerSchedule schedule,
+                                    int64_t tileM) {
   // Persistent: at most one block per SM (the stage ring fills its shared
   // memory), whole clusters only; never more blocks than cluster-sized
   // groups of tiles.
@@ -438,23 +438,23 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
                 smemLimit)
-          addCandidate(
-              getWgmmaTmaPlan(context, *problem, t.tileN, t.stages, cluster,
-                              target.getSmCount(), t.schedule, t.tileM),
-              t.tileM, t.tileN,
-              "wgmma_tma: " + std::to_string(t.tileM) + "x" +
-                  std::to_string(t.tileN) + "x64 tile" +
-                  (siblings ? " (" + std::to_string(t.tileN / 2) +
-                                  " columns of each weight)"
-                            : std::string()) +
-                  ", TMA producer + 2 " +
-                  (t.schedule == ConsumerSchedule::pingpong
-                       ? "ping-pong consumer warpgroups, "
-                       : "consumer warpgroups, ") +
-                  std::to_string(t.stages) + " stages, persistent" +
-                  (cluster > 1 ? ", " + std::to_string(cluster) +
-                                     "-CTA cluster multicasting B"
-                               : std::string()));
+          addCandidate(getWgmmaTmaPlan(context, *problem, t.tileN, t.stages,
+                                       cluster, target.getSmCount(), t.schedule,
+                                       t.tileM),
+                       t.tileM, t.tileN,
+                       "wgmma_tma: " + std::to_string(t.tileM) + "x" +
+                           std::to_string(t.tileN) + "x64 tile" +
+                           (siblings ? " (" + std::to_string(t.tileN / 2) +
+                                           " columns of each weight)"
+                                     : std::string()) +
+                           ", TMA producer + 2 " +
+                           (t.schedule == ConsumerSchedule::pingpong
+                                ? "ping-pong consumer warpgroups, "
+                                : "consumer warpgroups, ") +
+                           std::to_string(t.stages) + " stages, persistent" +
+                           (cluster > 1 ? ", " + std::to_string(cluster) +
+                                              "-CTA cluster multicasting B"
+                                        : std::string()));
   }
 
   if (candidates.empty()) {

@@ -24,6 +24,10 @@
 // RUN: rm -rf %t.pp && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.pp paths=wgmma_tma max-cluster=2 schedules=pingpong" -o /dev/null
 // RUN: ls %t.pp | grep -c '_tma__.*\.cubin$' | FileCheck %s --check-prefix=CUBINSTMA
 // RUN: cat %t.pp/*.json | FileCheck %s --check-prefix=PPPLAN
+// and with cooperative 256-row tiles:
+// RUN: rm -rf %t.tall && sol-opt %t.tma.mlir --sol-to-ptx="out-dir=%t.tall paths=wgmma_tma tiles=256x128,256x160,256x192" -o /dev/null
+// RUN: ls %t.tall | grep -c '_tma__.*\.cubin$' | FileCheck %s --check-prefix=CUBINSTMA
+// RUN: cat %t.tall/*.json | FileCheck %s --check-prefix=TALLPLAN
 //
 // GENTMA: 20 cases
 // CUBINSTMA: 20
@@ -31,6 +35,9 @@
 // TMAPLAN: "tensor_maps": [
 // PPPLAN: "path": "wgmma_tma"
 // PPPLAN: "schedule": "pingpong"
+// TALLPLAN: "schedule": "cooperative"
+// TALLPLAN: "tile": [
+// TALLPLAN-NEXT: 256,
 //
 // Sibling matmuls (mm_swiglu, mm_swiglu_bias and mm_swiglu_two_outputs at 129 rows: gate and up in one kernel) run
 // above on the CPU; here every TMA tile sol-tile offers them, each width

@@ -306,14 +306,14 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   // accumulators, as a ping-pong consumer holds), without a cluster.
   bool tallTile = tile.size() == 3 && tile[0] == 256;
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
-      (tile[0] != 128 && !(tallTile && !pingpong && cluster == 1 &&
-                           tile[1] <= 192)) ||
-      tile[2] != 64 || tile[1] % 16 != 0 ||
-      tile[1] > (pingpong ? 192 : 256) || cluster < 1 || cluster > 8 ||
-      tile[1] % (8 * cluster) != 0 || plan.getThreads() != kWgmmaTmaThreads ||
-      plan.getStages() < 2 || plan.getWarps() != ArrayRef<int64_t>{warpsM, 1} ||
-      plan.getSmem() != getWgmmaTmaSmemBytes(tile[1], plan.getStages(),
-                                             schedule, tile[0]) ||
+      (tile[0] != 128 &&
+       !(tallTile && !pingpong && cluster == 1 && tile[1] <= 192)) ||
+      tile[2] != 64 || tile[1] % 16 != 0 || tile[1] > (pingpong ? 192 : 256) ||
+      cluster < 1 || cluster > 8 || tile[1] % (8 * cluster) != 0 ||
+      plan.getThreads() != kWgmmaTmaThreads || plan.getStages() < 2 ||
+      plan.getWarps() != ArrayRef<int64_t>{warpsM, 1} ||
+      plan.getSmem() !=
+          getWgmmaTmaSmemBytes(tile[1], plan.getStages(), schedule, tile[0]) ||
       grid.size() != 3 || grid[0] < cluster || grid[0] % cluster != 0 ||
       grid[1] != 1 || grid[2] != 1)
     return kernel.spec.func.emitError(
@@ -655,8 +655,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
             SmallVector<Value> descAs;
             for (int64_t h = 0; h < numAccs; ++h) {
               // 128 bytes per row of the stage's A tile.
-              Value rows = arith::MulIOp::create(
-                  b, loc, toI64(b, accRow(b, h)), c64(b, 128));
+              Value rows = arith::MulIOp::create(b, loc, toI64(b, accRow(b, h)),
+                                                 c64(b, 128));
               descAs.push_back(makeWgmmaDescriptor(
                   b, loc, arith::AddIOp::create(b, loc, aStage, rows)));
             }
