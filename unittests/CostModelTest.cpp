@@ -44,6 +44,7 @@ protected:
     fastL2 = *parseTargetJSON(
         &context,
         R"({"base": "h200", "name": "h200-fast-l2", "l2_gbps": 100000})", emit);
+    prefill = oprojResidual(16, 512, 2560);
   }
 
   /// o_proj + residual as one kernel: x[B,S,H] @ W[H,H]^T + r, fp16.
@@ -123,14 +124,18 @@ protected:
            estimateCost(noEpilogue, h200, &tiling).getTPredUs();
   }
 
+  /// The seed prefill's work as one kernel (o_proj + residual, x[16,512,
+  /// 2560]), the shape most tests price.
+  KernelWork prefillWork() { return countKernelWork(firstKernel(*prefill)); }
+
   MLIRContext context;
   TargetAttr seed, h200, fastL2;
+  OwningOpRef<ModuleOp> prefill;
 };
 
 TEST_F(CostModelTest, SeedPrefillOnTheIllustrativeDevice) {
-  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
-  ASSERT_TRUE(module);
-  KernelOp kernel = firstKernel(*module);
+  ASSERT_TRUE(prefill);
+  KernelOp kernel = firstKernel(*prefill);
   KernelWork work = countKernelWork(kernel);
   EXPECT_EQ(work.tcFlops, 2ll * 8192 * 2560 * 2560);
   EXPECT_EQ(work.ewFlops, 8192ll * 2560);
@@ -165,10 +170,9 @@ TEST_F(CostModelTest, SeedDecodeIsMemoryBoundByTheWeight) {
 }
 
 TEST_F(CostModelTest, H200PresetSpeedOfLight) {
-  OwningOpRef<ModuleOp> prefill = oprojResidual(16, 512, 2560);
   OwningOpRef<ModuleOp> decode = oprojResidual(1, 1, 2560);
   ASSERT_TRUE(prefill && decode);
-  CostAttr p = estimateCost(countKernelWork(firstKernel(*prefill)), h200);
+  CostAttr p = estimateCost(prefillWork(), h200);
   CostAttr d = estimateCost(countKernelWork(firstKernel(*decode)), h200);
   EXPECT_NEAR(p.getTIdealUs(), 108.6, 0.05);
   EXPECT_EQ(p.getBound(), Bound::compute);
@@ -215,11 +219,10 @@ TEST_F(CostModelTest, EpilogueOnTheMmaWarpsAddsItsSimtTime) {
   // The same prefill matmul planned for wgmma_tma: the epilogue (one add per
   // output here) runs after the K loop on the 8 consumer warps of the SM's
   // 64 warp slots, so it adds ewFlops / (SIMT peak / 8) to the prediction.
-  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
-  ASSERT_TRUE(module);
-  KernelWork work = countKernelWork(firstKernel(*module));
+  ASSERT_TRUE(prefill);
+  KernelWork work = prefillWork();
   MatmulTiling tiling =
-      wgmmaTmaTiling(*module, 256, 4, ConsumerSchedule::cooperative);
+      wgmmaTmaTiling(*prefill, 256, 4, ConsumerSchedule::cooperative);
   EXPECT_EQ(tiling.consumerWarps, 8);
   double expectedUs = work.ewFlops / (66.9e12 * 8 / 64) * 1e6;
   EXPECT_NEAR(epilogueShownUs(work, tiling), expectedUs, 0.02);
@@ -238,11 +241,10 @@ TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
   // warpgroup (4 warps) overlaps the other's K loop, which is far longer,
   // so only the last tile's epilogue (its 4-warp time over 5 tiles per
   // block) shows.
-  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
-  ASSERT_TRUE(module);
-  KernelWork work = countKernelWork(firstKernel(*module));
+  ASSERT_TRUE(prefill);
+  KernelWork work = prefillWork();
   MatmulTiling tiling =
-      wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong);
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
   EXPECT_TRUE(tiling.pingpong);
   EXPECT_EQ(tiling.consumerWarps, 4);
   int64_t tilesPerBlock = (64 * 20 + 131) / 132;
@@ -256,9 +258,8 @@ TEST_F(CostModelTest, CooperativeTilesPayTheirTurnaroundPingPongHidesIt) {
   // no wgmma in flight: the prefill's 5 tiles of 128x256 per SM add 5 x 7.1
   // us. Ping-pong consumers do it during the other's K loop: of the 10
   // 128x128 tiles' 3.55 us each, only the last tile's shows.
-  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
-  ASSERT_TRUE(module);
-  KernelWork work = countKernelWork(firstKernel(*module));
+  ASSERT_TRUE(prefill);
+  KernelWork work = prefillWork();
   work.ewFlops = 0;
   auto turnaroundUs = [&](const MatmulTiling &tiling) {
     MatmulTiling noKLoop = tiling;
@@ -266,12 +267,12 @@ TEST_F(CostModelTest, CooperativeTilesPayTheirTurnaroundPingPongHidesIt) {
     return estimateCost(work, h200, &tiling).getTPredUs() -
            estimateCost(work, h200, &noKLoop).getTPredUs();
   };
-  EXPECT_NEAR(turnaroundUs(wgmmaTmaTiling(*module, 256, 4,
+  EXPECT_NEAR(turnaroundUs(wgmmaTmaTiling(*prefill, 256, 4,
                                           ConsumerSchedule::cooperative)),
               5 * 7.1, 0.01);
-  EXPECT_NEAR(
-      turnaroundUs(wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong)),
-      7.1 / 2, 0.01);
+  EXPECT_NEAR(turnaroundUs(
+                  wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong)),
+              7.1 / 2, 0.01);
 }
 
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
@@ -312,11 +313,10 @@ TEST_F(CostModelTest, PingPongClustersPayTheirCoupling) {
   // The prefill on ping-pong 128x128 tiles with a fast L2 (the tensor cores
   // the limit): a 2-CTA cluster halves B's re-reads, which do not matter
   // here, and couples the pair, which costs 13 % of the K loops.
-  OwningOpRef<ModuleOp> module = oprojResidual(16, 512, 2560);
-  ASSERT_TRUE(module);
-  KernelWork work = countKernelWork(firstKernel(*module));
+  ASSERT_TRUE(prefill);
+  KernelWork work = prefillWork();
   MatmulTiling single =
-      wgmmaTmaTiling(*module, 128, 6, ConsumerSchedule::pingpong);
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
   MatmulTiling paired = single;
   paired.cluster = 2;
   // 1280 tiles in 10 waves of 132 SMs at 0.7 of 989 TFLOP/s.
@@ -422,16 +422,15 @@ TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {
               3.2 + 1.11 * tensorUs + turnaroundUs / 2, 0.05);
   // The prefill's 1280 tiles (9.7 per block) pay nothing: its tensor-core
   // term is the plain one.
-  OwningOpRef<ModuleOp> prefill = matmul(8192, 2560, 2560);
   ASSERT_TRUE(prefill);
   MatmulTiling many =
       wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
-  KernelWork prefillWork = countOpWork(firstMatmul(*prefill));
-  prefillWork.ewFlops = 0;
+  KernelWork manyWork = prefillWork();
+  manyWork.ewFlops = 0;
   double prefillTensorUs =
       2.0 * 8192 * 2560 * 2560 / (989e12 * 0.7 * 1280 / 1320) * 1e6;
   double prefillTurnaroundUs = 10 * 128 * 128 * 7.1 / (128 * 256);
-  CostAttr prefillCost = estimateCost(prefillWork, fastL2, &many);
+  CostAttr prefillCost = estimateCost(manyWork, fastL2, &many);
   double kLoops = prefillTensorUs;
   double shown = std::max(0.0, prefillTurnaroundUs - kLoops) / 2 +
                  prefillTurnaroundUs / 10;

@@ -30,11 +30,10 @@ LogicalResult buildSolLowerToCpuPipeline(OpPassManager &pm);
 /// sol-annotate, sol-form-kernels, sol-tile, convert-sol-to-linalg,
 /// convert-sol-kernels-to-gpu and the NVVM lowering to PTX; with `outDir`,
 /// every kernel's manifest, PTX and (with `cubin`) cubin are written there.
-/// `plans` constrains sol-tile's choice (its options of the same names) and
-/// says whether sol-fuse takes sibling matmuls (its `fuse-siblings`), the
-/// choices A/B measurements compare; `fastMath` is
-/// convert-sol-kernels-to-gpu's.
-struct PlanChoiceOptions {
+/// `choices` are what A/B measurements compare: sol-tile's constraints (its
+/// options of the same names) and whether sol-fuse takes sibling matmuls
+/// (its `fuse-siblings`); `fastMath` is convert-sol-kernels-to-gpu's.
+struct PipelineChoices {
   std::string paths, schedules, tiles;
   int64_t minCluster = 1, maxCluster = 1;
   bool fuseSiblings = true;
@@ -42,7 +41,7 @@ struct PlanChoiceOptions {
 void buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir = "",
                            bool cubin = true, StringRef cudaPath = "",
                            bool remarks = false, StringRef report = "none",
-                           const PlanChoiceOptions &plans = {},
+                           const PipelineChoices &choices = {},
                            bool fastMath = false);
 
 /// Registers the named pipelines (sol-annotate, sol-lower-to-cpu) with the

@@ -461,7 +461,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // at 379.8 TFLOP/s per GHz where cooperative 256x160 tiles (both
     // warpgroups on each tile, one tile per block) ran 107.0 at 421.9: 1.11
     // per clock. Shapes with 8.7 to 26 tiles per block kept ping-pong
-    // ahead of the 256-row tiles by 10-14 % (same run).
+    // ahead of the 256-row tiles by 10-12 % (same run).
     if (tiling && tiling->pingpong) {
       int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
       if (llvm::divideCeil(plan.units(), blocks) <= 2) {

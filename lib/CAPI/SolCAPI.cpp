@@ -261,7 +261,7 @@ namespace {
 /// assembly are the library's own).
 struct CompileOptions {
   bool fastMath = false;
-  mlir::sol::PlanChoiceOptions plans;
+  mlir::sol::PipelineChoices choices;
 };
 } // namespace
 
@@ -281,18 +281,18 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
     if (key == "fast-math" && (value == "true" || value == "false")) {
       options.fastMath = value == "true";
     } else if (key == "paths") {
-      options.plans.paths = value.str();
+      options.choices.paths = value.str();
     } else if (key == "schedules") {
-      options.plans.schedules = value.str();
+      options.choices.schedules = value.str();
     } else if (key == "tiles") {
-      options.plans.tiles = value.str();
+      options.choices.tiles = value.str();
     } else if (key == "max-cluster" && isPositiveInteger(value)) {
-      value.getAsInteger(10, options.plans.maxCluster);
+      value.getAsInteger(10, options.choices.maxCluster);
     } else if (key == "min-cluster" && isPositiveInteger(value)) {
-      value.getAsInteger(10, options.plans.minCluster);
+      value.getAsInteger(10, options.choices.minCluster);
     } else if (key == "fuse-siblings" &&
                (value == "true" || value == "false")) {
-      options.plans.fuseSiblings = value == "true";
+      options.choices.fuseSiblings = value == "true";
     } else {
       message = ("sol_compile: bad option '" + word +
                  "' (known: fast-math=true|false, fuse-siblings=true|false, "
@@ -365,7 +365,7 @@ extern "C" int sol_compile_with_options(const char *mlirText,
   PassManager pm(&context, ModuleOp::getOperationName());
   mlir::sol::buildSolToPTXPipeline(
       pm, outDir.path, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
-      /*report=*/"none", options->plans, options->fastMath);
+      /*report=*/"none", options->choices, options->fastMath);
   pm.addInstrumentation(
       std::make_unique<HostProgramRecorder>(compilation->hostProgram));
   if (failed(pm.run(*module)))

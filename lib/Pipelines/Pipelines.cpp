@@ -105,17 +105,17 @@ static std::string resolveCudaPath(StringRef cudaPath) {
 void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
                                       bool cubin, StringRef cudaPath,
                                       bool remarks, StringRef report,
-                                      const PlanChoiceOptions &plans,
+                                      const PipelineChoices &choices,
                                       bool fastMath) {
-  buildSolAnnotatePipeline(pm, "none", "-", remarks, plans.fuseSiblings);
+  buildSolAnnotatePipeline(pm, "none", "-", remarks, choices.fuseSiblings);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
   tile.remarks = remarks;
-  tile.paths = plans.paths;
-  tile.minCluster = plans.minCluster;
-  tile.maxCluster = plans.maxCluster;
-  tile.schedules = plans.schedules;
-  tile.tiles = plans.tiles;
+  tile.paths = choices.paths;
+  tile.minCluster = choices.minCluster;
+  tile.maxCluster = choices.maxCluster;
+  tile.schedules = choices.schedules;
+  tile.tiles = choices.tiles;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;
@@ -236,15 +236,15 @@ void mlir::sol::registerSolPipelines() {
       "linalg and gpu to NVVM and PTX; with out-dir, write each kernel's "
       "manifest, PTX and cubin",
       [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
-        PlanChoiceOptions plans;
-        plans.paths = options.paths;
-        plans.schedules = options.schedules;
-        plans.tiles = options.tiles;
-        plans.minCluster = options.minCluster;
-        plans.maxCluster = options.maxCluster;
-        plans.fuseSiblings = options.fuseSiblings;
+        PipelineChoices choices;
+        choices.paths = options.paths;
+        choices.schedules = options.schedules;
+        choices.tiles = options.tiles;
+        choices.minCluster = options.minCluster;
+        choices.maxCluster = options.maxCluster;
+        choices.fuseSiblings = options.fuseSiblings;
         buildSolToPTXPipeline(pm, options.outDir, options.cubin,
                               options.cudaPath, options.remarks, options.report,
-                              plans, options.fastMath);
+                              choices, options.fastMath);
       });
 }

@@ -77,3 +77,19 @@ module attributes {sol.kernel} {
 func.func @kernel_func() attributes {sol.kernel, sol.cost = 3 : i64} {
   return
 }
+
+// -----
+
+// 'sol.tensor_maps' counts a generated wgmma_tma kernel's TMA-map
+// parameters: it belongs on a kernel function.
+// expected-error @+1 {{'sol.tensor_maps' is a positive integer attribute of a kernel function}}
+func.func @host_func() attributes {sol.tensor_maps = 3 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'sol.tensor_maps' is a positive integer attribute of a kernel function}}
+func.func @no_maps() attributes {sol.kernel, sol.tensor_maps = 0 : i64} {
+  return
+}

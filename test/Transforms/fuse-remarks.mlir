@@ -212,3 +212,21 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %g, %u : tensor<2048x6912xf16>, tensor<2048x2560xf16>
   }
 }
+
+// -----
+
+// Q and K projections of one x that never meet in an elementwise op: one
+// kernel would only write two unrelated outputs. Each keeps its own
+// epilogue.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @dont_fuse_siblings_that_never_meet(%x: tensor<2048x2560xf16>, %wq: tensor<2560x2560xf16>, %wk: tensor<2560x2560xf16>, %bq: tensor<2560xf16>, %bk: tensor<2560xf16>) -> (tensor<2048x2560xf16>, tensor<2048x2560xf16>) {
+    %q = sol.matmul %x, %wq transpose_b : tensor<2048x2560xf16>, tensor<2560x2560xf16> -> tensor<2048x2560xf16>
+    // expected-remark@+1 {{not fused as the sibling of sol.matmul: the results never meet in an elementwise op; one kernel would write two unrelated outputs}}
+    %k = sol.matmul %x, %wk transpose_b : tensor<2048x2560xf16>, tensor<2560x2560xf16> -> tensor<2048x2560xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul}}
+    %qb = sol.add %q, %bq : tensor<2048x2560xf16>, tensor<2560xf16> -> tensor<2048x2560xf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul}}
+    %kb = sol.add %k, %bk : tensor<2048x2560xf16>, tensor<2560xf16> -> tensor<2048x2560xf16>
+    return %qb, %kb : tensor<2048x2560xf16>, tensor<2048x2560xf16>
+  }
+}

@@ -331,25 +331,6 @@ func.func @wgmma_tma_odd_grid(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>, %o
 
 // -----
 
-#id = affine_map<(m, n) -> (m, n)>
-// A ping-pong consumer holds a whole 128-row tile in its registers: two
-// m64n256 accumulators (256 f32 per thread) would not fit.
-// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64xf16>, %o: tensor<256x256xf16>) -> tensor<256x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [1, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197712, schedule = pingpong>} {
-  %e = tensor.empty() : tensor<256x256xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x64xf16>, tensor<256x64xf16>) outs(%z : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x256xf32>) outs(%o : tensor<256x256xf16>) {
-  ^bb0(%c: f32, %_: f16):
-    %t = arith.truncf %c : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<256x256xf16>
-  return %out : tensor<256x256xf16>
-}
-
-// -----
-
 // Split K across at most 16 blocks (the partials' workspace and the last
 // block's ordered sum are sized for that).
 #id = affine_map<(m, n) -> (m, n)>
@@ -413,6 +394,88 @@ func.func @two_activations(%x: tensor<128x16xf16>, %y: tensor<128x16xf16>, %w: t
   ^bb0(%vg: f32, %vu: f32, %out: f16):
     %p = arith.mulf %vg, %vu : f32
     %t = arith.truncf %p : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x8xf16>
+  return %r : tensor<128x8xf16>
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// 256-row tiles are cooperative only: a ping-pong consumer owns a whole tile,
+// and 256 rows of accumulators would not fit its registers.
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_tall_pingpong(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [1, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197712, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<512x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<512x64xf16>, tensor<128x64xf16>) outs(%z : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<512x128xf32>) outs(%o : tensor<512x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<512x128xf16>
+  return %out : tensor<512x128xf16>
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// 256-row tiles take no cluster (never built or run with one).
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_tall_cluster(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197696, cluster = 2>} {
+  %e = tensor.empty() : tensor<512x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<512x64xf16>, tensor<128x64xf16>) outs(%z : tensor<512x128xf32>) -> tensor<512x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<512x128xf32>) outs(%o : tensor<512x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<512x128xf16>
+  return %out : tensor<512x128xf16>
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// A 256-row tile's consumer holds two m64 accumulators of n columns: n up
+// to 192 fits its registers, 256 would not.
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_tall_too_wide(%a: tensor<512x64xf16>, %b: tensor<256x64xf16>, %o: tensor<512x256xf16>) -> tensor<512x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 256, 64], warps = [2, 1], stages = 3, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197680>} {
+  %e = tensor.empty() : tensor<512x256xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x256xf32>) -> tensor<512x256xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<512x64xf16>, tensor<256x64xf16>) outs(%z : tensor<512x256xf32>) -> tensor<512x256xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<512x256xf32>) outs(%o : tensor<512x256xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<512x256xf16>
+  return %out : tensor<512x256xf16>
+}
+
+// -----
+
+// A third contraction over the same A: the generators take one, or a
+// sibling pair.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @three_contractions(%x: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [384, 1, 1], smem = 0, schedule = pingpong>} {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<128x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %q = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %k = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f : tensor<128x8xf32>) -> tensor<128x8xf32>
+  // expected-error @+1 {{sol kernel: more than one contraction, and not a sibling of the first}}
+  %v = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<128x16xf16>, tensor<8x16xf16>) outs(%f : tensor<128x8xf32>) -> tensor<128x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%q, %k, %v : tensor<128x8xf32>, tensor<128x8xf32>, tensor<128x8xf32>) outs(%o : tensor<128x8xf16>) {
+  ^bb0(%vq: f32, %vk: f32, %vv: f32, %out: f16):
+    %p = arith.mulf %vq, %vk : f32
+    %s = arith.addf %p, %vv : f32
+    %t = arith.truncf %s : f32 to f16
     linalg.yield %t : f16
   } -> tensor<128x8xf16>
   return %r : tensor<128x8xf16>
