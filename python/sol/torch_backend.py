@@ -614,10 +614,19 @@ def _ensure_metadata(gm, example_inputs):
     ShapeProp(gm).propagate(*example_inputs)
 
 
-def sol_backend(gm, example_inputs, options=None, **_):
-    """The dynamo backend: returns a callable running `gm` with its sol
-    partitions replaced."""
+def sol_backend(gm, example_inputs, options=None, mode=None, **_):
+    """The dynamo backend. By default Inductor compiles the graph and sol's
+    post-grad pass gives sol the matmuls with their epilogues
+    (sol/inductor.py); `options={"partitioner": "eager"}` keeps the older
+    mode, in which sol's partitions run beside eager torch (for debugging
+    the IR the backend emits)."""
     options = _options(options)
+    if options.get("partitioner", "inductor") == "inductor":
+        from . import inductor
+        if options.get("cache_dir"):
+            inductor.cache_dir = options["cache_dir"]
+        return inductor.compile_with_inductor(gm, example_inputs, options,
+                                              mode=mode)
     try:
         return _compile_graph(gm, example_inputs, options)
     except Exception as error:  # never break the user's model

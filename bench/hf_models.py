@@ -1,0 +1,125 @@
+"""Hugging Face `transformers` models with random weights from a config (no
+hub download), for the model benchmark (bench/models.py, H200) and the CPU
+test of the torch.compile backend (test/Python/inductor_models.py).
+
+Each family has a `real` size (the width of a public 1-8 B checkpoint, fewer
+layers: every layer is the same kernels, so a few give stable figures) and
+a `tiny` size for CPU tests. `prefill` runs the model over a prompt; `decode`
+runs one token against a static KV cache filled to `past` tokens (what
+serving engines capture in CUDA graphs).
+"""
+
+import torch
+import transformers
+
+# family -> (config class, real-size kwargs, tiny kwargs, decoder?)
+FAMILIES = {
+    # Llama 3.2 1B's width: GQA (32 heads, 8 KV heads), SwiGLU MLP.
+    "llama": (transformers.LlamaConfig,
+              dict(hidden_size=2048, intermediate_size=8192,
+                   num_attention_heads=32, num_key_value_heads=8,
+                   vocab_size=128256, num_hidden_layers=4),
+              dict(hidden_size=64, intermediate_size=160,
+                   num_attention_heads=4, num_key_value_heads=2,
+                   vocab_size=96, num_hidden_layers=2), True),
+    # GPT-2 large's width: Conv1D ([K, N] weights, addmm), GELU-tanh MLP.
+    "gpt2": (transformers.GPT2Config,
+             dict(n_embd=1280, n_head=20, vocab_size=50257, n_layer=6,
+                  n_positions=4096),
+             dict(n_embd=64, n_head=4, vocab_size=96, n_layer=2), True),
+    # Qwen2 1.5B's width: biased Q/K/V, 12 heads over 2 KV heads, SwiGLU.
+    "qwen2": (transformers.Qwen2Config,
+              dict(hidden_size=1536, intermediate_size=8960,
+                   num_attention_heads=12, num_key_value_heads=2,
+                   vocab_size=151936, num_hidden_layers=4),
+              dict(hidden_size=48, intermediate_size=136,
+                   num_attention_heads=4, num_key_value_heads=2,
+                   vocab_size=96, num_hidden_layers=2), True),
+    # Pythia 1.4B's width: fused QKV, parallel residual, biased GELU MLP.
+    "gpt_neox": (transformers.GPTNeoXConfig,
+                 dict(hidden_size=2048, intermediate_size=8192,
+                      num_attention_heads=16, vocab_size=50304,
+                      num_hidden_layers=4),
+                 dict(hidden_size=64, intermediate_size=256,
+                      num_attention_heads=4, vocab_size=96,
+                      num_hidden_layers=2), True),
+    # OPT 1.3B's width: biased projections, ReLU MLP, post-softmax layout.
+    "opt": (transformers.OPTConfig,
+            dict(hidden_size=2048, ffn_dim=8192, num_attention_heads=32,
+                 vocab_size=50272, num_hidden_layers=4, word_embed_proj_dim=2048,
+                 max_position_embeddings=4096),
+            dict(hidden_size=64, ffn_dim=256, num_attention_heads=4,
+                 vocab_size=96, num_hidden_layers=2, word_embed_proj_dim=64),
+            True),
+    # BERT large's width: an encoder (no KV cache), GELU-erf MLP.
+    "bert": (transformers.BertConfig,
+             dict(hidden_size=1024, intermediate_size=4096,
+                  num_attention_heads=16, num_hidden_layers=4,
+                  max_position_embeddings=4096),
+             dict(hidden_size=64, intermediate_size=256,
+                  num_attention_heads=4, num_hidden_layers=2,
+                  vocab_size=96), False),
+}
+
+
+def build(family, size="tiny", dtype=torch.float32, device="cpu", seed=0):
+    """The model (eval mode, random weights) and whether it decodes."""
+    config_class, real, tiny, decoder = FAMILIES[family]
+    config = config_class(**(real if size == "real" else tiny))
+    config._attn_implementation = "sdpa"
+    torch.manual_seed(seed)
+    if decoder:
+        model = transformers.AutoModelForCausalLM.from_config(config)
+    else:
+        model = transformers.AutoModel.from_config(config)
+    return model.to(device=device, dtype=dtype).eval(), decoder
+
+
+def vocab(model):
+    return model.config.vocab_size
+
+
+def tokens(model, batch, length, device, seed=1):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(0, vocab(model), (batch, length),
+                         generator=generator).to(device)
+
+
+def logits_of(output):
+    return output.logits if hasattr(output, "logits") else \
+        output.last_hidden_state
+
+
+def prefill(model, ids):
+    return logits_of(model(input_ids=ids, use_cache=False))
+
+
+def static_cache(model, batch, length, device, dtype):
+    """A StaticCache of `length` tokens (the constructor's keywords moved
+    between transformers releases)."""
+    try:
+        return transformers.StaticCache(config=model.config,
+                                        max_cache_len=length)
+    except TypeError:
+        return transformers.StaticCache(config=model.config,
+                                        max_batch_size=batch,
+                                        max_cache_len=length, device=device,
+                                        dtype=dtype)
+
+
+def decode_setup(model, batch, past, device, dtype):
+    """(cache, step inputs): a static cache holding `past` prompt tokens and
+    the next token's inputs. Returns None for an encoder."""
+    cache = static_cache(model, batch, past + 8, device, dtype)
+    ids = tokens(model, batch, past + 1, device)
+    with torch.no_grad():
+        model(input_ids=ids[:, :past], past_key_values=cache, use_cache=True,
+              cache_position=torch.arange(past, device=device))
+    step = dict(input_ids=ids[:, past:], past_key_values=cache,
+                use_cache=True,
+                cache_position=torch.tensor([past], device=device))
+    return cache, step
+
+
+def decode(model, step):
+    return logits_of(model(**step))

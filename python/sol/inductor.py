@@ -1,0 +1,1092 @@
+"""sol inside Inductor: the matmuls with their epilogues go to sol kernels,
+everything else to Inductor's own code.
+
+    import sol.torch_backend
+    model = torch.compile(model, backend="sol")
+
+The backend calls Inductor (`compile_fx`) with `SolPostGradPass` as its
+post-grad custom pass. On the functional ATen graph (after decompositions,
+before Inductor lowers it) the pass:
+
+1. finds the matmul roots: `mm`, `addmm` (Inductor may already have split it
+   into `mm` + `add`: both match), the weight read through `permute`/`t`
+   of a 2-D tensor (nn.Linear, `transpose_b`) or as it is (`[K, N]`, GPT-2's
+   Conv1D);
+2. grows each root into a region through the elementwise ops of its epilogue
+   (bias, residual, activations, even as Inductor decomposed them: silu is
+   `x / (1 + exp(-x))` by then; casts) and the reshapes of leading dims
+   between them, merging two roots whose results meet in one op (SwiGLU's
+   gate and up projections: sol-fuse makes the pair one kernel). A region
+   stays convex (nothing outside it both reads a member and feeds one);
+3. replaces each region with one call of the custom op `sol::fused`, whose
+   spec (a JSON string, so Inductor's FX-graph cache can keep it) holds the
+   region as sol IR over 2-D `[M, N]` values with M left open, and the same
+   region as ATen ops for the fallback. Everything else (norms, rotary,
+   softmax, attention, the reshapes) stays in Inductor's graph.
+
+`sol::fused` is functional, its fake implementation returns the symbolic
+output shapes (passed as SymInt arguments), and its implementation compiles
+the region for the M it is called with (memory and disk caches: one compile
+per distinct M, not per call), then launches sol's kernels on
+`torch.cuda.current_stream()`. So one compiled graph serves every batch size
+and sequence length, under dynamo's automatic dynamic shapes too, and
+Inductor's `reduce-overhead` mode captures sol's launches in its CUDA graphs.
+Until sol's kernels take M at run time (the dynamic-M issue), each new M
+costs one sol compile (0.05-0.8 s) the first time it is seen.
+
+Nothing here raises into the user's model: a region sol cannot compile at
+trace time stays with Inductor (the reason is in the report); one that fails
+to compile or launch later runs its ATen ops instead, with a logged reason.
+`report(graph_index=None)` says, per graph, each sol region with its kernels,
+plans, predicted times and FLOPs, each matmul left to Inductor and why, and
+the share of the graph's matmul FLOPs that sol runs.
+"""
+
+import hashlib
+import json
+import logging
+import math
+import operator
+import threading
+from dataclasses import dataclass, field
+
+import torch
+import torch.fx
+
+import sol
+
+log = logging.getLogger("sol")
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+_DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
+_TORCH_DTYPES = {v: k for k, v in _DTYPES.items()}
+
+#===----------------------------------------------------------------------===#
+# What the pass recognises
+#===----------------------------------------------------------------------===#
+
+# ATen elementwise ops and the sol op each becomes.
+_BINARY = {
+    aten.add.Tensor: "add", aten.sub.Tensor: "sub", aten.mul.Tensor: "mul",
+    aten.div.Tensor: "div", aten.maximum.default: "max",
+    aten.minimum.default: "min",
+}
+_UNARY = {
+    aten.neg.default: "neg", aten.abs.default: "abs", aten.exp.default: "exp",
+    aten.tanh.default: "tanh", aten.sigmoid.default: "sigmoid",
+    aten.relu.default: "relu", aten.silu.default: "silu",
+}
+_CASTS = {prims.convert_element_type.default, aten._to_copy.default}
+_GELU = {aten.gelu.default}
+_POW = {aten.pow.Tensor_Scalar}
+# Reshapes the pass looks through (of leading dims only: the last dim, the
+# one sol's [M, N] values are laid out along, stays).
+_RESHAPES = {aten.view.default, aten.reshape.default,
+             aten._unsafe_view.default, aten.squeeze.dim,
+             aten.unsqueeze.default}
+_TRANSPOSES = {aten.permute.default, aten.t.default,
+               aten.transpose.int}
+_MATMULS = {aten.mm.default, aten.addmm.default}
+# Matmuls the pass counts but does not take (yet), with the reason.
+_OTHER_MATMULS = {aten.bmm.default: "bmm is not taken yet",
+                  aten.baddbmm.default: "baddbmm is not taken yet"}
+
+# The integer powers written as products (x**2, GELU-tanh's x**3).
+_MAX_INTEGER_POWER = 4
+
+
+def _val(node):
+    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+
+
+def _is_tensor(node):
+    return isinstance(_val(node), torch.Tensor)
+
+
+def _shape(node):
+    return tuple(_val(node).shape)
+
+
+def _hint(dim):
+    """A concrete value for a possibly symbolic size (its example value)."""
+    if isinstance(dim, int):
+        return dim
+    try:
+        return int(dim.node.hint) if dim.node.hint is not None else \
+            int(dim.node.shape_env.size_hint(dim.node.expr))
+    except Exception:
+        return int(dim.node.shape_env.size_hint(dim.node.expr))
+
+
+def _same_dim(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    expr = lambda d: d.node.expr if isinstance(d, torch.SymInt) else d
+    try:
+        import sympy
+        return sympy.simplify(expr(a) - expr(b)) == 0
+    except Exception:
+        return str(expr(a)) == str(expr(b))
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n = n * d
+    return n
+
+
+def _weight_of(b):
+    """(weight node, transpose_b) for a matmul's B operand: nn.Linear's
+    `permute(w, [1, 0])` / `t(w)` of a 2-D `[N, K]` tensor is read as `w`
+    with transpose_b; a plain `[K, N]` tensor as it is."""
+    if b.op == "call_function" and b.target in _TRANSPOSES:
+        src = b.args[0]
+        if _is_tensor(src) and len(_shape(src)) == 2 and \
+                _val(src).is_contiguous():
+            if b.target == aten.permute.default and \
+                    list(b.args[1]) != [1, 0]:
+                return b, False
+            return src, True
+    return b, False
+
+
+def _matmul_parts(node):
+    """(A, B node, transpose_b, bias or None) of a root, else a reason."""
+    if node.target == aten.addmm.default:
+        if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
+            return "addmm with alpha or beta"
+        bias, a, b = node.args[:3]
+    else:
+        a, b = node.args[:2]
+        bias = None
+    weight, transpose_b = _weight_of(b)
+    return a, weight, transpose_b, bias
+
+
+#===----------------------------------------------------------------------===#
+# Regions
+#===----------------------------------------------------------------------===#
+
+@dataclass
+class Region:
+    """One sol::fused call: matmul roots, their epilogue and the reshapes
+    between them, in graph order."""
+    roots: list
+    members: list = field(default_factory=list)
+    m: object = None          # the rows of every [M, N] value (maybe a SymInt)
+
+    def contains(self, node):
+        return node in self._set
+
+    def add(self, node):
+        self.members.append(node)
+        self._set.add(node)
+
+    def __post_init__(self):
+        self._set = set()
+
+
+class _Topo:
+    """Graph positions, for the convexity check."""
+
+    def __init__(self, graph):
+        self.index = {n: i for i, n in enumerate(graph.nodes)}
+
+    def depends_on(self, node, members, lowest):
+        """Whether `node` (outside the region) is computed from a member:
+        then the region cannot take a consumer of `node`."""
+        stack, seen = [node], set()
+        while stack:
+            n = stack.pop()
+            if n in seen or self.index.get(n, -1) < lowest:
+                continue
+            seen.add(n)
+            if n in members:
+                return True
+            stack.extend(n.all_input_nodes)
+        return False
+
+
+def _rows_of(node, m, n_cols=None):
+    """Whether `node` is an [M, *] value for the region: its leading dims
+    multiply to M (2-D `[M, N]` after a reshape of leading dims)."""
+    shape = _shape(node)
+    if len(shape) < 1:
+        return False
+    return _same_dim(_numel(shape[:-1]), m) and \
+        (n_cols is None or _same_dim(shape[-1], n_cols))
+
+
+def _classify_input(node, m, n_cols):
+    """How an outside tensor enters an epilogue: 'rows' ([..., N] with M
+    rows), 'vector' ([N] or [1, .., 1, N]), 'scalar' (one element), or a
+    reason it cannot."""
+    if not _is_tensor(node):
+        return None
+    value = _val(node)
+    if value.dtype not in _DTYPES:
+        return f"an input of dtype {value.dtype}"
+    shape = _shape(node)
+    if all(_same_dim(d, 1) for d in shape):
+        return "scalar"
+    if _same_dim(shape[-1], n_cols) and \
+            all(_same_dim(d, 1) for d in shape[:-1]):
+        return "vector"
+    if _rows_of(node, m, n_cols):
+        if not value.is_contiguous():
+            return "a non-contiguous [M, N] input"
+        return "rows"
+    return f"an input of shape {list(shape)} (not [M, N], [N] or a scalar)"
+
+
+class _Grower:
+    """Grows regions from the matmul roots of one graph."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.topo = _Topo(graph)
+        self.owner = {}        # node -> Region
+        self.regions = []
+        self.refused = {}      # matmul node name -> reason
+
+    def root(self, node):
+        parts = _matmul_parts(node)
+        if isinstance(parts, str):
+            self.refused[node.name] = parts
+            return
+        a, b, transpose_b, bias = parts
+        for what, operand in (("A", a), ("B", b)):
+            if not _is_tensor(operand):
+                self.refused[node.name] = f"{what} is not a tensor"
+                return
+            if _val(operand).dtype not in _DTYPES:
+                self.refused[node.name] = \
+                    f"{what} has dtype {_val(operand).dtype}"
+                return
+        if _val(a).dtype != _val(b).dtype:
+            self.refused[node.name] = "A and B have different dtypes"
+            return
+        if len(_shape(a)) != 2 or len(_shape(b)) != 2:
+            self.refused[node.name] = "A or B is not 2-D"
+            return
+        for what, dim in (("N", _shape(b)[0 if transpose_b else 1]),
+                          ("K", _shape(a)[1])):
+            if not isinstance(dim, int):
+                self.refused[node.name] = f"{what} is symbolic (weights are " \
+                    "static)"
+                return
+        if bias is not None:
+            kind = _classify_input(bias, _shape(a)[0], _shape(node)[1])
+            if kind not in ("vector", "rows", "scalar"):
+                self.refused[node.name] = f"addmm's bias: {kind}"
+                return
+        region = Region(roots=[node], m=_shape(a)[0])
+        region.add(node)
+        self.owner[node] = region
+        self.regions.append(region)
+
+    def convex(self, members):
+        """Whether nothing outside `members` both reads a member and feeds
+        one (then the fused call could be placed nowhere)."""
+        lowest = min(self.topo.index[n] for n in members)
+        for node in members:
+            for arg in node.all_input_nodes:
+                if arg not in members and \
+                        self.topo.depends_on(arg, members, lowest):
+                    return False
+        return True
+
+    def pending(self, node):
+        """Whether `node` is not in a region yet but another region will
+        take it (a reshape or op over a member): a consumer of `node` waits
+        for that, so a SwiGLU product sees both projections' regions."""
+        if node in self.owner or node.op != "call_function":
+            return False
+        for arg in node.all_input_nodes:
+            region = self.owner.get(arg)
+            if region is not None and \
+                    self.absorbable(node, region, probe=True)[0] is None:
+                return True
+        return False
+
+    def absorbable(self, node, region, probe=False):
+        """(None, regions to merge) if `node` can join `region`, else
+        (the reason, ())."""
+        target = node.target
+        if node.op != "call_function":
+            return "not a function call", ()
+        if not _is_tensor(node) or _val(node).dtype not in _DTYPES:
+            return "not a float tensor", ()
+        if target in _RESHAPES:
+            src = node.args[0]
+            if not (_rows_of(node, region.m) and
+                    _same_dim(_shape(node)[-1], _shape(src)[-1])):
+                return "a reshape of the last dim", ()
+            return None, ()
+        elementwise = target in _BINARY or target in _UNARY or \
+            target in _CASTS or target in _GELU or target in _POW
+        if not elementwise:
+            return f"{target} is not elementwise", ()
+        if target in _POW and not (isinstance(node.args[1], (int, float))
+                                   and float(node.args[1]).is_integer() and
+                                   1 <= node.args[1] <= _MAX_INTEGER_POWER):
+            return "pow with a non-integer exponent", ()
+        if target in _CASTS and set(node.kwargs) - {"dtype"}:
+            return "a copy with layout or device changes", ()
+        if target in _GELU and node.kwargs.get("approximate", "none") not in \
+                ("none", "tanh"):
+            return "gelu approximation", ()
+        if target in _BINARY and node.kwargs.get("alpha", 1) != 1:
+            return "add with alpha", ()
+        if not _rows_of(node, region.m):
+            return f"its shape {list(_shape(node))} has not M rows", ()
+        if probe:
+            return None, ()
+        n_cols = _shape(node)[-1]
+        merges = []
+        lowest = min(self.topo.index[r] for r in region.members)
+        for arg in node.args:
+            if not isinstance(arg, torch.fx.Node) or region.contains(arg):
+                continue
+            other = self.owner.get(arg)
+            if other is not None and other is not region and \
+                    other not in merges and _same_dim(other.m, region.m) and \
+                    self.convex(region._set | other._set | {node}):
+                merges.append(other)
+                continue
+            if self.pending(arg):
+                return "it waits for another region", ()
+            kind = _classify_input(arg, region.m, n_cols)
+            if kind not in ("rows", "vector", "scalar"):
+                return f"it reads {kind}", ()
+            if self.topo.depends_on(arg, region._set, lowest):
+                return "its input depends on the region (a cycle)", ()
+        return None, merges
+
+    def merge(self, region, other):
+        for n in other.members:
+            self.owner[n] = region
+        region.roots.extend(other.roots)
+        merged = sorted(set(region.members) | set(other.members),
+                        key=self.topo.index.get)
+        region.members, region._set = [], set()
+        for n in merged:
+            region.add(n)
+        self.regions.remove(other)
+
+    def take(self, region, node):
+        region.add(node)
+        region.members.sort(key=self.topo.index.get)
+        self.owner[node] = region
+
+    def grow_all(self):
+        """Grows every region through its consumers until none changes,
+        then drops the members that only add an output."""
+        changed = True
+        while changed:
+            changed = False
+            for region in list(self.regions):
+                if region not in self.regions:
+                    continue
+                for member in list(region.members):
+                    for user in sorted(member.users, key=self.topo.index.get):
+                        if user in self.owner:
+                            continue
+                        reason, merges = self.absorbable(user, region)
+                        if reason is not None:
+                            continue
+                        for other in merges:
+                            self.merge(region, other)
+                        self.take(region, user)
+                        changed = True
+        for region in self.regions:
+            self.prune(region)
+
+    def prune(self, region):
+        """Drops members no other member reads whose inputs in the region
+        are outputs anyway (RMSNorm's square of a residual sum): they would
+        add an output and save nothing; Inductor fuses them with their
+        consumers instead."""
+        changed = True
+        while changed:
+            changed = False
+            for node in reversed(list(region.members)):
+                if node in region.roots or \
+                        any(region.contains(u) for u in node.users):
+                    continue
+                inside = [a for a in node.all_input_nodes
+                          if region.contains(a)]
+                if all(any(not region.contains(u) and u is not node
+                           for u in a.users) for a in inside):
+                    region.members.remove(node)
+                    region._set.discard(node)
+                    del self.owner[node]
+                    changed = True
+
+
+#===----------------------------------------------------------------------===#
+# A region as sol IR and as ATen ops
+#===----------------------------------------------------------------------===#
+
+class _Spec:
+    """Builds a region's spec: sol IR over [M, N] values with "{M}" for the
+    rows, the roles of the op's inputs and the ATen program for the
+    fallback."""
+
+    def __init__(self, region):
+        self.region = region
+        self.inputs = []       # fx Nodes, in op order
+        self.roles = []        # "rows" | "vector" | "scalar" | "a" | "b"
+        self.values = {}       # fx Node -> (ssa, type)
+        self.lines = []
+        self.count = 0
+
+    def fresh(self):
+        self.count += 1
+        return f"%v{self.count}"
+
+    def ty(self, cols, elem):
+        return f"tensor<{{M}}x{cols}x{elem}>"
+
+    def arg(self, node, role):
+        if node in self.values:
+            return self.values[node]
+        index = len(self.inputs)
+        self.inputs.append(node)
+        self.roles.append(role)
+        shape, elem = _shape(node), _DTYPES[_val(node).dtype]
+        if role in ("a", "rows"):
+            ty = self.ty(shape[-1], elem)
+        elif role == "b":
+            ty = f"tensor<{shape[0]}x{shape[1]}x{elem}>"
+        elif role == "vector":
+            ty = f"tensor<{shape[-1]}x{elem}>"
+        else:
+            ty = f"tensor<{elem}>"
+        self.values[node] = (f"%arg{index}", ty)
+        return self.values[node]
+
+    def operand(self, node, n_cols):
+        if node in self.values:
+            return self.values[node]
+        return self.arg(node, _classify_input(node, self.region.m, n_cols))
+
+    def cast(self, value, elem):
+        name, ty = value
+        old = ty.rsplit("x", 1)[-1][:-1] if "x" in ty else ty[7:-1]
+        if old == elem:
+            return value
+        new_ty = ty[:len(ty) - len(old) - 1] + elem + ">"
+        new = self.fresh()
+        self.lines.append(f"{new} = sol.cast {name} : {ty} to {new_ty}")
+        return new, new_ty
+
+    def constant(self, value, elem):
+        name = self.fresh()
+        self.lines.append(f"{name} = sol.constant {float(value):.17e} : "
+                          f"{elem}")
+        return name, f"tensor<{elem}>"
+
+    def scalar_or_tensor(self, arg, elem, cols):
+        if isinstance(arg, torch.fx.Node):
+            return self.cast(self.operand(arg, cols), elem)
+        return self.constant(arg, elem)
+
+    def emit(self, node):
+        target = node.target
+        elem = _DTYPES[_val(node).dtype]
+        cols = _shape(node)[-1]
+        result = self.ty(cols, elem)
+        if target in _MATMULS:
+            a, b, transpose_b, bias = _matmul_parts(node)
+            av, bv = self.arg(a, "a"), self.arg(b, "b")
+            name = self.fresh()
+            tb = " transpose_b" if transpose_b else ""
+            self.lines.append(f"{name} = sol.matmul {av[0]}, {bv[0]}{tb} : "
+                              f"{av[1]}, {bv[1]} -> {result}")
+            value = (name, result)
+            if bias is not None:
+                c = self.cast(self.operand(bias, cols), elem)
+                total = self.fresh()
+                self.lines.append(f"{total} = sol.add {name}, {c[0]} : "
+                                  f"{result}, {c[1]} -> {result}")
+                value = (total, result)
+            return value
+        if target in _RESHAPES:
+            return self.values[node.args[0]]
+        if target in _CASTS:
+            return self.cast(self.values[node.args[0]], elem)
+        if target in _BINARY:
+            a = self.scalar_or_tensor(node.args[0], elem, cols)
+            b = self.scalar_or_tensor(node.args[1], elem, cols)
+            name = self.fresh()
+            self.lines.append(f"{name} = sol.{_BINARY[target]} {a[0]}, "
+                              f"{b[0]} : {a[1]}, {b[1]} -> {result}")
+            return name, result
+        if target in _POW:
+            x = self.cast(self.operand(node.args[0], cols), elem)
+            value = x
+            for _ in range(int(node.args[1]) - 1):
+                name = self.fresh()
+                self.lines.append(f"{name} = sol.mul {value[0]}, {x[0]} : "
+                                  f"{value[1]}, {x[1]} -> {result}")
+                value = (name, result)
+            return value
+        x = self.cast(self.operand(node.args[0], cols), elem)
+        name = self.fresh()
+        if target in _GELU:
+            approx = node.kwargs.get("approximate", "none")
+            kind = "tanh" if approx == "tanh" else "erf"
+            self.lines.append(f"{name} = sol.gelu {kind} {x[0]} : {result}")
+        else:
+            self.lines.append(f"{name} = sol.{_UNARY[target]} {x[0]} : "
+                              f"{result}")
+        return name, result
+
+    def build(self, outputs):
+        for node in self.region.members:
+            self.values[node] = self.emit(node)
+        results = [self.values[n] for n in outputs]
+        args = ", ".join(f"{self.values[n][0]}: {self.values[n][1]}"
+                         for n in self.inputs)
+        body = "\n".join("    " + line for line in self.lines)
+        return ("  func.func @sol_region(" + args + ") -> ("
+                + ", ".join(t for _, t in results) + ") {\n" + body + "\n"
+                + "    return " + ", ".join(v for v, _ in results) + " : "
+                + ", ".join(t for _, t in results) + "\n  }")
+
+
+def _aten_program(region, inputs, outputs):
+    """The region's ATen ops as JSON: the fallback when sol cannot run it.
+    Values: {"in": i} an op input, {"node": j} an earlier op's result."""
+    where = {n: {"in": i} for i, n in enumerate(inputs)}
+    program = []
+
+    def encode(arg):
+        if isinstance(arg, torch.fx.Node):
+            if arg in where:
+                return where[arg]
+            raise ValueError(f"{arg.name} is neither an input nor earlier")
+        if isinstance(arg, (list, tuple)):
+            return {"list": [encode(a) for a in arg]}
+        if isinstance(arg, torch.dtype):
+            return {"dtype": str(arg).replace("torch.", "")}
+        if isinstance(arg, torch.SymInt):
+            return {"symint": True}
+        if isinstance(arg, (bool, int, float, str)) or arg is None:
+            return {"const": arg}
+        raise ValueError(f"cannot encode {arg!r}")
+
+    needed = list(region.members)
+    # The transposed weight is an input (the permute's source); its
+    # permute is rebuilt by the fallback.
+    for node in needed:
+        if node.target in _MATMULS:
+            a, b, transpose_b, bias = _matmul_parts(node)
+            args = [encode(a), {"t": encode(b)} if transpose_b else encode(b)]
+            if bias is not None:
+                args = [encode(bias)] + args
+            program.append({"op": str(node.target), "args": args,
+                            "kwargs": {}})
+        elif node.target in _RESHAPES:
+            program.append({"op": "reshape_rows", "args": [
+                encode(node.args[0])], "kwargs": {},
+                "cols": _shape(node)[-1]})
+        else:
+            program.append({"op": str(node.target),
+                            "args": [encode(a) for a in node.args],
+                            "kwargs": {k: encode(v)
+                                       for k, v in node.kwargs.items()}})
+        where[node] = {"node": len(program) - 1}
+    return program, [where[n]["node"] for n in outputs]
+
+
+#===----------------------------------------------------------------------===#
+# The custom op
+#===----------------------------------------------------------------------===#
+
+_library = torch.library.Library("sol", "FRAGMENT")
+_library.define("fused(Tensor[] inputs, SymInt[] out_dims, str spec) "
+                "-> Tensor[]")
+
+
+def _out_shapes(out_dims, spec):
+    shapes, at = [], 0
+    for rank in spec["out_ranks"]:
+        shapes.append(list(out_dims[at:at + rank]))
+        at += rank
+    return shapes
+
+
+@torch.library.register_fake("sol::fused")
+def _fused_fake(inputs, out_dims, spec):
+    spec = _parse_spec(spec)
+    return [inputs[0].new_empty(shape, dtype=_TORCH_DTYPES[dt])
+            for shape, dt in zip(_out_shapes(out_dims, spec),
+                                 spec["out_dtypes"])]
+
+
+_spec_cache = {}
+
+
+def _parse_spec(text):
+    spec = _spec_cache.get(text)
+    if spec is None:
+        spec = json.loads(text)
+        _spec_cache[text] = spec
+    return spec
+
+
+# Launchers by name (the spec names one): "device" launches sol's kernels on
+# CUDA tensors and evaluates their manifests' programs in torch on others
+# (the reference launcher: what CI runs without a GPU). Tests add theirs.
+launchers = {}
+
+
+class _Runner:
+    """A region compiled for one M: the launches, resolved once."""
+
+    def __init__(self, compilation):
+        self.compilation = compilation
+        function = compilation.host_program[0]
+        self.steps = []
+        for launch in function["launches"]:
+            kernel = compilation.kernel(launch["kernel"])
+            self.steps.append((kernel, [self._where(s)
+                                        for s in launch["inputs"]],
+                               kernel.output_specs()))
+        self.results = [self._where(s) for s in function["results"]]
+
+    @staticmethod
+    def _where(source):
+        if "arg" in source:
+            return (None, source["arg"])
+        return (source["kernel"], source["result"])
+
+
+def _device_launch(kernel, tensors):
+    if tensors[0].is_cuda:
+        kernel.launch_raw(tensors,
+                          torch.cuda.current_stream(tensors[0].device)
+                          .cuda_stream)
+    else:
+        from .reference import _reference_raw
+        _reference_raw(kernel, tensors)
+
+
+launchers["device"] = _device_launch
+
+# Where compiled regions are kept on disk (the backend's cache_dir option;
+# None: SOL_CACHE_DIR or ~/.cache/sol). Not part of the spec: a cached graph
+# must not depend on it.
+cache_dir = None
+
+_runners = {}
+_runner_lock = threading.Lock()
+# Regions that failed for an M: (spec, M) -> reason; they run their ATen ops.
+failures = {}
+
+
+def _host_program_problem(compilation):
+    if len(compilation.host_program) != 1:
+        return f"{len(compilation.host_program)} host functions"
+    function = compilation.host_program[0]
+    if function["host_ops"]:
+        return "ops left on the host: " + ", ".join(function["host_ops"])
+    sources = list(function["results"])
+    for launch in function["launches"]:
+        sources += launch["inputs"]
+    for source in sources:
+        if "unsupported" in source:
+            return f"a value from {source['unsupported']} on the host"
+    return None
+
+
+def region_ir(spec, m):
+    preset = spec["target"]
+    attrs = (f" attributes {{sol.target = #sol.target<\"{preset}\">}}"
+             if preset and not preset.endswith(".json") else "")
+    return f"module{attrs} {{\n" + spec["ir"].replace("{M}", str(m)) + "\n}\n"
+
+
+def compile_region(spec, m):
+    """The region's compilation at M rows (caches: memory, then disk)."""
+    from .torch_backend import compile_cached
+    ir = region_ir(spec, m)
+    target = spec["target"]
+    options = dict(spec["options"], cache_dir=cache_dir)
+    compilation, _ = compile_cached(ir, None if ir.startswith(
+        "module attributes") else target, options)
+    problem = _host_program_problem(compilation)
+    if problem:
+        raise sol.SolError(problem)
+    return compilation
+
+
+def _runner(text, spec, m):
+    key = (text, m)
+    runner = _runners.get(key)
+    if runner is None:
+        with _runner_lock:
+            runner = _runners.get(key)
+            if runner is None:
+                runner = _Runner(compile_region(spec, m))
+                _runners[key] = runner
+    return runner
+
+
+def _flatten(tensor, role, m):
+    if role in ("a", "rows"):
+        if not tensor.is_contiguous():
+            tensor = tensor.contiguous()
+        return tensor.reshape(m, tensor.shape[-1])
+    if role == "vector":
+        return tensor.reshape(tensor.shape[-1]).contiguous()
+    if role == "scalar":
+        return tensor.reshape(()).contiguous()
+    return tensor.contiguous()
+
+
+def _fused_impl(inputs, out_dims, spec_text):
+    spec = _parse_spec(spec_text)
+    m = inputs[0].shape[0]
+    shapes = _out_shapes(out_dims, spec)
+    if m == 0:
+        return [inputs[0].new_empty(s, dtype=_TORCH_DTYPES[dt])
+                for s, dt in zip(shapes, spec["out_dtypes"])]
+    key = (spec_text, m)
+    if key not in failures:
+        try:
+            return _run_sol(inputs, shapes, spec, spec_text, m)
+        except Exception as error:  # the model must not break
+            failures[key] = f"{type(error).__name__}: {error}"
+            log.warning("a sol region runs its ATen ops at M=%d from now on:"
+                        " %s", m, failures[key])
+    return _run_aten(inputs, shapes, spec)
+
+
+def _run_sol(inputs, shapes, spec, text, m):
+    runner = _runner(text, spec, m)
+    launch = launchers[spec["launcher"]]
+    flat = [_flatten(t, role, m) for t, role in zip(inputs, spec["roles"])]
+    device = flat[0].device
+    launched = []
+    for kernel, sources, outputs in runner.steps:
+        tensors = [flat[i] if k is None else launched[k][i]
+                   for k, i in sources]
+        outs = [torch.empty(shape, dtype=dtype, device=device)
+                for shape, dtype in outputs]
+        launch(kernel, tensors + outs)
+        launched.append(outs)
+    results = [flat[i] if k is None else launched[k][i]
+               for k, i in runner.results]
+    return [r.view(s) for r, s in zip(results, shapes)]
+
+
+def _decode(arg, inputs, values):
+    if "in" in arg:
+        return inputs[arg["in"]]
+    if "node" in arg:
+        return values[arg["node"]]
+    if "t" in arg:
+        return _decode(arg["t"], inputs, values).t()
+    if "list" in arg:
+        return [_decode(a, inputs, values) for a in arg["list"]]
+    if "dtype" in arg:
+        return getattr(torch, arg["dtype"])
+    return arg.get("const")
+
+
+def _resolve_op(name):
+    namespace, rest = name.split(".", 1)
+    packet, overload = rest.rsplit(".", 1)
+    return getattr(getattr(getattr(torch.ops, namespace), packet), overload)
+
+
+def _run_aten(inputs, shapes, spec):
+    """The region's own ATen ops (the fallback)."""
+    values = []
+    for op in spec["aten"]:
+        args = [_decode(a, inputs, values) for a in op["args"]]
+        if op["op"] == "reshape_rows":
+            values.append(args[0].reshape(-1, op["cols"]))
+            continue
+        kwargs = {k: _decode(v, inputs, values)
+                  for k, v in op["kwargs"].items()}
+        if op["op"] in ("aten.mm.default", "aten.addmm.default"):
+            # Matmuls over the flattened rows, as the region reads them.
+            mats = [a.reshape(-1, a.shape[-1]) if a.dim() > 2 else a
+                    for a in args[-2:]]
+            args = args[:-2] + mats
+        values.append(_resolve_op(op["op"])(*args, **kwargs))
+    return [values[i].reshape(s).contiguous()
+            for i, s in zip(spec["aten_outputs"], shapes)]
+
+
+_library.impl("fused", _fused_impl, "CPU")
+_library.impl("fused", _fused_impl, "CUDA")
+
+
+#===----------------------------------------------------------------------===#
+# The pass
+#===----------------------------------------------------------------------===#
+
+@dataclass
+class RegionReport:
+    matmuls: list             # names of the matmul nodes it runs
+    nodes: list               # every node it replaced
+    flops: int                # at the graph's example sizes
+    status: str               # "sol", or why it stayed with Inductor
+    kernels: list = field(default_factory=list)   # name, plan, t_pred_us
+    ir: str = ""
+
+
+@dataclass
+class GraphReport:
+    regions: list
+    inductor: dict            # matmul node -> why Inductor runs it
+    matmul_flops: int = 0     # every matmul of the graph (example sizes)
+    sol_flops: int = 0
+    dynamic: bool = False
+
+    @property
+    def sol_flop_share(self):
+        return self.sol_flops / self.matmul_flops if self.matmul_flops \
+            else 0.0
+
+    def summary(self):
+        lines = [f"sol ran {self.sol_flop_share:.1%} of this graph's matmul "
+                 f"FLOPs ({self.sol_flops} of {self.matmul_flops}"
+                 f"{', dynamic M' if self.dynamic else ''})"]
+        for i, r in enumerate(self.regions):
+            lines.append(f"region {i}: {r.status}: "
+                         + ", ".join(r.nodes) + f" ({r.flops} FLOP)")
+            for k in r.kernels:
+                lines.append(f"  kernel {k['name']}: {k['plan']}, "
+                             f"T_pred {k['t_pred_us']:.2f} us, "
+                             f"{k['flops']} FLOP")
+        for name, reason in self.inductor.items():
+            lines.append(f"inductor {name}: {reason}")
+        return "\n".join(lines)
+
+
+# Every graph the pass saw, in order; `report()` prints them.
+history = []
+
+
+def report(index=None):
+    """The report of graph `index` (default: all of them) as text."""
+    reports = history if index is None else [history[index]]
+    return "\n\n".join(f"graph {i}:\n{r.summary()}"
+                       for i, r in enumerate(reports))
+
+
+def _matmul_flops(node):
+    value = _val(node)
+    if node.target in _MATMULS:
+        a = _matmul_parts(node)
+        if isinstance(a, str):
+            return 0
+        m, k = _shape(a[0]) if _is_tensor(a[0]) else (0, 0)
+        return 2 * _hint(m) * _hint(k) * _hint(value.shape[-1])
+    if node.target in (aten.bmm.default, aten.baddbmm.default):
+        a = node.args[-2]
+        if not _is_tensor(a):
+            return 0
+        b, m, k = (_hint(d) for d in _shape(a))
+        return 2 * b * m * k * _hint(value.shape[-1])
+    return 0
+
+
+class _SymbolResolver:
+    """FX values for the symbolic sizes of a region's outputs."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.known = {}
+        for node in graph.nodes:
+            value = _val(node)
+            if isinstance(value, torch.SymInt):
+                self.known.setdefault(str(value.node.expr), node)
+
+    def dims(self, shape, inputs, before):
+        out = []
+        for d in shape:
+            if isinstance(d, int):
+                out.append(d)
+                continue
+            key = str(d.node.expr)
+            if key in self.known:
+                out.append(self.known[key])
+                continue
+            found = None
+            for node in inputs:
+                for axis, e in enumerate(_shape(node)):
+                    if not isinstance(e, int) and str(e.node.expr) == key:
+                        with self.graph.inserting_before(before):
+                            found = self.graph.call_function(
+                                aten.sym_size.int, (node, axis))
+                        found.meta["val"] = e
+                        break
+                if found is not None:
+                    break
+            if found is None:
+                raise ValueError(f"no value for the size {key}")
+            self.known[key] = found
+            out.append(found)
+        return out
+
+
+class SolPostGradPass:
+    """Inductor's post-grad custom pass: regions to `sol::fused`."""
+
+    def __init__(self, options):
+        self.options = options
+
+    def uuid(self):
+        # The pass's sources, the compiler build and the options that shape
+        # the IR: Inductor's FX-graph cache keys on this.
+        from pathlib import Path
+        digest = hashlib.sha256()
+        here = Path(__file__).parent
+        for name in ("inductor.py", "torch_backend.py", "reference.py"):
+            digest.update((here / name).read_bytes())
+        digest.update(sol.build_id().encode())
+        digest.update(json.dumps({k: str(v) for k, v in sorted(
+            self.options.items()) if k in ("target", "fast_math",
+                                           "sol_options", "launcher_name",
+                                           "max_autotune")}).encode())
+        return digest.hexdigest()
+
+    def __call__(self, graph):
+        try:
+            rewrite(graph, self.options)
+        except Exception as error:  # Inductor keeps the whole graph
+            log.warning("sol's pass left this graph to Inductor: %s: %s",
+                        type(error).__name__, error)
+            history.append(GraphReport([], {"<graph>": f"{error}"}))
+
+
+def _outputs_of(region):
+    return [n for n in region.members
+            if any(not region.contains(u) for u in n.users)]
+
+
+def rewrite(graph, options):
+    """Replaces the regions of `graph` that sol compiles with sol::fused."""
+    from torch._inductor.pattern_matcher import stable_topological_sort
+    grower = _Grower(graph)
+    inductor, flops = {}, {}
+    dynamic = False
+    for node in graph.nodes:
+        if node.op != "call_function":
+            continue
+        if node.target in _MATMULS or node.target in _OTHER_MATMULS:
+            flops[node] = _matmul_flops(node)
+            if node.target in _OTHER_MATMULS:
+                inductor[node.name] = _OTHER_MATMULS[node.target]
+                continue
+            grower.root(node)
+    grower.grow_all()
+    inductor.update(grower.refused)
+    report = GraphReport([], inductor, matmul_flops=sum(flops.values()))
+    resolver = _SymbolResolver(graph)
+    for region in grower.regions:
+        names = [n.name for n in region.members]
+        region_flops = sum(flops.get(r, 0) for r in region.roots)
+        entry = RegionReport([r.name for r in region.roots], names,
+                             region_flops, "pending")
+        report.regions.append(entry)
+        dynamic |= not isinstance(region.m, int)
+        try:
+            _replace_region(graph, region, options, resolver, entry)
+        except Exception as error:
+            entry.status = f"inductor: {type(error).__name__}: {error}"
+            for r in region.roots:
+                inductor[r.name] = entry.status
+            log.info("sol region %s stays with Inductor: %s", names, error)
+            continue
+        report.sol_flops += region_flops
+    report.dynamic = dynamic
+    stable_topological_sort(graph)
+    graph.eliminate_dead_code()
+    graph.lint()
+    history.append(report)
+    if options.get("report"):
+        print(f"sol report:\n{report.summary()}")
+    return report
+
+
+def _replace_region(graph, region, options, resolver, entry):
+    outputs = _outputs_of(region)
+    spec = _Spec(region)
+    ir = spec.build(outputs)
+    aten_program, aten_outputs = _aten_program(region, spec.inputs, outputs)
+    record = {
+        "ir": ir, "roles": spec.roles, "target": options.get("target"),
+        "options": {k: options[k] for k in ("fast_math", "sol_options")
+                    if options.get(k)},
+        "launcher": options.get("launcher_name", "device"),
+        "out_ranks": [len(_shape(n)) for n in outputs],
+        "out_dtypes": [_DTYPES[_val(n).dtype] for n in outputs],
+        "aten": aten_program, "aten_outputs": aten_outputs,
+    }
+    text = json.dumps(record, sort_keys=True)
+    # Compile at the example M now: a region sol refuses stays with
+    # Inductor, and the report has the plan and the predicted time.
+    m = _hint(region.m)
+    compilation = compile_region(record, m)
+    entry.ir = region_ir(record, m)
+    for kernel in compilation.kernels:
+        cost = kernel.cost
+        plan = kernel.manifest.get("plan", {})
+        entry.kernels.append({
+            "name": kernel.name,
+            "plan": plan.get("path", "?") if isinstance(plan, dict) else
+            str(plan),
+            "t_pred_us": float(cost.get("t_pred_us", 0.0)),
+            "flops": int(cost.get("flops", 0))})
+    last = region.members[-1]
+    out_dims = []
+    for node in outputs:
+        out_dims += resolver.dims(_shape(node), spec.inputs, last)
+    with graph.inserting_before(last):
+        fused = graph.call_function(
+            torch.ops.sol.fused.default, (list(spec.inputs), out_dims, text))
+    fused.meta["val"] = _fake_values(spec.inputs, outputs)
+    with graph.inserting_after(fused):
+        items = []
+        for i, node in enumerate(outputs):
+            item = graph.call_function(operator.getitem, (fused, i))
+            item.meta["val"] = fused.meta["val"][i]
+            items.append(item)
+    for node, item in zip(outputs, items):
+        node.replace_all_uses_with(item)
+    for node in reversed(region.members):
+        if not node.users:
+            graph.erase_node(node)
+    entry.status = "sol"
+
+
+def _fake_values(inputs, outputs):
+    return [_val(n) for n in outputs]
+
+
+#===----------------------------------------------------------------------===#
+# The backend
+#===----------------------------------------------------------------------===#
+
+def compile_with_inductor(gm, example_inputs, options, mode=None):
+    """torch.compile's "sol" backend: Inductor with sol's post-grad pass."""
+    from torch._inductor import list_mode_options
+    from torch._inductor.compile_fx import compile_fx
+    patches = {}
+    mode = options.get("mode", mode)
+    if mode and mode != "default":
+        patches.update(list_mode_options(mode))
+    patches.update(options.get("inductor_config", {}))
+    patches["post_grad_custom_post_pass"] = SolPostGradPass(options)
+    return compile_fx(gm, example_inputs, config_patches=patches)
