@@ -354,6 +354,7 @@ class ClockSampling(unittest.TestCase):
         self.assertIsNone(clock.mhz)
 
 
+@unittest.skipUnless(HAVE_TORCH, "torch missing (CPU torch is enough)")
 class TorchOnCpu(unittest.TestCase):
     """Inputs, reference, the check and the eager peers, on tiny CPU shapes."""
 

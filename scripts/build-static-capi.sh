@@ -8,6 +8,7 @@
 # Usage: scripts/build-static-capi.sh [OUTDIR]     (default: build-static)
 #   OUTDIR/libsol_capi.so        stripped, ready to load (ctypes / dlopen)
 #   OUTDIR/libsol_capi.so.xz     the same, xz -9 compressed, for carrying
+#                                (SOL_STATIC_XZ=0 skips it: scripts/build-wheel.sh)
 #
 # Run it on the machine with the Debian LLVM/MLIR 22 packages. It first builds
 # the sol objects with the normal build (scripts/build.sh's build dir, or
@@ -30,19 +31,21 @@
 # not care which libstdc++ the host process (python, torch) has loaded.
 #
 # zlib/zstd: LLVM's Support library references both (compression of debug
-# sections). The static libz.a / libzstd.a are linked when found, in
-# /usr/lib/x86_64-linux-gnu or at $ZLIB_A / $ZSTD_A; otherwise the library
-# keeps a dynamic dependency on libz.so.1 / libzstd.so.1 (present on every
-# Debian/Ubuntu; a warning says so). Debian 12 ships libz.a with zlib1g-dev;
-# libzstd.a is in libzstd-dev, which can be fetched without installing it:
-#   (cd /tmp && apt-get download libzstd-dev && dpkg-deb -x libzstd-dev_*.deb zstd)
-#   ZSTD_A=/tmp/zstd/usr/lib/x86_64-linux-gnu/libzstd.a scripts/build-static-capi.sh
+# sections). Their static archives, /usr/lib/x86_64-linux-gnu/libz.a
+# (zlib1g-dev) and libzstd.a (libzstd-dev), are linked in; scripts/install-deps.sh
+# installs both. $ZLIB_A / $ZSTD_A point at other copies. Without them the
+# script stops (a libz.so/libzstd.so dependency would not be self-contained).
 #
-# On the target machine: copy libsol_capi.so to python/sol/_lib/ (or point
-# $SOL_CAPI_LIB at it), `pip install ./python`, and make the CUDA toolkit
-# visible: CUDA_HOME=/usr/local/cuda (libdevice for gpu-module-to-binary, ptxas
-# for cubins; /usr/local/cuda is also the default). The library needs only
-# glibc >= the build machine's (2.36 on Debian 12), libm, libdl, libpthread.
+# Rerunning is cheap: the link is skipped when OUTDIR/libsol_capi.so is newer
+# than every input (the sol objects and archives, this script, the MLIR/LLVM
+# archives), so scripts/build-wheel.sh can call it after every build.
+#
+# On the target machine: install the wheel (scripts/build-wheel.sh puts this
+# library into dist/sol-*.whl), or copy libsol_capi.so to python/sol/_lib/ or
+# point $SOL_CAPI_LIB at it, and make the CUDA toolkit visible:
+# CUDA_HOME=/usr/local/cuda (libdevice for gpu-module-to-binary, ptxas for
+# cubins; /usr/local/cuda is also the default). The library's needs (NEEDED
+# entries and the highest GLIBC_2.x symbol version) are printed at the end.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${1:-$ROOT/build-static}"
@@ -81,13 +84,40 @@ for lib in z zstd; do
   var="$(echo "$lib" | tr a-z A-Z)"; [ "$lib" = z ] && var=ZLIB
   envval="$(eval echo "\${${var}_A:-}")"
   archive="$(find_static "$lib" "$envval")"
-  if [ -n "$archive" ]; then
-    system_libs+=("$archive")
-  else
-    echo "warning: no static lib$lib.a (set ${var}_A); linking lib$lib.so dynamically" >&2
-    system_libs+=("-l$lib")
+  if [ -z "$archive" ]; then
+    echo "build-static-capi: no static lib$lib.a (Debian: $([ "$lib" = z ] && echo zlib1g-dev || echo libzstd-dev);" \
+      "scripts/install-deps.sh installs it, or set ${var}_A)" >&2
+    exit 1
   fi
+  system_libs+=("$archive")
 done
+
+lib_out="$OUT/libsol_capi.so"
+config="targets=${SOL_STATIC_TARGETS:-NVPTX} libs=${system_libs[*]}"
+report() { # what the library depends on, its glibc floor and what it exports
+  echo "--- NEEDED (readelf -d)"
+  readelf -d "$lib_out" | awk '/NEEDED/ {print "  " $NF}' | tr -d '[]'
+  if readelf -d "$lib_out" | grep NEEDED | grep -q -e libLLVM -e libMLIR; then
+    echo "build-static-capi: $lib_out depends on libLLVM/libMLIR" >&2; exit 1
+  fi
+  echo "--- highest symbol versions (objdump -T)"
+  objdump -T "$lib_out" | grep -oE 'GLIBC_2\.[0-9]+' | sort -t. -k2 -n -u | tail -1 | sed 's/^/  /'
+  objdump -T "$lib_out" | grep -oE 'GLIBCXX_[0-9.]+|CXXABI_[0-9.]+' | sort -u | sed 's/^/  /' || true
+  echo "--- exported symbols that are not sol_*"
+  nm -D --defined-only "$lib_out" | grep -v ' sol_' || true
+  ls -l "$lib_out" "$lib_out".xz 2>/dev/null || true
+}
+xz_wanted="${SOL_STATIC_XZ:-1}"
+if [ -z "${SOL_STATIC_FORCE:-}" ] && [ -f "$lib_out" ] &&
+   [ "$(cat "$OUT/config.txt" 2>/dev/null)" = "$config" ] &&
+   [ -z "$(find "$capi_obj" "${sol_archives[@]}" "${llvm_archives[@]}" \
+             "${system_libs[@]}" "${BASH_SOURCE[0]}" -newer "$lib_out" -print -quit)" ]; then
+  echo "build-static-capi: $lib_out is up to date (SOL_STATIC_FORCE=1 relinks)"
+  if [ "$xz_wanted" != 0 ] && [ ! -f "$lib_out.xz" ]; then xz -9 -T2 -k -f "$lib_out"; fi
+  report
+  exit 0
+fi
+rm -f "$OUT/config.txt"
 
 # LLVM back ends: MLIR's target-utils (llvm-target-to-data-layout, pulled in
 # by registerAllPasses) calls InitializeAllTargets and ROCDL's target
@@ -130,11 +160,10 @@ g++ -shared -o "$unstripped" "${linker[@]}" \
   -Wl,--start-group "${sol_archives[@]}" "${llvm_archives[@]}" -Wl,--end-group \
   "${system_libs[@]}" -ldl -lpthread -lm
 strip --strip-unneeded -o "$OUT/libsol_capi.so" "$unstripped"
-xz -9 -T2 -k -f "$OUT/libsol_capi.so"
+rm -f "$OUT/libsol_capi.so.xz"
+if [ "$xz_wanted" != 0 ]; then xz -9 -T2 -k -f "$OUT/libsol_capi.so"; fi
+
+echo "$config" > "$OUT/config.txt"
 
 # 4. What it depends on and what it exports.
-echo "--- ldd"
-ldd "$OUT/libsol_capi.so"
-echo "--- exported symbols that are not sol_*"
-nm -D --defined-only "$OUT/libsol_capi.so" | grep -v ' sol_' || true
-ls -l "$OUT/libsol_capi.so" "$OUT/libsol_capi.so.xz"
+report
