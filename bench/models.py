@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Whole transformers models on the GPU: eager, Inductor (default,
+max-autotune-no-cudagraphs, reduce-overhead) and torch.compile(backend="sol")
+(plain and reduce-overhead), in the same process, on the same weights.
+
+    python3 bench/models.py --out bench/results/<date>-<card>-models.json \
+        [--families llama,gpt2,...] [--impls eager,inductor,sol,...]
+
+Per family (bench/hf_models.py, real widths, random bf16 weights): prefill
+at batch 4 x 512 and 1 x 2048 tokens, and one decode step against a static
+KV cache of 512 tokens at batch 1, 8 and 64. Every compiled model is
+compiled once with dynamic=True (one graph for every shape of a phase).
+Before any timing each implementation's logits are checked against a
+float32 eager reference of the same weights: `ok` is true when their
+relative error (max |diff| / max |ref|) is at most twice eager bf16's own,
+or 2 %.
+
+Timing: the card is heated for 1 s per implementation and shape, then the
+call is replayed in rounds of >= 50 ms windows timed with CUDA events; the
+figure is the median window's time per call (bench/NOTES.md: the H200's
+clock sags under load, so nothing is timed cold). Rows are written after
+every measurement (a run cut short keeps what it measured):
+    {"model", "phase", "batch", "tokens", "impl", "ms", "ok", "rel_err",
+     "sol_flop_share" (sol rows), "compile_s"}
+"""
+
+import argparse
+import copy
+import datetime
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hf_models  # noqa: E402
+
+IMPLS = {
+    # impl -> (backend, torch.compile mode)
+    "eager": (None, None),
+    "inductor": ("inductor", None),
+    "inductor_max_autotune": ("inductor", "max-autotune-no-cudagraphs"),
+    "inductor_cudagraphs": ("inductor", "reduce-overhead"),
+    "sol": ("sol", None),
+    "sol_cudagraphs": ("sol", "reduce-overhead"),
+}
+PREFILL = [(4, 512), (1, 2048)]
+DECODE_BATCHES = [1, 8, 64]
+DECODE_PAST = 512
+
+
+def rel_err(got, ref):
+    ref = ref.float()
+    return ((got.float() - ref).abs().max() /
+            ref.abs().max().clamp_min(1e-30)).item()
+
+
+def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
+    """Median ms per call over `rounds` windows of >= window_s."""
+    if not torch.cuda.is_available():   # the CPU smoke run: one call
+        start = time.perf_counter()
+        fn()
+        return (time.perf_counter() - start) * 1e3
+    end = time.perf_counter() + heat_s
+    calls = 0
+    while time.perf_counter() < end or calls < 3:
+        fn()
+        calls += 1
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    fn()
+    torch.cuda.synchronize()
+    per_call = max(time.perf_counter() - start, 1e-6)
+    reps = max(1, int(window_s / per_call))
+    times = []
+    for _ in range(rounds):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(reps):
+            fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) / reps)
+    return statistics.median(times)
+
+
+def compiled_model(model, impl):
+    backend, mode = IMPLS[impl]
+    if backend is None:
+        return model
+    import torch._dynamo
+    torch._dynamo.reset()
+    kwargs = {"dynamic": True}
+    if backend == "sol":
+        import sol.torch_backend  # noqa: F401  (registers "sol")
+        options = {"mode": mode} if mode else {}
+        return torch.compile(model, backend="sol", options=options, **kwargs)
+    return torch.compile(model, backend="inductor", mode=mode, **kwargs)
+
+
+def sol_share(since):
+    import sol.inductor
+    graphs = sol.inductor.history[since:]
+    total = sum(g.matmul_flops for g in graphs)
+    return (sum(g.sol_flops for g in graphs) / total) if total else None
+
+
+def sol_history_len():
+    try:
+        import sol.inductor
+        return len(sol.inductor.history)
+    except Exception:
+        return 0
+
+
+def run_family(family, impls, out_rows, write, size="real", device="cuda"):
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    model, decoder = hf_models.build(family, size, dtype, device)
+    reference, _ = hf_models.build(family, size, torch.float32, device)
+    cases = [("prefill", b, t) for b, t in PREFILL]
+    if decoder:
+        cases += [("decode", b, DECODE_PAST) for b in DECODE_BATCHES]
+    inputs, refs, eager_err = {}, {}, {}
+    with torch.no_grad():
+        for phase, batch, tokens in cases:
+            if phase == "prefill":
+                ids = hf_models.tokens(model, batch, tokens, device)
+                inputs[(phase, batch)] = ids
+                refs[(phase, batch)] = hf_models.prefill(reference, ids)
+                eager_err[(phase, batch)] = rel_err(
+                    hf_models.prefill(model, ids), refs[(phase, batch)])
+            else:
+                _, step32 = hf_models.decode_setup(reference, batch, tokens,
+                                                   device, torch.float32)
+                _, step = hf_models.decode_setup(model, batch, tokens, device,
+                                                 dtype)
+                inputs[(phase, batch)] = step
+                refs[(phase, batch)] = hf_models.decode(reference, step32)
+                eager_err[(phase, batch)] = rel_err(
+                    hf_models.decode(model, dict(
+                        step, past_key_values=copy.deepcopy(
+                            step["past_key_values"]))), refs[(phase, batch)])
+    del reference
+    torch.cuda.empty_cache()
+    for impl in impls:
+        for phase in ("prefill", "decode"):
+            phase_cases = [c for c in cases if c[0] == phase]
+            if not phase_cases:
+                continue
+            since = sol_history_len()
+            start = time.perf_counter()
+            try:
+                compiled = compiled_model(model, impl)
+            except Exception as error:
+                print(f"{family} {impl}: {error}", flush=True)
+                continue
+            compile_s = None
+            for _, batch, tokens in phase_cases:
+                key = (phase, batch)
+                row = {"model": family, "phase": phase, "batch": batch,
+                       "tokens": tokens, "impl": impl}
+                try:
+                    with torch.no_grad():
+                        if phase == "prefill":
+                            fn = lambda: hf_models.prefill(compiled,
+                                                           inputs[key])
+                        else:
+                            step = dict(inputs[key], past_key_values=copy.
+                                        deepcopy(inputs[key]
+                                                 ["past_key_values"]))
+                            fn = lambda: hf_models.decode(compiled, step)
+                        got = fn()
+                        if device == "cuda":
+                            torch.cuda.synchronize()
+                        if compile_s is None:
+                            compile_s = time.perf_counter() - start
+                        err = rel_err(got, refs[key])
+                        row["rel_err"] = err
+                        row["ok"] = err <= max(2 * eager_err[key], 0.02)
+                        row["ms"] = time_call(fn)
+                except Exception as error:
+                    row.update(ok=False, ms=None,
+                               error=f"{type(error).__name__}: {error}"[:300])
+                row["compile_s"] = compile_s
+                if IMPLS[impl][0] == "sol":
+                    row["sol_flop_share"] = sol_share(since)
+                out_rows.append(row)
+                write()
+                print(json.dumps(row), flush=True)
+            del compiled
+
+
+def table(rows):
+    lines = []
+    keys = sorted({(r["model"], r["phase"], r["batch"], r["tokens"])
+                   for r in rows}, key=lambda k: (k[0], k[1] != "prefill",
+                                                  k[2], k[3]))
+    impls = [i for i in IMPLS if any(r["impl"] == i for r in rows)]
+    lines.append("| model | phase | batch x tokens | " +
+                 " | ".join(impls) + " | sol / best Inductor |")
+    lines.append("|" + "---|" * (len(impls) + 4))
+    for k in keys:
+        cells, best_inductor, sol_ms = [], None, None
+        for impl in impls:
+            row = next((r for r in rows if (r["model"], r["phase"],
+                        r["batch"], r["tokens"]) == k and
+                        r["impl"] == impl), None)
+            if row is None or row.get("ms") is None:
+                cells.append("-")
+                continue
+            cells.append(f"{row['ms']:.3f}" + ("" if row["ok"] else " (!)"))
+            if impl.startswith("inductor"):
+                best_inductor = row["ms"] if best_inductor is None else \
+                    min(best_inductor, row["ms"])
+            if impl == "sol":
+                sol_ms = row["ms"]
+        ratio = f"{best_inductor / sol_ms:.2f}x" if best_inductor and \
+            sol_ms else "-"
+        lines.append(f"| {k[0]} | {k[1]} | {k[2]} x {k[3]} | " +
+                     " | ".join(cells) + f" | {ratio} |")
+    return "\n".join(lines)
+
+
+def main():
+    global DECODE_PAST
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--families", default=",".join(hf_models.FAMILIES))
+    parser.add_argument("--impls", default=",".join(IMPLS))
+    parser.add_argument("--size", default="real", choices=["real", "tiny"])
+    parser.add_argument("--decode-past", type=int, default=512)
+    parser.add_argument("--prefill", default=",".join(
+        f"{b}x{t}" for b, t in PREFILL))
+    parser.add_argument("--decode-batches", default=",".join(
+        map(str, DECODE_BATCHES)))
+    args = parser.parse_args()
+    DECODE_PAST = args.decode_past
+    PREFILL[:] = [tuple(map(int, c.split("x"))) for c in
+                  args.prefill.split(",")]
+    DECODE_BATCHES[:] = [int(b) for b in args.decode_batches.split(",")]
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    rows = []
+    meta = {"date": datetime.date.today().isoformat(),
+            "card": torch.cuda.get_device_name() if
+            torch.cuda.is_available() else "cpu",
+            "torch": torch.__version__}
+    try:
+        import transformers
+        meta["transformers"] = transformers.__version__
+    except Exception:
+        pass
+
+    def write():
+        with open(args.out, "w") as f:
+            json.dump({"meta": meta, "rows": rows}, f, indent=1)
+
+    for family in args.families.split(","):
+        run_family(family, args.impls.split(","), rows, write, args.size,
+                   device)
+    write()
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
