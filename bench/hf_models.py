@@ -121,5 +121,35 @@ def decode_setup(model, batch, past, device, dtype):
     return cache, step
 
 
+def copy_cache(cache):
+    """A deep copy of a filled static cache, its tensors marked as static
+    addresses as transformers marks the original's (so CUDA graphs read
+    them in place instead of copying the cache in on every replay)."""
+    import copy
+    import torch._dynamo
+    twin = copy.deepcopy(cache)
+    for layer in getattr(twin, "layers", []):
+        for name in ("keys", "values", "cumulative_length"):
+            tensor = getattr(layer, name, None)
+            if isinstance(tensor, torch.Tensor):
+                torch._dynamo.mark_static_address(tensor)
+    return twin
+
+
+def rewinder(cache, past):
+    """A function that moves `cache` back to `past` tokens: transformers'
+    StaticLayer advances its own position tensor on every update, so a
+    decode step replayed for timing must rewind it (one multi-tensor copy,
+    the same for every implementation timed)."""
+    lengths = [layer.cumulative_length for layer in getattr(cache, "layers",
+                                                           [])
+               if isinstance(getattr(layer, "cumulative_length", None),
+                             torch.Tensor)]
+    if not lengths:
+        return lambda: None
+    sources = [torch.full_like(t, past) for t in lengths]
+    return lambda: torch._foreach_copy_(lengths, sources)
+
+
 def decode(model, step):
     return logits_of(model(**step))

@@ -169,10 +169,15 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
                             fn = lambda: hf_models.prefill(compiled,
                                                            inputs[key])
                         else:
-                            step = dict(inputs[key], past_key_values=copy.
-                                        deepcopy(inputs[key]
-                                                 ["past_key_values"]))
-                            fn = lambda: hf_models.decode(compiled, step)
+                            step = dict(inputs[key],
+                                        past_key_values=hf_models.copy_cache(
+                                            inputs[key]["past_key_values"]))
+                            rewind = hf_models.rewinder(
+                                step["past_key_values"], tokens)
+
+                            def fn(step=step, rewind=rewind):
+                                rewind()
+                                return hf_models.decode(compiled, step)
                         got = fn()
                         if device == "cuda":
                             torch.cuda.synchronize()
@@ -191,7 +196,7 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
                 out_rows.append(row)
                 write()
                 print(json.dumps(row), flush=True)
-            del compiled
+            compiled = None  # its graphs (and CUDA graph pools) go
 
 
 def table(rows):

@@ -45,7 +45,6 @@ the share of the graph's matmul FLOPs that sol runs.
 import hashlib
 import json
 import logging
-import math
 import operator
 import threading
 from dataclasses import dataclass, field
