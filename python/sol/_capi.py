@@ -1,8 +1,9 @@
 """ctypes declarations of libsol_capi.so (include/sol-c/sol.h).
 
 The library is looked up, in order, at $SOL_CAPI_LIB, next to this package
-(sol/_lib/libsol_capi.so, where a wheel would put it) and in the repository's
-build/lib, so a source checkout works without installing anything. It is
+(sol/_lib/libsol_capi.so, where the wheel of scripts/build-wheel.sh has the
+self-contained one) and in the repository's build/lib, so a source checkout
+works without installing anything. It is
 loaded on first use: importing sol never fails for lack of it.
 """
 
@@ -47,7 +48,8 @@ def lib():
             return _lib
     raise SolError(
         f"{LIBRARY_NAME} not found (tried: {', '.join(tried)}); build sol "
-        "(scripts/build.sh) or set SOL_CAPI_LIB to the library's path")
+        "(scripts/build.sh), install its wheel (scripts/build-wheel.sh) or "
+        "set SOL_CAPI_LIB to the library's path")
 
 
 def build_id():
