@@ -870,7 +870,8 @@ class Runner:
                                  "-o", os.devnull], ["cost.json"])]
         if target == "sol-run":
             return [("sol-run", [a.sol_run, "--backend=host", "--lib=" + a.stub_lib, "--check-only",
-                                 "--ref-budget=1e6"] + a.sol_run_flags + [path], [])]
+                                 "--ref-budget=1e6", "--json=" + tmp + "/rows.json"] + a.sol_run_flags + [path],
+                     ["rows.json"])]
         if target == "capi-load":
             return [("capi-load", [a.capi_driver, "load", path, extra or "k"], [])]
         raise ValueError(target)
@@ -891,8 +892,8 @@ class Runner:
                 res.rc, res.output, res.timed_out, res.stage = rc, out, to, stage
                 res.seconds += secs
                 res.command = argv
-                if to or rc != 0:
-                    break
+                if to or rc < 0 or (rc != 0 and stage != "sol-run"):
+                    break  # sol-run exits 1 on every failed check: its JSON is still written
                 for pattern in jsons:
                     if pattern == "<stdout>":
                         try:
@@ -1470,6 +1471,7 @@ class Campaign:
                     self.known.add(line)
         self.refined = {}
         self.gdb_budget = 60
+        self.inputs_hash = hashlib.sha1()
 
     def record(self, target, text, extra, trail, origin, res):
         """Classifies one result; returns the finding's signature or None."""
@@ -1500,19 +1502,17 @@ class Campaign:
         save_finding(self.args, f)
         return sig
 
-    def novelty(self, target, kind, text, res):
-        """A mutant whose first diagnostic was never seen joins the pool."""
+    def novelty(self, i, target, kind, text, res):
+        """Mutant i, whose first diagnostic was never seen, joins the pool
+        (results are applied in input order, so the pool is the same for
+        any --jobs)."""
         first = re.search(r"error: (.*)", res.output)
         key = (target, res.rc, normalise(first.group(1)) if first else "", res.stage)
         if key in self.seen_keys:
             return
         self.seen_keys.add(key)
-        if len(text) < 20000:
-            pool = self.pool[kind]
-            if len(pool) >= POOL_CAP:
-                pool[len(self.seen_keys) % POOL_CAP] = text
-            else:
-                pool.append(text)
+        if len(text) < 20000 and len(self.pool[kind]) < POOL_CAP:
+            self.pool[kind].append((i, text))
 
     def corpus(self):
         entries = load_corpus(self.args.corpus)
@@ -1533,7 +1533,8 @@ class Campaign:
         target = rng.choices(targets, [WEIGHTS[t] for t in targets])[0]
         kind = KIND_OF[target]
         base = self.seeds.items[kind]
-        pool = self.pool[kind]
+        # only what inputs < i - POOL_WINDOW added: all applied before i is made
+        pool = [t for k, t in self.pool[kind] if k < i - POOL_WINDOW]
         if pool and rng.random() < 0.3:
             j = rng.randrange(len(pool))
             text, origin = pool[j], "pool#%d" % j
@@ -1584,6 +1585,7 @@ class Campaign:
             stop = now >= deadline or i >= limit
             while not stop and len(inflight) < 2 * args.jobs and next_apply >= i - POOL_WINDOW:
                 w = self.generate(i)
+                self.inputs_hash.update(("%s\0%s\0%s\0" % (w[0], w[2], w[1])).encode("utf-8", "surrogateescape"))
                 inflight[i] = (w, executor.submit(self.runner.run, w[0], w[1], w[2]))
                 i += 1
                 stop = time.monotonic() >= deadline or i >= limit
@@ -1597,7 +1599,7 @@ class Campaign:
                 w, f = done.pop(next_apply)
                 res = f.result()
                 self.record(*w, res)
-                self.novelty(w[0], KIND_OF[w[0]], w[1], res)
+                self.novelty(next_apply, w[0], KIND_OF[w[0]], w[1], res)
                 next_apply += 1
             if time.monotonic() - last_report > args.progress:
                 last_report = time.monotonic()
@@ -1782,7 +1784,10 @@ def main(argv=None):
                                                    ", ".join(sorted(f.targets))))
         if campaign.findings:
             print("sol-fuzz: findings written to %s" % args.findings)
+        print("sol-fuzz: inputs sha1 %s (the same for the same seed, build and count of inputs)" %
+              campaign.inputs_hash.hexdigest())
         summary = {"seed": args.seed, "jobs": args.jobs, "seconds": elapsed, "executions": campaign.execs,
+                   "inputs_sha1": campaign.inputs_hash.hexdigest(),
                    "by_target": campaign.exec_by_target,
                    "findings": [{"signature": f.sig, "class": f.cls, "target": f.target, "hits": f.count,
                                  "targets": sorted(f.targets),
