@@ -759,12 +759,94 @@ def _fused_impl(inputs, out_dims, spec_text):
     key = (spec_text, m)
     if key not in failures:
         try:
-            return _run_sol(inputs, shapes, spec, spec_text, m)
+            if inputs[0].is_cuda and spec.get("measure") and \
+                    key not in choices:
+                choose(inputs, shapes, spec, spec_text, m)
+            if choices.get(key, "sol") == "sol":
+                return _run_sol(inputs, shapes, spec, spec_text, m)
         except Exception as error:  # the model must not break
             failures[key] = f"{type(error).__name__}: {error}"
             log.warning("a sol region runs its ATen ops at M=%d from now on:"
                         " %s", m, failures[key])
     return _run_aten(inputs, shapes, spec)
+
+
+#===----------------------------------------------------------------------===#
+# Measured choice: sol's kernels against cuBLAS at the same M
+#===----------------------------------------------------------------------===#
+
+# (spec, M) -> "sol" | "aten"; with the measured times in `measurements`.
+choices = {}
+measurements = {}
+
+
+def _gpu_us(fn, graphs, reps=20):
+    """Microseconds per call of `fn`: replays of a CUDA graph of `reps`
+    calls when the model runs in CUDA graphs (host time does not count
+    there), else back-to-back calls between CUDA events (it does)."""
+    fn()
+    torch.cuda.synchronize()
+    if graphs:
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            fn()
+        torch.cuda.current_stream().wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(reps):
+                fn()
+        run = graph.replay
+    else:
+        def run():
+            for _ in range(reps):
+                fn()
+    run()
+    best = float("inf")
+    for _ in range(3):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) * 1e3 / reps)
+    return best
+
+
+def _cublas_matmuls(inputs, spec):
+    """The region's matmuls alone through ATen (cuBLAS): what Inductor would
+    run for them, before any epilogue."""
+    mats = [op for op in spec["aten"] if op["op"] in
+            ("aten.mm.default", "aten.addmm.default")]
+    values = []
+
+    def run():
+        for op in mats:
+            args = [_decode(a, inputs, values) for a in op["args"][-2:]]
+            a = args[0].reshape(-1, args[0].shape[-1])
+            torch.mm(a, args[1])
+    return run
+
+
+def choose(inputs, shapes, spec, text, m):
+    """Times sol's kernels and cuBLAS's matmuls for this region at M and
+    keeps the faster (sol only where it is faster than the bare matmuls:
+    Inductor's epilogue costs something on top of those, so a tie goes to
+    Inductor's side). Called once per (region, M), never while a CUDA graph
+    is being captured (then sol runs)."""
+    key = (text, m)
+    if torch.cuda.is_current_stream_capturing():
+        return
+    graphs = bool(spec.get("cudagraphs"))
+    with torch.no_grad():
+        sol_us = _gpu_us(lambda: _run_sol(inputs, shapes, spec, text, m),
+                         graphs)
+        cublas_us = _gpu_us(_cublas_matmuls(inputs, spec), graphs)
+    measurements[key] = {"sol_us": sol_us, "cublas_us": cublas_us}
+    choices[key] = "sol" if sol_us < cublas_us else "aten"
+    log.info("region at M=%d: sol %.1f us, cuBLAS matmuls %.1f us: %s", m,
+             sol_us, cublas_us, choices[key])
 
 
 def _run_sol(inputs, shapes, spec, text, m):
@@ -957,7 +1039,7 @@ class SolPostGradPass:
         digest.update(json.dumps({k: str(v) for k, v in sorted(
             self.options.items()) if k in ("target", "fast_math",
                                            "sol_options", "launcher_name",
-                                           "max_autotune")}).encode())
+                                           "measure", "cudagraphs")}).encode())
         return digest.hexdigest()
 
     def __call__(self, graph):
@@ -1002,6 +1084,11 @@ def rewrite(graph, options):
         dynamic |= not isinstance(region.m, int)
         try:
             _replace_region(graph, region, options, resolver, entry)
+        except _LeftToInductor as why:
+            entry.status = f"inductor: {why}"
+            for r in region.roots:
+                inductor[r.name] = entry.status
+            continue
         except Exception as error:
             entry.status = f"inductor: {type(error).__name__}: {error}"
             for r in region.roots:
@@ -1032,6 +1119,10 @@ def _replace_region(graph, region, options, resolver, entry):
         "out_ranks": [len(_shape(n)) for n in outputs],
         "out_dtypes": [_DTYPES[_val(n).dtype] for n in outputs],
         "aten": aten_program, "aten_outputs": aten_outputs,
+        # Time sol against cuBLAS per M (on CUDA; options["measure"]).
+        "measure": bool(options.get("measure", True)) and all(
+            _val(n).device.type == "cuda" for n in spec.inputs),
+        "cudagraphs": bool(options.get("cudagraphs")),
     }
     text = json.dumps(record, sort_keys=True)
     # Compile at the example M now: a region sol refuses stays with
@@ -1048,6 +1139,12 @@ def _replace_region(graph, region, options, resolver, entry):
             str(plan),
             "t_pred_us": float(cost.get("t_pred_us", 0.0)),
             "flops": int(cost.get("flops", 0))})
+    # Measured at the graph's example M (for a dynamic M, its hint; other
+    # M are measured when they are first seen, in the op).
+    if record["measure"]:
+        verdict = _measure_at_trace(record, text, spec.inputs, outputs, m)
+        if verdict:
+            raise _LeftToInductor(verdict)
     last = region.members[-1]
     out_dims = []
     for node in outputs:
@@ -1070,6 +1167,39 @@ def _replace_region(graph, region, options, resolver, entry):
     entry.status = "sol"
 
 
+class _LeftToInductor(Exception):
+    """A region that sol compiles but does not win."""
+
+
+def _measure_at_trace(record, text, inputs, outputs, m):
+    """For a region on CUDA: the measured reason to leave it to Inductor
+    (sol slower than cuBLAS's matmuls alone at the example M), or None. On
+    random inputs of the graph's shapes."""
+    if not torch.cuda.is_available():
+        return None
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+    with unset_fake_temporarily():
+        return _measure_real(record, text, inputs, outputs, m)
+
+
+def _measure_real(record, text, inputs, outputs, m):
+    spec = _parse_spec(text)
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    tensors = []
+    for node in inputs:
+        value = _val(node)
+        tensors.append((torch.randn([_hint(d) for d in value.shape],
+                                    generator=generator, device="cuda",
+                                    dtype=value.dtype) * 0.1))
+    shapes = [[_hint(d) for d in _shape(n)] for n in outputs]
+    choose(tensors, shapes, spec, text, m)
+    times = measurements.get((text, m))
+    if times and choices[(text, m)] != "sol":
+        return (f"measured: sol {times['sol_us']:.1f} us, cuBLAS's matmuls "
+                f"alone {times['cublas_us']:.1f} us")
+    return None
+
+
 def _fake_values(inputs, outputs):
     return [_val(n) for n in outputs]
 
@@ -1087,5 +1217,7 @@ def compile_with_inductor(gm, example_inputs, options, mode=None):
     if mode and mode != "default":
         patches.update(list_mode_options(mode))
     patches.update(options.get("inductor_config", {}))
+    options = dict(options, cudagraphs=bool(patches.get(
+        "triton.cudagraphs")))
     patches["post_grad_custom_post_pass"] = SolPostGradPass(options)
     return compile_fx(gm, example_inputs, config_patches=patches)
