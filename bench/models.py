@@ -268,6 +268,12 @@ def main():
                    device)
     write()
     print(table(rows))
+    try:
+        import sol.inductor
+        with open(os.path.splitext(args.out)[0] + "-sol-report.txt", "w") as f:
+            f.write(sol.inductor.report() + "\n")
+    except Exception as error:
+        print(f"no sol report: {error}")
 
 
 if __name__ == "__main__":
