@@ -1039,8 +1039,8 @@ def classify(target, res):
     if res.rc == 3 and tool in ("capi", "capi-load"):
         m = re.search(r"^contract: (.*)$", out, re.M)
         return "api-contract", "%s: %s" % (tool, m.group(1) if m else "status 3")
-    if res.rc == 0 and tool.startswith("sol-opt") and re.search(r"(^|\s)error:", out):
-        m = re.search(r"error: (.*)", out)
+    m = re.search(r"(?m)^(?:[^\n]*:\d+:\d+: )?error: (.*)$", out) if res.rc == 0 else None
+    if m and tool.startswith("sol-opt"):  # a diagnostic, not a remark's "error:"
         return "exit0-error", "%s: %s" % (tool, normalise(m.group(1)))
     return None
 
@@ -1440,6 +1440,7 @@ def corpus_directives(text):
          // sol-fuzz capi: target=h200 options=fast-math=true
          // sol-fuzz ptx: tiles=0x0 max-cluster=2
          // sol-fuzz annotate: remarks=true
+         // sol-fuzz targets: annotate cpu       (only these; default all)
     (capi's target and options as sol_compile_with_options takes them, "-"
     for NULL; the others appended to the pipeline's options)."""
     out = {}
@@ -1519,8 +1520,9 @@ class Campaign:
         work = []
         for kind, path, text in entries:
             directives = corpus_directives(text)
+            only = directives.get("targets", "").replace(",", " ").split()
             for target in self.args.targets:
-                if KIND_OF[target] == kind:
+                if KIND_OF[target] == kind and (not only or target in only):
                     extra = directives.get(target, "")
                     if target == "capi-load":
                         extra = manifest_kernel(text, random.Random(0))
