@@ -18,7 +18,8 @@ is, so a regression shows up in the first seconds.
 
 Mutations (1-4 stacked per input): MLIR: tensor dims (0, 1, -1, ?, primes,
 2^31, 2^32, INT64_MAX, ...) one at a time or one value everywhere (which
-keeps the IR valid and reaches the cost model), dtypes swapped, the target
+keeps the IR valid and reaches the cost model), ranks (a batch dim on every
+type, rank 0, rank 8), dtypes swapped, the target
 attribute (preset names, chip strings, the long form with one field 0,
 negative, 1e308, nan, inf), any number literal, symbol names (spaces, '/',
 '..', unicode, 4 KiB), op duplication (chains of 2-600 ops, whole functions
@@ -390,6 +391,28 @@ def mut_dim_all(rng, text):
     return "".join(out)
 
 
+def mut_rank(rng, text):
+    """Ranks: a batch dim in front of every shaped type (valid for
+    elementwise chains, a batched matmul otherwise), one type's first dim
+    dropped, one type made rank 0, or rank 8."""
+    found = list(SHAPED.finditer(text))
+    if not found:
+        return None
+    c = rng.random()
+    if c < 0.4:
+        batch = rng.choice(["1", "2", "3", "0", "65536", "?", "2147483648"])
+        return SHAPED.sub(lambda m: "%s<%sx%s>" % (m.group(1), batch, m.group(2)), text)
+    m = rng.choice(found)
+    inner = m.group(2)
+    if c < 0.65:
+        new = re.sub(r"^(\d+|\?)x", "", inner, count=1)
+    elif c < 0.85:
+        new = re.sub(r"^(?:(?:\d+|\?)x)+", "", inner)
+    else:
+        new = "1x2x1x3x1x2x1x" + inner
+    return text[:m.start(2)] + new + text[m.end(2):]
+
+
 def mut_dtype(rng, text):
     found = list(DTYPE_RE.finditer(text))
     if not found:
@@ -629,7 +652,7 @@ def mut_bytes(rng, text):
     return text[:i] + text[j:j + rng.randint(1, 64)] + text[i:]
 
 
-MLIR_MUTATORS = [(mut_dim_all, 8), (mut_dim_one, 4), (mut_dtype, 5),
+MLIR_MUTATORS = [(mut_dim_all, 8), (mut_dim_one, 4), (mut_rank, 2), (mut_dtype, 5),
                  (mut_target, 6), (mut_number, 4), (mut_symbol, 4),
                  (mut_dup_op, 3), (mut_dup_func, 1), (mut_swap_operands, 3),
                  (mut_lines, 3), (mut_tokens, 3), (mut_attr, 2),
