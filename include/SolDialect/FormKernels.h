@@ -11,6 +11,7 @@
 
 #include "SolDialect/SolDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::sol {
 
@@ -22,6 +23,13 @@ namespace mlir::sol {
 /// sol.constant operands are cloned into the kernel, not passed in. Returns
 /// the kernels formed, in program order.
 SmallVector<KernelOp> wrapLoneComputeOps(func::FuncOp func);
+
+/// Refuses sol ops inside a module nested in `module`: the passes that
+/// compile kernels (sol-form-kernels, convert-sol-to-linalg, the GPU
+/// lowering) take the functions of the top-level module only, so such ops
+/// would silently compile to nothing. The error, prefixed with `pass`, is at
+/// the nested module, with a note at its first sol op.
+LogicalResult checkNoNestedSolOps(ModuleOp module, StringRef pass);
 
 } // namespace mlir::sol
 

@@ -13,6 +13,7 @@
 
 #include "SolDialect/SolDialect.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <functional>
@@ -96,13 +97,22 @@ FusionDecision checkIterationSpace(ArrayRef<int64_t> iterationSpace,
 
 /// Refuses a candidate when some op outside the group both consumes a value of
 /// the group (candidate included) and feeds the group: the kernel would have
-/// to run before and after that op.
+/// to run before and after that op. `group` must itself be acyclic (it is
+/// when every member joined through this check): only paths through the
+/// candidate are searched, between the group's first and last op, so a
+/// chain's check costs the candidate's uses, not the group's size.
 FusionDecision checkCycle(ArrayRef<Operation *> group, Operation *candidate);
 
 /// Refuses an epilogue op beyond `maxEpilogueOps` (the accumulator tile stays
 /// in registers while the epilogue runs; a long epilogue spills it).
 FusionDecision checkEpilogueBudget(unsigned numEpilogueOps,
                                    unsigned maxEpilogueOps);
+
+/// Refuses a candidate once the kernel holds `maxKernelOps` ops (0: no
+/// limit): ptxas took 83 s on one kernel of 2 000 elementwise ops, so a
+/// longer chain is split into kernels of at most
+/// that many ops, each reading the previous one's output.
+FusionDecision checkKernelBudget(unsigned numKernelOps, unsigned maxKernelOps);
 
 /// The multi-use policy. A group value also used by an op outside the group
 /// does not block fusion: the kernel writes it as an extra output
@@ -158,14 +168,47 @@ KernelOp formKernel(RewriterBase &rewriter, ArrayRef<Operation *> group,
 
 /// The kernel naming scheme every pass that forms kernels shares:
 /// `<prefix>_<anchor op kind>_<n>`, e.g. `oproj_residual_matmul_0` for a
-/// kernel anchored at a sol.matmul in func @oproj_residual.
+/// kernel anchored at a sol.matmul in func @oproj_residual. The prefix is
+/// sanitised (sanitizeKernelNamePrefix), so the name is always a safe one
+/// (whyNotSafeKernelName); it may still be taken (KernelNamer).
 std::string getKernelName(StringRef prefix, Operation *anchor, unsigned n);
+
+/// `prefix` with every character outside [A-Za-z0-9_] replaced by '_', and a
+/// '_' in front when it would start with a digit (or is empty): `a b` ->
+/// `a_b`, `../x` -> `___x`. Names already made of those characters are kept.
+std::string sanitizeKernelNamePrefix(StringRef prefix);
+
+/// Why `name` cannot name a kernel, or empty. A kernel's name becomes its PTX
+/// entry (an identifier: LLVM aborts on anything else) and the file names of
+/// its manifest, PTX and cubin (`<dir>/<name>.json`: a '/', ".." or NUL would
+/// leave the directory), so it must match [A-Za-z_][A-Za-z0-9_]*.
+std::string whyNotSafeKernelName(StringRef name);
+
+/// Hands out kernel names for a pass that forms kernels: getKernelName's
+/// scheme, n counting on from the caller's counter and skipping every name
+/// already taken in the module (its symbols, the kernels anywhere under it,
+/// the names handed out so far), so that sanitised prefixes (`a b` and `a_b`)
+/// cannot collide. Deterministic: the same module gets the same names.
+class KernelNamer {
+public:
+  /// Takes the names in use under `op`'s outermost ancestor.
+  explicit KernelNamer(Operation *op);
+
+  /// The next free `<prefix>_<kind>_<n>`; advances `counter` past it.
+  std::string next(StringRef prefix, Operation *anchor, unsigned &counter);
+
+private:
+  llvm::StringSet<> taken;
+};
 
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
 enum class FusionForce { none, always, never };
+
+/// The default of FusionOptions::maxKernelOps (sol-fuse's max-kernel-ops).
+constexpr unsigned kDefaultMaxKernelOps = 256;
 
 struct FusionOptions {
   /// Grow each sol.matmul's kernel with its elementwise consumers.
@@ -180,6 +223,9 @@ struct FusionOptions {
   bool fuseElementwise = true;
   /// Elementwise ops an epilogue may hold.
   unsigned maxEpilogueOps = 16;
+  /// Ops one kernel may hold (0: no limit); a chain longer than that is
+  /// split, with a remark (emitted with or without emitRemarks).
+  unsigned maxKernelOps = kDefaultMaxKernelOps;
   /// Emit every decision as a remark at the op it concerns.
   bool emitRemarks = false;
   /// never: every sol compute op becomes a kernel of its own; always: the
@@ -191,7 +237,15 @@ struct FusionOptions {
 
 /// Fuses the sol ops of `block` (not inside a sol.kernel): epilogues first,
 /// matmul by matmul in program order, then elementwise groups. Kernels are
-/// named `<prefix>_<anchor op kind>_<n>` with `counter` supplying n.
+/// named `<prefix>_<anchor op kind>_<n>` by `namer`, with `counter`
+/// supplying n. Linear in the block's size for a chain: each candidate is
+/// taken from a frontier kept in program order, the cycle check follows only
+/// the candidate's paths, and a group stops at options.maxKernelOps, which
+/// bounds what the profitability callback is asked to price.
+void fuseBlock(Block &block, StringRef namePrefix, const FusionOptions &options,
+               unsigned &counter, KernelNamer &namer);
+
+/// As above, with a namer over the module holding `block`.
 void fuseBlock(Block &block, StringRef namePrefix, const FusionOptions &options,
                unsigned &counter);
 

@@ -14,7 +14,6 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace mlir::sol {
 #define GEN_PASS_DEF_SOLFORMKERNELSPASS
@@ -24,26 +23,8 @@ namespace mlir::sol {
 using namespace mlir;
 using namespace mlir::sol;
 
-/// Every symbol name a new kernel must not reuse: the symbols of the
-/// outermost symbol table and the names of all kernels under it.
-static llvm::StringSet<> collectTakenNames(Operation *root) {
-  llvm::StringSet<> taken;
-  root->walk([&](Operation *op) {
-    if (auto kernel = dyn_cast<KernelOp>(op))
-      taken.insert(kernel.getSymName());
-    else if (auto name = op->getAttrOfType<StringAttr>(
-                 SymbolTable::getSymbolAttrName()))
-      taken.insert(name.getValue());
-  });
-  return taken;
-}
-
 SmallVector<KernelOp> mlir::sol::wrapLoneComputeOps(func::FuncOp func) {
-  Operation *root = func;
-  while (Operation *parent = root->getParentOp())
-    root = parent;
-  llvm::StringSet<> taken = collectTakenNames(root);
-
+  KernelNamer namer(func);
   SmallVector<Operation *> lone;
   unsigned counter = 0;
   func.walk([&](Operation *op) {
@@ -57,11 +38,7 @@ SmallVector<KernelOp> mlir::sol::wrapLoneComputeOps(func::FuncOp func) {
   SmallVector<KernelOp> kernels;
   llvm::SetVector<ConstantOp> constantsUsed;
   for (Operation *op : lone) {
-    std::string name;
-    do
-      name = getKernelName(func.getName(), op, counter++);
-    while (taken.contains(name));
-    taken.insert(name);
+    std::string name = namer.next(func.getName(), op, counter);
 
     // The lone op's cost annotation describes exactly the kernel it becomes.
     auto cost = op->getAttrOfType<CostAttr>(SolDialect::kCostAttrName);
@@ -81,11 +58,39 @@ SmallVector<KernelOp> mlir::sol::wrapLoneComputeOps(func::FuncOp func) {
   return kernels;
 }
 
+LogicalResult mlir::sol::checkNoNestedSolOps(ModuleOp module, StringRef pass) {
+  bool found = false;
+  module->walk<WalkOrder::PreOrder>([&](ModuleOp nested) {
+    if (nested == module)
+      return WalkResult::advance();
+    Operation *solOp = nullptr;
+    nested->walk([&](Operation *op) {
+      if (!isa_and_nonnull<SolDialect>(op->getDialect()))
+        return WalkResult::advance();
+      solOp = op;
+      return WalkResult::interrupt();
+    });
+    if (solOp) {
+      found = true;
+      InFlightDiagnostic diag =
+          nested.emitError()
+          << pass
+          << ": sol ops in a nested module are not compiled; move them "
+             "into the top-level module";
+      diag.attachNote(solOp->getLoc()) << "'" << solOp->getName() << "' here";
+    }
+    return WalkResult::skip();
+  });
+  return failure(found);
+}
+
 namespace {
 struct FormKernelsPass : sol::impl::SolFormKernelsPassBase<FormKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(checkNoNestedSolOps(getOperation(), "sol-form-kernels")))
+      return signalPassFailure();
     for (auto func : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
       wrapLoneComputeOps(func);
   }

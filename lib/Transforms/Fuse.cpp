@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/FormKernels.h"
 #include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
@@ -23,17 +24,23 @@ namespace mlir::sol {
 using namespace mlir;
 using namespace mlir::sol;
 
+static_assert(kDefaultMaxKernelOps == 256,
+              "max-kernel-ops' default in Passes.td must match");
+
 namespace {
 struct FusePass : sol::impl::SolFusePassBase<FusePass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkNoNestedSolOps(module, "sol-fuse")))
+      return signalPassFailure();
     FusionOptions fusionOptions;
     fusionOptions.fuseEpilogues = fuseEpilogues;
     fusionOptions.fuseSiblingMatmuls = fuseSiblings;
     fusionOptions.fuseElementwise = fuseElementwise;
     fusionOptions.maxEpilogueOps = maxEpilogueOps;
+    fusionOptions.maxKernelOps = maxKernelOps;
     fusionOptions.emitRemarks = remarks;
     if (force == "always") {
       fusionOptions.force = FusionForce::always;
@@ -58,6 +65,9 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
       fusionOptions.profitability = getCostModelProfitability(target);
     }
 
+    // One namer for the pass: names stay unique across functions whose
+    // sanitised names meet (`a b` and `a_b`).
+    KernelNamer namer(module);
     module.walk([&](FunctionOpInterface func) {
       // Blocks holding sol compute ops outside kernels, in walk order.
       llvm::SetVector<Block *> blocks;
@@ -67,7 +77,7 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
       });
       unsigned counter = 0;
       for (Block *block : blocks)
-        fuseBlock(*block, func.getName(), fusionOptions, counter);
+        fuseBlock(*block, func.getName(), fusionOptions, counter, namer);
     });
   }
 };

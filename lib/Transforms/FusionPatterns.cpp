@@ -17,10 +17,17 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <memory>
+#include <optional>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -240,31 +247,39 @@ FusionDecision mlir::sol::checkIterationSpace(ArrayRef<int64_t> iterationSpace,
                                 "element");
 }
 
-FusionDecision mlir::sol::checkCycle(ArrayRef<Operation *> group,
-                                     Operation *candidate) {
-  Block *block = candidate->getBlock();
-  llvm::DenseSet<Operation *> members(group.begin(), group.end());
-  members.insert(candidate);
-  Operation *last = candidate;
-  for (Operation *op : group)
-    if (last->isBeforeInBlock(op))
-      last = op;
+/// The cycle check over a group its caller keeps: `members` (acyclic), its
+/// first and last op in block order, and the candidate. A cycle the candidate
+/// would close runs through it, so only two kinds of path are followed:
+/// forward from the candidate's outside users back into the group, and
+/// backward from the candidate's outside producers to a member. The block is
+/// in topological order, so the forward walk stops after the last op of the
+/// group and the backward walk before its first.
+static FusionDecision
+checkCycleThrough(Block *block, const llvm::DenseSet<Operation *> &members,
+                  Operation *first, Operation *last, Operation *candidate) {
+  auto cycle = [](Operation *origin) {
+    return FusionDecision::forbid(
+        "would create a cycle: '" + opName(origin) +
+        "' outside the kernel consumes a value of the kernel and feeds it");
+  };
+  auto isMember = [&](Operation *op) {
+    return op == candidate || members.contains(op);
+  };
+  if (!first || candidate->isBeforeInBlock(first))
+    first = candidate;
+  if (!last || last->isBeforeInBlock(candidate))
+    last = candidate;
 
-  // Walk forward from the outside users of every member. The block is in
-  // topological order, so nothing after the last member can lead back in.
-  // Each entry remembers the outside op that first consumed the group.
-  SmallVector<std::pair<Operation *, Operation *>> worklist;
-  for (Operation *op : members)
-    for (Value result : op->getResults()) {
-      SmallVector<Operation *> users;
-      collectOutsideUsers(result, block, members, users);
-      for (Operation *user : users)
-        if (user->getBlock() == block)
-          worklist.push_back({user, user});
-    }
+  // Candidate -> outside op -> ... -> member. Each entry remembers the
+  // outside op that consumed the candidate.
+  SmallVector<std::pair<Operation *, Operation *>> forward;
+  for (Value result : candidate->getResults())
+    for (Operation *user : result.getUsers())
+      if (Operation *owner = ancestorIn(block, user); owner && !isMember(owner))
+        forward.push_back({owner, owner});
   llvm::DenseSet<Operation *> visited;
-  while (!worklist.empty()) {
-    auto [op, origin] = worklist.pop_back_val();
+  while (!forward.empty()) {
+    auto [op, origin] = forward.pop_back_val();
     if (!visited.insert(op).second || last->isBeforeInBlock(op))
       continue;
     for (Value result : op->getResults())
@@ -272,15 +287,60 @@ FusionDecision mlir::sol::checkCycle(ArrayRef<Operation *> group,
         Operation *owner = ancestorIn(block, user);
         if (!owner)
           continue;
-        if (members.contains(owner))
-          return FusionDecision::forbid(
-              "would create a cycle: '" + opName(origin) +
-              "' outside the kernel consumes a value of the kernel and feeds "
-              "it");
-        worklist.push_back({owner, origin});
+        if (isMember(owner))
+          return cycle(origin);
+        forward.push_back({owner, origin});
       }
   }
+
+  // Member -> outside op -> ... -> candidate, walked backward from the
+  // candidate. An op reached this way that reads a member's value (in its
+  // regions too) is the outside op closing the cycle.
+  SmallVector<Operation *> backward;
+  auto pushProducers = [&](Operation *op) -> Operation * {
+    Operation *readsMember = nullptr;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        Operation *owner = def ? ancestorIn(block, def) : nullptr;
+        if (!owner || owner == op)
+          continue;
+        if (isMember(owner))
+          readsMember = op;
+        else
+          backward.push_back(owner);
+      }
+    });
+    return readsMember;
+  };
+  // The candidate's own reads of members are the fusion, not a cycle.
+  for (Value operand : candidate->getOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && def->getBlock() == block && !isMember(def))
+      backward.push_back(def);
+  visited.clear();
+  while (!backward.empty()) {
+    Operation *op = backward.pop_back_val();
+    if (!visited.insert(op).second || op->isBeforeInBlock(first))
+      continue;
+    if (Operation *origin = pushProducers(op))
+      return cycle(origin);
+  }
   return FusionDecision::allow();
+}
+
+FusionDecision mlir::sol::checkCycle(ArrayRef<Operation *> group,
+                                     Operation *candidate) {
+  llvm::DenseSet<Operation *> members(group.begin(), group.end());
+  Operation *first = nullptr, *last = nullptr;
+  for (Operation *op : group) {
+    if (!first || op->isBeforeInBlock(first))
+      first = op;
+    if (!last || last->isBeforeInBlock(op))
+      last = op;
+  }
+  return checkCycleThrough(candidate->getBlock(), members, first, last,
+                           candidate);
 }
 
 FusionDecision mlir::sol::checkEpilogueBudget(unsigned numEpilogueOps,
@@ -290,6 +350,16 @@ FusionDecision mlir::sol::checkEpilogueBudget(unsigned numEpilogueOps,
   return FusionDecision::forbid(llvm::formatv(
       "the epilogue already holds {0} elementwise op(s) (max-epilogue-ops={1})",
       numEpilogueOps, maxEpilogueOps));
+}
+
+FusionDecision mlir::sol::checkKernelBudget(unsigned numKernelOps,
+                                            unsigned maxKernelOps) {
+  if (maxKernelOps == 0 || numKernelOps < maxKernelOps)
+    return FusionDecision::allow();
+  return FusionDecision::forbid(llvm::formatv(
+      "the kernel already holds {0} op(s) (max-kernel-ops={1}); the chain "
+      "goes on in another kernel",
+      numKernelOps, maxKernelOps));
 }
 
 FusionDecision
@@ -331,19 +401,211 @@ FusionDecision mlir::sol::describeDtypeChange(Operation *candidate) {
 //===----------------------------------------------------------------------===//
 
 /// The cost of `ops` run as one kernel, inputs and outputs as formKernel would
-/// make them.
+/// make them (in `ops`' order, not the block's: the cost does not depend on
+/// it, and sorting would cost every step of a long chain a sort of its
+/// group).
 static CostAttr costAsKernel(ArrayRef<Operation *> ops, TargetAttr target) {
-  return estimateCost(ops, getGroupInputs(ops), getGroupOutputs(ops), target);
+  llvm::DenseSet<Operation *> members(ops.begin(), ops.end());
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> outputs;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || (!members.contains(def) && !isa<ConstantOp>(def)))
+        inputs.insert(operand);
+    }
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            Operation *owner = ancestorIn(op->getBlock(), user);
+            return !owner || !members.contains(owner);
+          }))
+        outputs.push_back(result);
+  }
+  return estimateCost(ops, inputs.getArrayRef(), outputs, target);
 }
 
+namespace {
+/// The work of a growing elementwise group, kept up to date one op at a
+/// time. A kernel's FLOPs are its ops' and its bytes its inputs' and
+/// outputs' (KernelWork), and an op joining changes the inputs and outputs
+/// only around itself, so pricing the next candidate costs that candidate's
+/// operands and uses instead of a recount of the group: without this, a
+/// chain of n ops costs n recounts of up to max-kernel-ops ops each. Every
+/// piece is counted by countKernelWork itself; a group it cannot keep
+/// exactly (a matmul, a shape the model cannot count, a sum that would
+/// overflow) is recounted in full instead.
+class IncrementalGroupWork {
+public:
+  /// Brings the state to `group`: kept when it is the group last priced,
+  /// advanced when it is that group plus its last candidate (the driver
+  /// took it), recounted otherwise. False when the group cannot be kept.
+  bool sync(ArrayRef<Operation *> group) {
+    if (valid && ArrayRef<Operation *>(ops) == group)
+      return true;
+    if (valid && pending && group.size() == ops.size() + 1 &&
+        group.back() == pending && group.drop_back() == ArrayRef(ops)) {
+      if (!apply(pending, /*commit=*/true))
+        return valid = false;
+      ops.push_back(pending);
+      pending = nullptr;
+      return true;
+    }
+    reset();
+    for (Operation *op : group) {
+      if (!apply(op, /*commit=*/true))
+        return valid = false;
+      ops.push_back(op);
+    }
+    return valid = true;
+  }
+
+  /// The group's work with `candidate` joined, if it can be kept exactly.
+  std::optional<KernelWork> withCandidate(Operation *candidate) {
+    pending = candidate;
+    KernelWork saved = work;
+    if (!apply(candidate, /*commit=*/false))
+      return std::nullopt;
+    KernelWork fused = work;
+    work = saved;
+    return fused;
+  }
+
+  const KernelWork &getWork() const { return work; }
+
+private:
+  void reset() {
+    ops.clear();
+    members.clear();
+    inputs.clear();
+    outsideUses.clear();
+    work = KernelWork();
+    pending = nullptr;
+  }
+
+  /// Adds `bytes` of `value` (as countKernelWork counts it as an input or
+  /// an output) to the work, negated when `remove`.
+  bool addBytes(Value value, bool asInput, bool remove) {
+    KernelWork piece = asInput ? countKernelWork({}, value, {})
+                               : countKernelWork({}, {}, value);
+    if (!piece.unknownReason.empty() || !piece.invalidReason.empty())
+      return false;
+    std::optional<int64_t> sum =
+        remove ? llvm::checkedSub(work.bytes, piece.bytes)
+               : llvm::checkedAdd(work.bytes, piece.bytes);
+    if (!sum)
+      return false;
+    work.bytes = *sum;
+    return true;
+  }
+
+  /// Updates the work for `op` joining: its FLOPs; its operands become
+  /// inputs unless a member or a constant defines them, and a member's
+  /// result only `op` used outside stops being an output; its result stops
+  /// being an input and becomes an output when used outside. With
+  /// `commit`, the membership changes too. False when the group cannot be
+  /// kept exactly.
+  bool apply(Operation *op, bool commit) {
+    if (isa<MatmulOp>(op) || op->getNumRegions() != 0)
+      return false;
+    KernelWork own = countKernelWork(op, {}, {});
+    if (!own.unknownReason.empty() || !own.invalidReason.empty() ||
+        own.hasMatmul())
+      return false;
+    std::optional<int64_t> ewFlops =
+        llvm::checkedAdd(work.ewFlops, own.ewFlops);
+    std::optional<int64_t> tcFlops =
+        llvm::checkedAdd(work.tcFlops, own.tcFlops);
+    if (!ewFlops || !tcFlops || !llvm::checkedAdd(*ewFlops, *tcFlops))
+      return false;
+    work.ewFlops = *ewFlops;
+    work.tcFlops = *tcFlops;
+
+    llvm::SmallDenseMap<Value, unsigned> usesOfMembers;
+    llvm::SmallDenseSet<Value> newInputs;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && members.contains(def)) {
+        ++usesOfMembers[operand];
+      } else if ((!def || !isa<ConstantOp>(def)) && !inputs.contains(operand) &&
+                 newInputs.insert(operand).second) {
+        if (!addBytes(operand, /*asInput=*/true, /*remove=*/false))
+          return false;
+      }
+    }
+    for (auto [value, uses] : usesOfMembers)
+      if (outsideUses.lookup(value) == uses &&
+          !addBytes(value, /*asInput=*/false, /*remove=*/true))
+        return false;
+    Block *block = op->getBlock();
+    SmallVector<std::pair<Value, unsigned>> resultUses;
+    for (Value result : op->getResults()) {
+      if (inputs.contains(result) &&
+          !addBytes(result, /*asInput=*/true, /*remove=*/true))
+        return false;
+      unsigned outside = 0;
+      for (Operation *user : result.getUsers()) {
+        Operation *owner = ancestorIn(block, user);
+        if (!owner || (owner != op && !members.contains(owner)))
+          ++outside;
+      }
+      if (outside && !addBytes(result, /*asInput=*/false, /*remove=*/false))
+        return false;
+      resultUses.push_back({result, outside});
+    }
+    if (!commit)
+      return true;
+    members.insert(op);
+    for (Value value : newInputs)
+      inputs.insert(value);
+    for (auto [value, uses] : usesOfMembers)
+      outsideUses[value] -= uses;
+    for (auto [result, outside] : resultUses) {
+      inputs.erase(result);
+      outsideUses[result] = outside;
+    }
+    return true;
+  }
+
+  bool valid = false;
+  SmallVector<Operation *> ops;
+  Operation *pending = nullptr;
+  llvm::DenseSet<Operation *> members;
+  llvm::DenseSet<Value> inputs;
+  /// Uses of each member result by ops outside the group.
+  llvm::DenseMap<Value, unsigned> outsideUses;
+  KernelWork work;
+};
+} // namespace
+
 FusionProfitabilityFn mlir::sol::getCostModelProfitability(TargetAttr target) {
-  return [target](ArrayRef<Operation *> group,
-                  ArrayRef<Operation *> candidates) -> FusionDecision {
-    SmallVector<Operation *> fused(group);
-    fused.append(candidates.begin(), candidates.end());
-    CostAttr fusedCost = costAsKernel(fused, target);
-    CostAttr groupCost = costAsKernel(group, target);
+  auto state = std::make_shared<IncrementalGroupWork>();
+  return [target, state](ArrayRef<Operation *> group,
+                         ArrayRef<Operation *> candidates) -> FusionDecision {
+    CostAttr fusedCost, groupCost;
     CostAttr candidateCost = costAsKernel(candidates, target);
+    if (candidates.size() == 1 && candidateCost.getBound() != Bound::unknown &&
+        state->sync(group)) {
+      if (std::optional<KernelWork> fused =
+              state->withCandidate(candidates.front())) {
+        groupCost = estimateCost(state->getWork(), target);
+        fusedCost = estimateCost(*fused, target);
+      }
+    }
+    if (!fusedCost) {
+      SmallVector<Operation *> fused(group);
+      fused.append(candidates.begin(), candidates.end());
+      fusedCost = costAsKernel(fused, target);
+      groupCost = costAsKernel(group, target);
+    }
+#ifdef EXPENSIVE_CHECKS
+    {
+      SmallVector<Operation *> fused(group);
+      fused.append(candidates.begin(), candidates.end());
+      assert(fusedCost == costAsKernel(fused, target) &&
+             groupCost == costAsKernel(group, target) &&
+             "incremental group work diverged from countKernelWork");
+    }
+#endif
     for (CostAttr cost : {fusedCost, groupCost, candidateCost})
       if (cost.getBound() == Bound::unknown)
         return FusionDecision::forbid("the cost model cannot judge it: " +
@@ -440,7 +702,67 @@ KernelOp mlir::sol::formKernel(RewriterBase &rewriter,
 std::string mlir::sol::getKernelName(StringRef prefix, Operation *anchor,
                                      unsigned n) {
   StringRef kind = anchor->getName().stripDialect();
-  return llvm::formatv("{0}_{1}_{2}", prefix, kind, n).str();
+  return llvm::formatv("{0}_{1}_{2}", sanitizeKernelNamePrefix(prefix), kind, n)
+      .str();
+}
+
+static bool isKernelNameChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+std::string mlir::sol::sanitizeKernelNamePrefix(StringRef prefix) {
+  std::string name;
+  if (prefix.empty() || llvm::isDigit(prefix.front()))
+    name = "_";
+  for (char c : prefix)
+    name += isKernelNameChar(c) ? c : '_';
+  return name;
+}
+
+std::string mlir::sol::whyNotSafeKernelName(StringRef name) {
+  if (name.empty())
+    return "it is empty";
+  if (llvm::isDigit(name.front()))
+    return "it starts with a digit";
+  if (name == "_")
+    return "'_' alone is not a PTX identifier";
+  size_t bad = name.find_if_not(isKernelNameChar);
+  if (bad == StringRef::npos)
+    return "";
+  char c = name[bad];
+  std::string what;
+  if (c == '/' || c == '\\')
+    what = "a path separator";
+  else if (c == '\0')
+    what = "a NUL";
+  else if (name.contains(".."))
+    what = "'..'";
+  else if (llvm::isPrint(c))
+    what = std::string("'") + c + "'";
+  else
+    what = llvm::formatv("byte {0:x2}", static_cast<unsigned char>(c)).str();
+  return "it holds " + what +
+         "; a kernel name must match [A-Za-z_][A-Za-z0-9_]*";
+}
+
+KernelNamer::KernelNamer(Operation *op) {
+  Operation *root = op;
+  while (Operation *parent = root->getParentOp())
+    root = parent;
+  root->walk([&](Operation *nested) {
+    if (auto kernel = dyn_cast<KernelOp>(nested))
+      taken.insert(kernel.getSymName());
+    else if (auto name = nested->getAttrOfType<StringAttr>(
+                 SymbolTable::getSymbolAttrName()))
+      taken.insert(name.getValue());
+  });
+}
+
+std::string KernelNamer::next(StringRef prefix, Operation *anchor,
+                              unsigned &counter) {
+  std::string name;
+  do
+    name = getKernelName(prefix, anchor, counter++);
+  while (!taken.insert(name).second);
+  return name;
 }
 
 //===----------------------------------------------------------------------===//
@@ -449,14 +771,34 @@ std::string mlir::sol::getKernelName(StringRef prefix, Operation *anchor,
 
 namespace {
 
+/// Orders ops of one block by position (the block is not changed while a
+/// group grows, so the order stays valid).
+struct BlockOrder {
+  bool operator()(Operation *a, Operation *b) const {
+    return a != b && a->isBeforeInBlock(b);
+  }
+};
+
+/// The group being grown and what each step needs of it without walking it
+/// again: its members, its first and last op, the candidates not yet
+/// considered in program order, and whether it holds a matmul.
+struct Group {
+  SmallVector<Operation *> ops;
+  llvm::DenseSet<Operation *> members;
+  llvm::DenseSet<Operation *> considered;
+  std::set<Operation *, BlockOrder> frontier;
+  Operation *first = nullptr, *last = nullptr;
+};
+
 /// Fuses one block: grows a group from each seed, decides every candidate,
 /// and outlines each group of two or more ops at once.
 class BlockFuser {
 public:
   BlockFuser(Block &block, StringRef namePrefix, const FusionOptions &options,
-             unsigned &counter)
+             unsigned &counter, KernelNamer &namer)
       : block(block), namePrefix(namePrefix), options(options),
-        counter(counter), rewriter(block.getParent()->getContext()) {}
+        counter(counter), namer(namer),
+        rewriter(block.getParent()->getContext()) {}
 
   void run() {
     if (options.force == FusionForce::never) {
@@ -483,42 +825,58 @@ private:
                                [](Operation &op) { return &op; });
   }
 
+  /// A remark at `op`'s location. Not op->emitRemark(): that prints the op
+  /// with a fresh AsmState, which numbers (and verifies) the whole function,
+  /// once per remark: quadratic in a long chain.
   void remark(Operation *op, const Twine &text) {
     if (options.emitRemarks)
-      op->emitRemark() << text;
+      mlir::emitRemark(op->getLoc()) << text;
   }
 
-  /// Candidates of `group`: consumers of its values and, for elementwise
-  /// groups, sol producers of its inputs; not yet considered.
-  SmallVector<Operation *>
-  collectCandidates(ArrayRef<Operation *> group, bool epilogue,
-                    const llvm::DenseSet<Operation *> &considered) {
-    llvm::SetVector<Operation *> candidates;
-    for (Operation *op : group) {
-      for (Operation *user : op->getUsers()) {
-        Operation *owner = ancestorIn(&block, user);
-        // A kernel formed earlier is settled; a terminator is no candidate.
-        if (owner && !considered.contains(owner) && !isa<KernelOp>(owner) &&
-            !owner->hasTrait<OpTrait::IsTerminator>())
-          candidates.insert(owner);
-      }
-      if (epilogue)
-        continue; // an epilogue grows downward only: no prologue fusion
-      for (Value operand : op->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (def && def->getBlock() == &block && !considered.contains(def) &&
-            isa_and_nonnull<SolDialect>(def->getDialect()) &&
-            !isa<ConstantOp, KernelOp>(def))
-          candidates.insert(def);
-      }
+  /// Adds `op` to the group and its neighbours to the frontier: consumers of
+  /// its values and, for elementwise groups, its sol producers; none that was
+  /// considered already. The frontier is thereby always the candidates of
+  /// the whole group, without visiting the group again.
+  void join(Group &group, Operation *op, bool epilogue) {
+    group.ops.push_back(op);
+    group.members.insert(op);
+    group.considered.insert(op);
+    if (!group.first || op->isBeforeInBlock(group.first))
+      group.first = op;
+    if (!group.last || group.last->isBeforeInBlock(op))
+      group.last = op;
+    for (Operation *user : op->getUsers()) {
+      Operation *owner = ancestorIn(&block, user);
+      // A kernel formed earlier is settled; a terminator is no candidate.
+      if (owner && !group.considered.contains(owner) && !isa<KernelOp>(owner) &&
+          !owner->hasTrait<OpTrait::IsTerminator>())
+        group.frontier.insert(owner);
     }
-    return candidates.takeVector();
+    if (epilogue)
+      return; // an epilogue grows downward only: no prologue fusion
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == &block && !group.considered.contains(def) &&
+          isa_and_nonnull<SolDialect>(def->getDialect()) &&
+          !isa<ConstantOp, KernelOp>(def))
+        group.frontier.insert(def);
+    }
   }
 
-  /// Every legality predicate, then the profitability callback.
-  FusionDecision decide(ArrayRef<Operation *> group, Operation *candidate,
-                        bool epilogue, unsigned numEpilogueOps) {
-    if (FusionDecision d = checkMatmulFeedsMatmul(group, candidate); !d)
+  FusionDecision profitability(ArrayRef<Operation *> group,
+                               Operation *candidate) {
+    return options.force == FusionForce::always || !options.profitability
+               ? getAlwaysProfitable()(group, candidate)
+               : options.profitability(group, candidate);
+  }
+
+  /// Every legality predicate, then the profitability callback. The notes
+  /// of an allowed decision only ever reach a remark, so they are written
+  /// only when remarks are (the materialisation note walks the group).
+  /// `atCap` is set when the kernel-size cap alone refused.
+  FusionDecision decide(Group &group, Operation *candidate, bool epilogue,
+                        unsigned numEpilogueOps, bool &atCap) {
+    if (FusionDecision d = checkMatmulFeedsMatmul(group.ops, candidate); !d)
       return d;
     if (FusionDecision d = isFusibleElementwise(candidate); !d)
       return d;
@@ -528,34 +886,40 @@ private:
           !d)
         return d;
     if (FusionDecision d =
-            checkIterationSpace(resultShape(group.front()), candidate);
+            checkIterationSpace(resultShape(group.ops.front()), candidate);
         !d)
       return d;
-    if (FusionDecision d = checkCycle(group, candidate); !d)
+    if (FusionDecision d = checkCycleThrough(&block, group.members, group.first,
+                                             group.last, candidate);
+        !d)
       return d;
+    if (FusionDecision d =
+            checkKernelBudget(group.ops.size(), options.maxKernelOps);
+        !d) {
+      atCap = true;
+      return d;
+    }
 
-    FusionDecision profit =
-        options.force == FusionForce::always || !options.profitability
-            ? getAlwaysProfitable()(group, candidate)
-            : options.profitability(group, candidate);
-    if (!profit)
+    FusionDecision profit = profitability(group.ops, candidate);
+    if (!profit || !options.emitRemarks)
       return profit;
     profit.addNote(describeDtypeChange(candidate).getExplanation());
     profit.addNote(
-        producerHasUsersOutsideGroup(group, candidate).getExplanation());
+        producerHasUsersOutsideGroup(group.ops, candidate).getExplanation());
     return profit;
   }
 
-  /// Takes the first sibling of matmul `seed` (in program order) that may
-  /// join its kernel into `group`. A sibling already tried as a seed of
-  /// its own is not asked again.
-  void growSibling(MatmulOp seed, SmallVectorImpl<Operation *> &group,
-                   llvm::DenseSet<Operation *> &considered) {
+  /// The first sibling of matmul `seed` (in program order) that may join its
+  /// kernel, or null. A sibling already tried as a seed of its own is not
+  /// asked again; each one asked is marked `considered`.
+  Operation *findSibling(MatmulOp seed,
+                         llvm::DenseSet<Operation *> &considered) {
     SmallVector<Operation *> siblings;
     for (Operation *user : seed.getLhs().getUsers())
       if (isa<MatmulOp>(user) && user != seed && user->getBlock() == &block &&
           !erased.contains(user) && !seeded.contains(user))
         siblings.push_back(user);
+    Operation *group[] = {seed};
     for (Operation *op : sortedByPosition(llvm::to_vector(
              llvm::SetVector<Operation *>(siblings.begin(), siblings.end())))) {
       auto sibling = cast<MatmulOp>(op);
@@ -565,10 +929,7 @@ private:
       if (decision)
         decision = checkCycle(group, sibling);
       if (decision)
-        decision =
-            options.force == FusionForce::always || !options.profitability
-                ? getAlwaysProfitable()(group, sibling.getOperation())
-                : options.profitability(group, sibling.getOperation());
+        decision = profitability(group, sibling);
       if (!decision) {
         remark(sibling, "not fused as the sibling of " + opName(seed) + ": " +
                             decision.getExplanation());
@@ -577,34 +938,46 @@ private:
       remark(sibling, "fused as the sibling of " + opName(seed) +
                           (decision.getExplanation().empty() ? "" : ": ") +
                           decision.getExplanation());
-      group.push_back(sibling);
-      return;
+      return sibling;
     }
+    return nullptr;
   }
 
   /// Grows a group from `seed` one candidate at a time, earliest in program
   /// order first, and outlines it when it holds more than the seed.
   void growAndForm(Operation *seed, bool epilogue) {
-    SmallVector<Operation *> group = {seed};
-    llvm::DenseSet<Operation *> considered = {seed};
+    Group group;
+    group.considered.insert(seed);
     std::string where =
         (epilogue ? "epilogue of " : "elementwise kernel of ") + opName(seed);
+    // The sibling is asked before the seed's consumers are.
+    Operation *sibling = nullptr;
     if (auto matmul = dyn_cast<MatmulOp>(seed);
         matmul && epilogue && options.fuseSiblingMatmuls) {
-      growSibling(matmul, group, considered);
+      sibling = findSibling(matmul, group.considered);
       seeded.insert(seed);
     }
+    join(group, seed, epilogue);
+    if (sibling)
+      join(group, sibling, epilogue);
+
     unsigned numEpilogueOps = 0;
-    while (true) {
-      SmallVector<Operation *> candidates =
-          collectCandidates(group, epilogue, considered);
-      if (candidates.empty())
-        break;
-      Operation *candidate = sortedByPosition(candidates).front();
-      considered.insert(candidate);
+    bool splitReported = false;
+    while (!group.frontier.empty()) {
+      Operation *candidate = *group.frontier.begin();
+      group.frontier.erase(group.frontier.begin());
+      group.considered.insert(candidate);
+      bool atCap = false;
       FusionDecision decision =
-          decide(group, candidate, epilogue, numEpilogueOps);
+          decide(group, candidate, epilogue, numEpilogueOps, atCap);
       if (!decision) {
+        // The cap splits a chain whether or not remarks were asked for:
+        // those kernels do not follow from the cost model. Once per kernel.
+        if (atCap && !options.emitRemarks && !splitReported)
+          mlir::emitRemark(candidate->getLoc())
+              << "not fused into " << where << ": "
+              << decision.getExplanation();
+        splitReported |= atCap;
         remark(candidate,
                "not fused into " + where + ": " + decision.getExplanation());
         continue;
@@ -612,11 +985,11 @@ private:
       remark(candidate, "fused into " + where +
                             (decision.getExplanation().empty() ? "" : ": ") +
                             decision.getExplanation());
-      group.push_back(candidate);
+      join(group, candidate, epilogue);
       ++numEpilogueOps;
     }
-    if (group.size() > 1)
-      form(group, seed);
+    if (group.ops.size() > 1)
+      form(group.ops, seed);
   }
 
   /// force=never: each sol compute op becomes a kernel of its own, so that
@@ -632,7 +1005,7 @@ private:
   }
 
   void form(ArrayRef<Operation *> group, Operation *anchor) {
-    std::string name = getKernelName(namePrefix, anchor, counter++);
+    std::string name = namer.next(namePrefix, anchor, counter);
     for (Operation *op : group) {
       erased.insert(op);
       for (Value operand : op->getOperands())
@@ -646,6 +1019,7 @@ private:
   StringRef namePrefix;
   const FusionOptions &options;
   unsigned &counter;
+  KernelNamer &namer;
   IRRewriter rewriter;
   /// Ops outlined so far: entries of a snapshot that must be skipped.
   llvm::DenseSet<Operation *> erased;
@@ -657,6 +1031,13 @@ private:
 } // namespace
 
 void mlir::sol::fuseBlock(Block &block, StringRef namePrefix,
+                          const FusionOptions &options, unsigned &counter,
+                          KernelNamer &namer) {
+  BlockFuser(block, namePrefix, options, counter, namer).run();
+}
+
+void mlir::sol::fuseBlock(Block &block, StringRef namePrefix,
                           const FusionOptions &options, unsigned &counter) {
-  BlockFuser(block, namePrefix, options, counter).run();
+  KernelNamer namer(block.getParentOp());
+  fuseBlock(block, namePrefix, options, counter, namer);
 }
