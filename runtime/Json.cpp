@@ -343,7 +343,17 @@ private:
         return fail("expected digits in the exponent");
     }
     std::string literal = text.substr(start, pos - start);
-    result = JsonValue::makeNumber(std::strtod(literal.c_str(), nullptr));
+    double value = std::strtod(literal.c_str(), nullptr);
+    // 1e999 would read as infinity, which JSON cannot hold (and which
+    // compares as an integer): refuse it rather than hand it on.
+    if (!std::isfinite(value)) {
+      pos = start;
+      return fail(
+          "number " +
+          (literal.size() > 32 ? literal.substr(0, 29) + "..." : literal) +
+          " is out of range of a double");
+    }
+    result = JsonValue::makeNumber(value);
     return true;
   }
 
@@ -484,8 +494,22 @@ bool sol::runtime::readFile(const std::string &path, std::string &contents,
     error = "cannot open '" + path + "'";
     return false;
   }
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  contents = buffer.str();
+  // Manifests are kilobytes: a cap keeps a wrong path (/dev/zero, a huge
+  // binary) from reading until memory runs out.
+  constexpr size_t maxBytes = size_t(256) << 20;
+  contents.clear();
+  char chunk[65536];
+  while (stream.read(chunk, sizeof(chunk)) || stream.gcount() > 0) {
+    contents.append(chunk, static_cast<size_t>(stream.gcount()));
+    if (contents.size() > maxBytes) {
+      contents.clear();
+      error = "'" + path + "' is larger than 256 MiB";
+      return false;
+    }
+  }
+  if (stream.bad()) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
   return true;
 }

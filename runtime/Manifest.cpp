@@ -15,6 +15,16 @@ int64_t sol::runtime::getNumElements(const Shape &shape) {
   return count;
 }
 
+int64_t sol::runtime::getCheckedNumElements(const Shape &shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0 || (dim > 0 && count > kMaxElements / dim))
+      return -1;
+    count *= dim;
+  }
+  return count;
+}
+
 std::string sol::runtime::formatShape(const Shape &shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i)
@@ -130,20 +140,33 @@ public:
     return true;
   }
 
+  /// Reads an integer in [minimum, maximum]; every integer a manifest holds
+  /// goes through here, so none is truncated or wraps on the way to an int.
   bool readInteger(const JsonValue &value, const std::string &where,
-                   int64_t minimum, int64_t &result) {
+                   int64_t minimum, int64_t maximum, int64_t &result) {
     if (!value.isNumber() || value.getNumber() != std::floor(value.getNumber()))
-      return fail(where + " must be an integer");
-    if (value.getNumber() < static_cast<double>(minimum) ||
-        value.getNumber() > 9.0e15)
-      return fail(where + " must be at least " + std::to_string(minimum));
-    result = static_cast<int64_t>(value.getNumber());
+      return fail(where + " must be an integer, got " + describe(value));
+    // Compared in double: both bounds are exact there (|bound| <= 2^53).
+    double number = value.getNumber();
+    if (number < static_cast<double>(minimum) ||
+        number > static_cast<double>(maximum))
+      return fail(where + " = " + writeJson(value) + " out of range (" +
+                  std::to_string(minimum) + " to " + std::to_string(maximum) +
+                  ")");
+    result = static_cast<int64_t>(number);
     return true;
   }
 
   bool readIntegerList(const JsonValue &object, const std::string &key,
                        const std::string &where, int64_t minimum,
                        std::vector<int64_t> &result) {
+    return readIntegerList(object, key, where, minimum, kMaxManifestInteger,
+                           result);
+  }
+
+  bool readIntegerList(const JsonValue &object, const std::string &key,
+                       const std::string &where, int64_t minimum,
+                       int64_t maximum, std::vector<int64_t> &result) {
     const JsonValue *value = require(object, key, where);
     if (!value)
       return false;
@@ -154,7 +177,7 @@ public:
       int64_t element;
       if (!readInteger(value->getArray()[i],
                        where + ": \"" + key + "\"[" + std::to_string(i) + "]",
-                       minimum, element))
+                       minimum, maximum, element))
         return false;
       result.push_back(element);
     }
@@ -170,6 +193,32 @@ public:
       return fail(where + ": unknown dtype \"" + name +
                   "\" (expected f16, bf16 or f32)");
     return true;
+  }
+
+  /// A shape's element count, refusing one above kMaxElements (so that
+  /// element and byte counts stay exact in int64, size_t and double).
+  bool checkShape(const Shape &shape, const std::string &where) {
+    if (getCheckedNumElements(shape) < 0)
+      return fail(where + ": \"shape\" " + formatShape(shape) +
+                  " has more than 2^" + std::to_string(kMaxElementsLog2) +
+                  " elements");
+    return true;
+  }
+
+  /// A short rendering of a JSON value for messages.
+  static std::string describe(const JsonValue &value) {
+    switch (value.getKind()) {
+    case JsonValue::Kind::Array:
+      return "an array";
+    case JsonValue::Kind::Object:
+      return "an object";
+    case JsonValue::Kind::String: {
+      std::string text = writeJson(value);
+      return text.size() > 40 ? text.substr(0, 37) + "...\"" : text;
+    }
+    default:
+      return writeJson(value);
+    }
   }
 
 private:
@@ -193,11 +242,24 @@ static bool parseLaunch(FieldReader &reader, const JsonValue &root,
   if (!value->isObject())
     return reader.fail("manifest: \"launch\" must be an object");
   std::vector<int64_t> grid, block;
-  if (!reader.readIntegerList(*value, "grid", "launch", 1, grid) ||
-      !reader.readIntegerList(*value, "block", "launch", 1, block))
+  // The CUDA limits: grid.x below 2^31, grid.y and .z to 65535, blocks of at
+  // most 1024 threads (checked again by the driver, with a vaguer message).
+  if (!reader.readIntegerList(*value, "grid", "launch", 1, 0x7fffffff, grid) ||
+      !reader.readIntegerList(*value, "block", "launch", 1, 1024, block))
     return false;
   if (grid.empty() || grid.size() > 3 || block.empty() || block.size() > 3)
     return reader.fail("launch: \"grid\" and \"block\" need 1 to 3 entries");
+  for (size_t i = 1; i < grid.size(); ++i)
+    if (grid[i] > 65535)
+      return reader.fail("launch: \"grid\"[" + std::to_string(i) +
+                         "] = " + std::to_string(grid[i]) +
+                         " out of range (1 to 65535)");
+  int64_t threads = 1;
+  for (int64_t dim : block)
+    threads *= dim;
+  if (threads > 1024)
+    return reader.fail("launch: \"block\" " + formatShape(block) + " has " +
+                       std::to_string(threads) + " threads (at most 1024)");
   for (size_t i = 0; i < grid.size(); ++i)
     launch.grid[i] = static_cast<unsigned>(grid[i]);
   for (size_t i = 0; i < block.size(); ++i)
@@ -205,14 +267,15 @@ static bool parseLaunch(FieldReader &reader, const JsonValue &root,
   launch.dynamicSharedBytes = 0;
   if (const JsonValue *smem = value->get("smem")) {
     int64_t bytes;
-    if (!reader.readInteger(*smem, "launch: \"smem\"", 0, bytes))
+    if (!reader.readInteger(*smem, "launch: \"smem\"", 0, 0x7fffffff, bytes))
       return false;
     launch.dynamicSharedBytes = static_cast<unsigned>(bytes);
   }
   if (!value->get("cluster"))
     return true;
   std::vector<int64_t> cluster;
-  if (!reader.readIntegerList(*value, "cluster", "launch", 1, cluster))
+  if (!reader.readIntegerList(*value, "cluster", "launch", 1, 0x7fffffff,
+                              cluster))
     return false;
   if (cluster.empty() || cluster.size() > 3)
     return reader.fail("launch: \"cluster\" needs 1 to 3 entries");
@@ -259,7 +322,8 @@ static bool parseArgs(FieldReader &reader, const JsonValue &root,
     if (!reader.readString(entry, "name", where, arg.name) ||
         !reader.readString(entry, "role", where, role) ||
         !reader.readDType(entry, where, arg.dtype) ||
-        !reader.readIntegerList(entry, "shape", where, 1, arg.shape))
+        !reader.readIntegerList(entry, "shape", where, 1, arg.shape) ||
+        !reader.checkShape(arg.shape, where))
       return false;
     if (role != "input" && role != "output")
       return reader.fail(where + ": role \"" + role +
@@ -398,12 +462,14 @@ static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
     TensorMapSpec map;
     const JsonValue *arg = reader.require(entry, "arg", where);
     int64_t argIndex;
-    if (!arg || !reader.readInteger(*arg, where + ": \"arg\"", 0, argIndex) ||
+    if (!arg ||
+        !reader.readInteger(*arg, where + ": \"arg\"", 0, 0x7fffffff,
+                            argIndex) ||
         !reader.readDType(entry, where, map.dtype) ||
         !reader.readIntegerList(entry, "dims", where, 1, map.dims) ||
         !reader.readIntegerList(entry, "box", where, 1, map.box))
       return false;
-    map.arg = static_cast<int>(std::min<int64_t>(argIndex, 1 << 30));
+    map.arg = static_cast<int>(argIndex);
     unsigned oobFill = 0;
     if (!readChoice(reader, entry, "swizzle", where, "none",
                     {"none", "32B", "64B", "128B"}, {0, 32, 64, 128},
@@ -449,7 +515,8 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
     std::vector<int64_t> shape;
     if (op.kind == OpKind::Constant && !entry.get("shape"))
       shape.clear(); // a constant is rank 0 unless it says otherwise
-    else if (!reader.readIntegerList(entry, "shape", where, 1, shape))
+    else if (!reader.readIntegerList(entry, "shape", where, 1, shape) ||
+             !reader.checkShape(shape, where))
       return false;
     op.shape = shape;
   }
@@ -458,7 +525,8 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
   case OpKind::Arg: {
     const JsonValue *index = reader.require(entry, "index", where);
     int64_t value;
-    if (!index || !reader.readInteger(*index, where + ": \"index\"", 0, value))
+    if (!index || !reader.readInteger(*index, where + ": \"index\"", 0,
+                                      0x7fffffff, value))
       return false;
     op.argIndex = static_cast<int>(value);
     return true;

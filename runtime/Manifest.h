@@ -22,7 +22,20 @@ namespace runtime {
 
 using Shape = std::vector<int64_t>;
 
+/// The most elements a manifest's shape may hold (2^48, far beyond any
+/// memory): element and byte counts of a parsed manifest are then exact in
+/// int64, size_t and double, and every product of them below fits.
+constexpr int kMaxElementsLog2 = 48;
+constexpr int64_t kMaxElements = int64_t(1) << kMaxElementsLog2;
+/// The largest integer a manifest field may hold unless the field says less
+/// (2^53: every integer up to it is exact in a JSON number).
+constexpr int64_t kMaxManifestInteger = int64_t(1) << 53;
+
+/// The product of `shape` (not checked: for shapes parseManifest accepted).
 int64_t getNumElements(const Shape &shape);
+/// The product of `shape`, or -1 when a dim is negative or the product
+/// exceeds kMaxElements.
+int64_t getCheckedNumElements(const Shape &shape);
 /// "[16, 512, 2560]".
 std::string formatShape(const Shape &shape);
 
@@ -153,7 +166,11 @@ struct Manifest {
 };
 
 /// Parses and validates manifest JSON. `directory` is where relative binary
-/// paths point. Returns false with a message naming the offending field.
+/// paths point. Returns false with a message naming the offending field by
+/// its JSON path (`program[3] (arg): "index" = 2147483648 out of range (0 to
+/// 2147483647)`). Never crashes on any text: every integer is range-checked
+/// before it is narrowed or used as an index, every shape holds at most
+/// kMaxElements elements, and the launch fits CUDA's limits.
 bool parseManifest(const std::string &text, const std::string &directory,
                    Manifest &manifest, std::string &error);
 /// Reads, parses and validates the manifest file at `path`.

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <unistd.h>
 
 using namespace sol::runtime;
 using namespace sol::runtime::cuda;
@@ -172,6 +174,24 @@ void Runner::finishCheck(RunResult &result) {
   }
 }
 
+uint64_t sol::runtime::getDefaultHostByteCap() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return uint64_t(64) << 30;
+  return static_cast<uint64_t>(pages) / 4 * 3 * static_cast<uint64_t>(pageSize);
+}
+
+uint64_t sol::runtime::getHostArgBytes(const Manifest &manifest,
+                                       Backend backend) {
+  // Each arg is at most kMaxElements * 4 bytes (parseManifest): the sum of a
+  // few thousand of them, doubled, cannot overflow.
+  uint64_t bytes = 0;
+  for (const ArgSpec &arg : manifest.args)
+    bytes += arg.getNumBytes();
+  // The CUDA backend keeps input set 0 on the host while it fills the next.
+  return backend == Backend::Cuda ? 2 * bytes : bytes;
+}
+
 RunResult Runner::run(const Manifest &manifest) {
   RunResult result;
   result.kernel = manifest.kernel;
@@ -179,10 +199,34 @@ RunResult Runner::run(const Manifest &manifest) {
   result.solPred = manifest.cost.solPred;
   result.tPredUs = manifest.cost.tPredUs;
   result.tIdealUs = manifest.cost.tIdealUs;
-  if (options.backend == Backend::Host)
-    runHost(manifest, result);
-  else
-    runCuda(manifest, result);
+  result.backend = options.backend == Backend::Host ? "host" : "cuda";
+  uint64_t cap =
+      options.maxHostBytes ? options.maxHostBytes : getDefaultHostByteCap();
+  uint64_t bytes = getHostArgBytes(manifest, options.backend);
+  if (bytes > cap) {
+    result.error =
+        "the arguments need " + std::to_string(bytes) +
+        " B of host memory, more than the cap of " + std::to_string(cap) +
+        " B (" +
+        (options.maxHostBytes ? std::string("--max-host-bytes")
+                              : std::string("3/4 of physical memory; "
+                                            "--max-host-bytes=N changes it")) +
+        ")";
+  } else {
+    // The cap keeps buffers within memory; an allocation may still fail (a
+    // busy machine, an overcommit limit): one kernel's error, not a crash.
+    try {
+      if (options.backend == Backend::Host)
+        runHost(manifest, result);
+      else
+        runCuda(manifest, result);
+    } catch (const std::bad_alloc &) {
+      result.outputs.clear();
+      result.timed = false;
+      result.error = "out of host memory (the arguments need " +
+                     std::to_string(bytes) + " B)";
+    }
+  }
   finishCheck(result);
   return result;
 }

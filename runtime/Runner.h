@@ -45,7 +45,19 @@ struct RunOptions {
   int maxInputSets = 32;
   /// The driver library to dlopen; tests point it at a missing file.
   std::string cudaLibrary = "libcuda.so.1";
+  /// The most host memory the arguments' buffers may take (a kernel's args,
+  /// twice over for the CUDA backend's upload); 0 means
+  /// getDefaultHostByteCap(). A manifest over it fails with a message
+  /// instead of an allocation failure.
+  uint64_t maxHostBytes = 0;
 };
+
+/// Three quarters of the machine's physical memory (64 GiB when it cannot be
+/// read).
+uint64_t getDefaultHostByteCap();
+
+/// The host bytes `manifest`'s argument buffers take under `backend`.
+uint64_t getHostArgBytes(const Manifest &manifest, Backend backend);
 
 struct OutputCheck {
   std::string name;

@@ -234,6 +234,86 @@ TEST(RunnerManifestTest, ProgramReferencesOutOfRange) {
             "program[4] (add): expected 2 operands, got 1");
 }
 
+// Issue 15: integers a fuzzer writes into a manifest. Each is refused with
+// the field's JSON path before it is narrowed (2^31 was an int index of
+// -2^31, 2^32 one of 0) or used as a count.
+TEST(RunnerManifestTest, IntegersAreRangeChecked) {
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"index\": 2",
+                                       "\"index\": 2147483648")),
+            "program[2] (arg): \"index\" = 2147483648 out of range (0 to "
+            "2147483647)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"index\": 2",
+                                       "\"index\": 4294967296")),
+            "program[2] (arg): \"index\" = 4294967296 out of range (0 to "
+            "2147483647)");
+  EXPECT_EQ(manifestError(
+                replaceFirst(validManifest, "\"index\": 2", "\"index\": -3")),
+            "program[2] (arg): \"index\" = -3 out of range (0 to 2147483647)");
+  EXPECT_EQ(manifestError(
+                replaceFirst(validManifest, "\"index\": 2", "\"index\": [2]")),
+            "program[2] (arg): \"index\" must be an integer, got an array");
+  EXPECT_EQ(manifestError(
+                replaceFirst(validManifest, "\"index\": 2", "\"index\": true")),
+            "program[2] (arg): \"index\" must be an integer, got true");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"shape\": [5, 3]",
+                                       "\"shape\": [5, -3]")),
+            "args[1]: \"shape\"[1] = -3 out of range (1 to 9007199254740992)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"operands\": [4]",
+                                       "\"operands\": [1e17]")),
+            "program[5] (cast): \"operands\"[0] = 1e+17 out of range (0 to "
+            "9007199254740992)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"outputs\": [5]",
+                                       "\"outputs\": [-1]")),
+            "manifest: \"outputs\"[0] = -1 out of range (0 to "
+            "9007199254740992)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"grid\": [2, 3, 1]",
+                                       "\"grid\": [4294967298, 3, 1]")),
+            "launch: \"grid\"[0] = 4294967298 out of range (1 to 2147483647)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"smem\": 57344",
+                                       "\"smem\": 4294967296")),
+            "launch: \"smem\" = 4294967296 out of range (0 to 2147483647)");
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"block\": [128, 1, 1]",
+                                       "\"block\": [128, 16, 1]")),
+            "launch: \"block\" [128, 16, 1] has 2048 threads (at most 1024)");
+}
+
+TEST(RunnerManifestTest, ShapesAreBoundedAndCountsExact) {
+  EXPECT_EQ(getCheckedNumElements({1 << 24, 1 << 24}), int64_t(1) << 48);
+  EXPECT_EQ(getCheckedNumElements({1 << 24, 1 << 24, 2}), -1);
+  EXPECT_EQ(getCheckedNumElements({int64_t(1) << 62, int64_t(1) << 62}), -1);
+  EXPECT_EQ(getCheckedNumElements({3, -1}), -1);
+  EXPECT_EQ(getCheckedNumElements({}), 1);
+  // Every dim in range but their product not: refused, not wrapped.
+  EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"shape\": [2, 4, 3]",
+                                       "\"shape\": [4294967296, "
+                                       "4294967296, 3]")),
+            "args[0]: \"shape\" [4294967296, 4294967296, 3] has more than "
+            "2^48 elements");
+  // A program value may broadcast beyond any arg: bounded too.
+  std::string broadcast =
+      R"({"kernel": "k", "launch": {"grid": [1], "block": [1]},
+    "args": [{"name": "a", "role": "input", "dtype": "f32", "shape": [16777216, 1]},
+             {"name": "b", "role": "input", "dtype": "f32", "shape": [1, 33554432]},
+             {"name": "o", "role": "output", "dtype": "f32", "shape": [1]}],
+    "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+                {"op": "add", "operands": [0, 1], "dtype": "f32",
+                 "shape": [16777216, 33554432]}],
+    "outputs": [2]})";
+  EXPECT_EQ(manifestError(broadcast),
+            "program[2] (add): \"shape\" [16777216, 33554432] has more than "
+            "2^48 elements");
+}
+
+TEST(RunnerJsonTest, NumbersBeyondADoubleAreRefused) {
+  JsonValue value;
+  std::string error;
+  EXPECT_FALSE(parseJson("[1, -1e400]", value, error));
+  EXPECT_EQ(error,
+            "line 1, column 5: number -1e400 is out of range of a double");
+  ASSERT_TRUE(parseJson("[1e-400, 1e308]", value, error)) << error;
+  EXPECT_EQ(value.getArray()[0].getNumber(), 0);
+}
+
 TEST(RunnerManifestTest, LoadFileResolvesPathsAgainstItsDirectory) {
   Manifest manifest;
   std::string error;
@@ -867,6 +947,47 @@ TEST(RunnerHostTest, MissingEntryAndLibrary) {
   EXPECT_FALSE(noLibrary.pass);
   EXPECT_NE(noLibrary.error.find("cannot load host kernel library"),
             std::string::npos);
+}
+
+// Issue 15: a shape the manifest allows but memory does not is an error
+// before anything is allocated, on either backend.
+TEST(RunnerHostTest, HostByteCapRefusesHugeArguments) {
+  Manifest manifest;
+  std::string error;
+  ASSERT_TRUE(parseManifest(addF32Manifest(R"("kernel": "add_f32",
+      "launch": {"grid": [1], "block": [1]},)",
+                                           "[4294967360, 64]"),
+                            "", manifest, error))
+      << error;
+  EXPECT_EQ(getHostArgBytes(manifest, Backend::Host),
+            uint64_t(3) * 4 * 64 * 4294967360);
+  EXPECT_EQ(getHostArgBytes(manifest, Backend::Cuda),
+            uint64_t(6) * 4 * 64 * 4294967360);
+  for (Backend backend : {Backend::Host, Backend::Cuda}) {
+    RunOptions options;
+    options.backend = backend;
+    options.libraryOverride = SOL_HOST_KERNEL_FIXTURE;
+    options.cudaLibrary = "libsol-test-no-such-driver.so.1";
+    RunResult result = Runner(options).run(manifest);
+    EXPECT_FALSE(result.pass);
+    EXPECT_NE(result.error.find("B of host memory, more than the cap of"),
+              std::string::npos)
+        << result.error;
+  }
+  // The same kernel at its real size passes under a cap it fits.
+  ASSERT_TRUE(parseManifest(addF32Manifest(R"("kernel": "add_f32",
+      "launch": {"grid": [1], "block": [1]},)"),
+                            "", manifest, error));
+  RunOptions options;
+  options.backend = Backend::Host;
+  options.libraryOverride = SOL_HOST_KERNEL_FIXTURE;
+  options.maxHostBytes = 180;
+  EXPECT_TRUE(Runner(options).run(manifest).pass);
+  options.maxHostBytes = 179;
+  EXPECT_EQ(Runner(options).run(manifest).error,
+            "the arguments need 180 B of host memory, more than the cap of "
+            "179 B (--max-host-bytes)");
+  EXPECT_GT(getDefaultHostByteCap(), 0u);
 }
 
 TEST(RunnerHostTest, TooManyArgumentsIsAnError) {

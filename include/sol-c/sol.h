@@ -9,9 +9,14 @@
 |*                                                                            *|
 |* Conventions: functions that can fail return 0 on success and nonzero on   *|
 |* failure; on failure `*error` (when `error` is not NULL) receives a        *|
-|* heap string the caller releases with sol_string_free. Nothing in this     *|
-|* library aborts on bad input. Strings returned by accessors are owned by   *|
-|* the object they came from and live as long as it does.                    *|
+|* heap string the caller releases with sol_string_free (NULL only when even *|
+|* that string cannot be allocated). Strings returned by accessors are owned *|
+|* by the object they came from and live as long as it does.                 *|
+|*                                                                            *|
+|* Bad input never aborts: malformed or hostile text, manifests, options     *|
+|* and targets are refused with an error, and allocation failure is an error *|
+|* (never an uncaught exception). What the header guarantees, and where it   *|
+|* stops, is spelled out at sol_compile.                                     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -56,7 +61,48 @@ SOL_CAPI_EXPORT void sol_string_free(char *string);
  *
  * On success `*out` owns the kernels; release it with sol_compilation_free.
  * On failure `*error` holds every diagnostic, each as
- * "<source>:<line>:<col>: error: <message>" (the source is "<input>"). */
+ * "<source>:<line>:<col>: error: <message>" (the source is "<input>";
+ * notes, warnings and remarks come in the same form).
+ *
+ * What is accepted: text in the dialects a sol input uses (builtin, func,
+ * sol, and arith and tensor ops left on the host); any other dialect is
+ * refused by the parser ("Dialect `linalg' not found for custom op ..."), so
+ * that no other dialect's parser or verifier sees the input. Empty (or blank)
+ * text is an error ("the input is empty"), and so is a module without a sol
+ * op ("<input>:1:1: error: the input has no sol op: nothing to compile"):
+ * never an empty compilation. Text nesting brackets more than 256 deep is
+ * refused before it is parsed.
+ *
+ * What is guaranteed: the call returns. Besides refusing bad input with
+ * diagnostics, the compile runs on a thread of its own (64 MiB of stack)
+ * inside an llvm::CrashRecoveryContext, so that a crash of the compiler on an
+ * input that passed every check (a signal: SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGTRAP, or SIGABRT from an assertion or std::terminate), an LLVM fatal
+ * error (report_fatal_error, which would exit(1)), an allocation failure, or a
+ * stray C++ exception comes back as an error: "sol_compile: internal error:
+ * the compiler crashed (signal 11 (Segmentation fault)); this is a sol bug:
+ * ..." (or "... stopped on an LLVM fatal error: <reason>; ...", or
+ * "sol_compile: out of memory while compiling ..."), followed by the
+ * diagnostics emitted until then. While a compile runs, the
+ * process's handlers for those signals and libLLVM's fatal-error and
+ * bad-alloc handlers are sol's (installed by the first of concurrent
+ * compiles, the previous signal handlers restored by the last; a signal on
+ * another thread meanwhile is passed on to them, as is an LLVM fatal error
+ * raised outside a sol compile, which then exits as LLVM's default does).
+ *
+ * What is not: recovery is best effort, as upstream documents for crash
+ * recovery. The crashed compile's memory is leaked, not freed (its state
+ * cannot be trusted), and a crash that corrupted the heap or happened while
+ * holding a process-wide lock (inside malloc, say) may still bring the
+ * process down later; a host that sees an internal error should report it
+ * and may prefer to restart. A stack overflow (deeper recursion than 64 MiB
+ * holds) cannot be caught: no signal handler can run without stack. A host
+ * that installs its own libLLVM fatal-error handler (sharing libLLVM with
+ * sol) loses it to sol's while a compile runs.
+ *
+ * The environment variable SOL_CAPI_TEST_FAULT (segv, abort, fatal, oom,
+ * llvm-oom, throw) makes every compile fail that way after parsing, for
+ * tests of the above; it must not be set otherwise. */
 SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
                                 sol_compilation **out, char **error);
 

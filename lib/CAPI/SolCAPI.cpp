@@ -22,8 +22,10 @@
 #include "runtime/Launch.h"
 #include "runtime/Manifest.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -35,16 +37,23 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace mlir;
@@ -67,18 +76,32 @@ struct sol_loaded_kernel {
   ::sol::runtime::Manifest manifest;
 };
 
-/// A heap copy the caller frees with sol_string_free.
-static char *copyString(const std::string &text) {
-  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
-  if (copy)
-    std::memcpy(copy, text.c_str(), text.size() + 1);
+/// A heap copy the caller frees with sol_string_free (NULL when out of
+/// memory).
+static char *copyString(const char *text, size_t size) {
+  char *copy = static_cast<char *>(std::malloc(size + 1));
+  if (copy) {
+    std::memcpy(copy, text, size);
+    copy[size] = '\0';
+  }
   return copy;
+}
+
+static char *copyString(const std::string &text) {
+  return copyString(text.data(), text.size());
 }
 
 /// Sets `*error` (when asked for) and returns the failure status.
 static int fail(char **error, const std::string &message) {
   if (error)
     *error = copyString(message);
+  return 1;
+}
+
+/// fail() that allocates nothing but the copy: for out-of-memory paths.
+static int fail(char **error, const char *message) {
+  if (error)
+    *error = copyString(message, std::strlen(message));
   return 1;
 }
 
@@ -111,6 +134,10 @@ static void printLocation(llvm::raw_ostream &os, Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
     os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
        << fileLoc.getColumn();
+    return;
+  }
+  if (isa<UnknownLoc>(loc)) {
+    os << "<input>";
     return;
   }
   if (auto nameLoc = dyn_cast<NameLoc>(loc))
@@ -305,19 +332,297 @@ static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
   return options;
 }
 
+//===----------------------------------------------------------------------===//
+// Crash containment
+//===----------------------------------------------------------------------===//
+//
+// The compile runs on a thread of its own under an llvm::CrashRecoveryContext
+// (what upstream's PassManager does for its crash reproducers, and clang for
+// an in-process cc1): a signal there (SIGSEGV, SIGABRT from an uncaught
+// exception or an assertion, SIGFPE, SIGBUS, SIGILL, SIGTRAP) and LLVM's
+// report_fatal_error (which would otherwise exit(1)) come back to
+// sol_compile, which returns an error instead of taking the host process
+// down. The signal handlers and LLVM's fatal-error handlers are installed
+// only while a compile runs (counted, for concurrent compiles) and the
+// previous ones restored after; a signal raised on another thread meanwhile
+// goes on to the handler the host had.
+
+namespace {
+/// Why a compile stopped abnormally: set by the handlers below on the
+/// compile's thread, read by sol_compile once the recovery context returns.
+struct CompileAbort {
+  enum Reason { None, FatalError, OutOfMemory } reason = None;
+  std::string message;
+};
+/// The compile running on this thread, if any.
+thread_local CompileAbort *currentCompile = nullptr;
+} // namespace
+
+static void onFatalError(void *, const char *reason, bool) {
+  llvm::CrashRecoveryContext *recovery =
+      llvm::CrashRecoveryContext::GetCurrent();
+  if (currentCompile && recovery) {
+    currentCompile->reason = CompileAbort::FatalError;
+    currentCompile->message = reason ? reason : "";
+    recovery->HandleExit(1);
+  }
+  // Not a sol compile (another user of LLVM in the process): LLVM's own
+  // behaviour, which exits once this returns.
+  llvm::errs() << "LLVM ERROR: " << (reason ? reason : "") << "\n";
+}
+
+/// Must not allocate (LLVM's contract for bad-alloc handlers).
+static void onBadAlloc(void *, const char *reason, bool) {
+  llvm::CrashRecoveryContext *recovery =
+      llvm::CrashRecoveryContext::GetCurrent();
+  if (currentCompile && recovery) {
+    currentCompile->reason = CompileAbort::OutOfMemory;
+    recovery->HandleExit(1);
+  }
+  static const char message[] = "LLVM ERROR: out of memory\n";
+  (void)!::write(2, message, sizeof(message) - 1);
+}
+
+namespace {
+/// Installs the crash and fatal-error handlers for the duration of one
+/// compile; the first of concurrent compiles installs, the last removes.
+class ProtectedScope {
+public:
+  ProtectedScope() {
+    std::lock_guard<std::mutex> lock(getMutex());
+    if (getCount()++ == 0) {
+      llvm::CrashRecoveryContext::Enable();
+      llvm::install_fatal_error_handler(onFatalError);
+      llvm::install_bad_alloc_error_handler(onBadAlloc);
+    }
+  }
+  ~ProtectedScope() {
+    std::lock_guard<std::mutex> lock(getMutex());
+    if (--getCount() == 0) {
+      llvm::remove_bad_alloc_error_handler();
+      llvm::remove_fatal_error_handler();
+      llvm::CrashRecoveryContext::Disable();
+    }
+  }
+
+private:
+  static std::mutex &getMutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static int &getCount() {
+    static int count = 0;
+    return count;
+  }
+};
+} // namespace
+
+/// The signal behind a crash recovery context's return code (128 + signal).
+static std::string describeCrash(int retCode) {
+  if (retCode > 128) {
+    int signal = retCode - 128;
+    const char *name = strsignal(signal);
+    return "signal " + std::to_string(signal) + " (" +
+           (name ? name : "unknown") + ")";
+  }
+  return "exit code " + std::to_string(retCode);
+}
+
+/// The deepest bracket nesting of `text` outside string literals. The
+/// parser recurses per level, and a stack overflow is the one crash no
+/// signal handler can catch (it has no stack left to run on): inputs nested
+/// deeper than any sol module are refused before they are parsed.
+static int64_t getBracketDepth(StringRef text) {
+  int64_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+static constexpr int64_t kMaxBracketDepth = 256;
+/// The compile thread's stack: far more than a sol module needs, so that the
+/// host thread's (possibly small) stack is not the limit.
+static constexpr unsigned kCompileStackBytes = 64u << 20;
+
+/// The dialects a sol_compile input may use: sol ops in func.funcs, with
+/// arith and tensor ops left on the host (reported as host_ops). The input
+/// is parsed with only these registered, so that text for any other dialect
+/// is refused by the parser ("dialect 'linalg' is unknown") instead of
+/// reaching that dialect's parser and verifier, which are not hardened
+/// against hostile input; the full registry is appended after parsing, for
+/// the pipeline.
+static void buildInputRegistry(DialectRegistry &registry) {
+  registry.insert<mlir::sol::SolDialect, func::FuncDialect, arith::ArithDialect,
+                  tensor::TensorDialect>();
+}
+
+/// Whether `module` holds an op of the sol dialect.
+static bool hasSolOps(ModuleOp module) {
+  StringRef solNamespace = mlir::sol::SolDialect::getDialectNamespace();
+  WalkResult walk = module.walk([&](Operation *op) {
+    return op->getName().getDialectNamespace() == solNamespace
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// SOL_CAPI_TEST_FAULT=segv|abort|fatal|oom|llvm-oom|throw makes the next
+/// compiles fail that way once they have parsed their input, inside the
+/// crash boundary: how test/CAPI proves that each kind of failure comes back
+/// as an error string. Unset (always, outside the tests), it does nothing.
+static void injectTestFault() {
+  const char *fault = std::getenv("SOL_CAPI_TEST_FAULT");
+  if (!fault || !*fault)
+    return;
+  StringRef kind(fault);
+  if (kind == "segv")
+    std::raise(SIGSEGV);
+  else if (kind == "abort")
+    std::abort();
+  else if (kind == "fatal")
+    llvm::report_fatal_error("SOL_CAPI_TEST_FAULT=fatal", false);
+  else if (kind == "oom")
+    throw std::bad_alloc();
+  else if (kind == "llvm-oom")
+    llvm::report_bad_alloc_error("SOL_CAPI_TEST_FAULT=llvm-oom");
+  else if (kind == "throw")
+    throw std::runtime_error("SOL_CAPI_TEST_FAULT=throw");
+}
+
+namespace {
+/// Everything one compile owns. Heap-allocated and deleted only when the
+/// compile returns normally: after a crash its state cannot be trusted, so
+/// it is leaked rather than destroyed.
+struct CompileJob {
+  DialectRegistry inputRegistry, fullRegistry;
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<PassManager> pm;
+};
+} // namespace
+
+/// The unprotected compile. Fills `compilation` and returns 0, or sets
+/// `message` and returns nonzero; `diagnostics` collects every diagnostic.
+static int runCompile(CompileJob &job, StringRef mlirText, const char *target,
+                      const CompileOptions &options, StringRef outDir,
+                      std::string &diagnostics, sol_compilation &compilation,
+                      std::string &message) {
+  buildInputRegistry(job.inputRegistry);
+  buildRegistry(job.fullRegistry);
+  // One thread: diagnostics come out in a stable order, and a host process
+  // (Python, a framework) gets no thread pool it did not ask for.
+  job.context = std::make_unique<MLIRContext>(job.inputRegistry,
+                                              MLIRContext::Threading::DISABLED);
+  MLIRContext &context = *job.context;
+  // The error string is for people: the message and location, not an IR dump
+  // of the failing op.
+  context.printOpOnDiagnostic(false);
+  // Attributes of the sol dialect (the target) are built before any sol op
+  // may have been parsed: load it up front.
+  context.getOrLoadDialect<mlir::sol::SolDialect>();
+
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    printDiagnostic(diagnosticStream, diag);
+    return success();
+  });
+  auto failWithDiagnostics = [&](const char *what) {
+    message = diagnostics.empty()
+                  ? std::string(what)
+                  : std::string(llvm::StringRef(diagnostics).rtrim());
+    return 1;
+  };
+
+  job.module = parseSourceString<ModuleOp>(mlirText, ParserConfig(&context),
+                                           /*sourceName=*/"<input>");
+  if (!job.module)
+    return failWithDiagnostics("sol_compile: cannot parse the input");
+  ModuleOp module = *job.module;
+  injectTestFault();
+  if (target && *target && failed(attachTarget(module, target)))
+    return failWithDiagnostics("sol_compile: bad target");
+  if (!hasSolOps(module)) {
+    // At the first op: the implicit module of text without `module {}` is
+    // at line 0.
+    Block *body = module.getBody();
+    Location loc = body->empty() ? module.getLoc() : body->front().getLoc();
+    emitError(loc) << "the input has no sol op: nothing to compile "
+                      "(sol_compile takes func.funcs of sol ops)";
+    return failWithDiagnostics("sol_compile: the input has no sol op");
+  }
+  // The pipeline's dialects (linalg, gpu, nvvm, llvm, ...) and extensions.
+  context.appendDialectRegistry(job.fullRegistry);
+
+  job.pm =
+      std::make_unique<PassManager>(&context, ModuleOp::getOperationName());
+  mlir::sol::buildSolToPTXPipeline(
+      *job.pm, outDir, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
+      /*report=*/"none", options.choices, options.fastMath);
+  job.pm->addInstrumentation(
+      std::make_unique<HostProgramRecorder>(compilation.hostProgram));
+  if (failed(job.pm->run(module)))
+    return failWithDiagnostics("sol_compile: the sol-to-ptx pipeline failed");
+
+  // Kernels in module order: each became a gpu.binary named after it.
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    SolKernel kernel;
+    kernel.name = binary.getSymName().str();
+    llvm::SmallString<256> base(outDir);
+    llvm::sys::path::append(base, kernel.name);
+    if (!readFile(base + ".json", kernel.manifest) ||
+        !readFile(base + ".ptx", kernel.ptx) ||
+        !readFile(base + ".cubin", kernel.cubin)) {
+      message = "sol_compile: the pipeline wrote no manifest, PTX or cubin "
+                "for kernel '" +
+                kernel.name + "'";
+      return 1;
+    }
+    compilation.kernels.push_back(std::move(kernel));
+  }
+  return 0;
+}
+
 extern "C" int sol_compile(const char *mlirText, const char *target,
                            sol_compilation **out, char **error) {
   return sol_compile_with_options(mlirText, target, nullptr, out, error);
 }
 
-extern "C" int sol_compile_with_options(const char *mlirText,
-                                        const char *target,
-                                        const char *optionText,
-                                        sol_compilation **out, char **error) {
+/// sol_compile_with_options, outside the crash boundary.
+static int compileWithOptions(const char *mlirText, const char *target,
+                              const char *optionText, sol_compilation **out,
+                              char **error) {
   if (out)
     *out = nullptr;
   if (!mlirText || !out)
     return fail(error, "sol_compile: mlir_text and out must not be NULL");
+  StringRef text(mlirText);
+  if (text.trim().empty())
+    return fail(error, "sol_compile: the input is empty (expected a module "
+                       "of sol ops in func.funcs)");
+  int64_t depth = getBracketDepth(text);
+  if (depth > kMaxBracketDepth)
+    return fail(error, "sol_compile: the input nests brackets " +
+                           std::to_string(depth) + " deep (at most " +
+                           std::to_string(kMaxBracketDepth) + ")");
   std::string optionError;
   FailureOr<CompileOptions> options =
       parseCompileOptions(optionText ? optionText : "", optionError);
@@ -325,36 +630,7 @@ extern "C" int sol_compile_with_options(const char *mlirText,
     return fail(error, optionError);
   registerPassesOnce();
 
-  DialectRegistry registry;
-  buildRegistry(registry);
-  MLIRContext context(registry);
-  // One thread: diagnostics come out in a stable order, and a host process
-  // (Python, a framework) gets no thread pool it did not ask for.
-  context.disableMultithreading();
-  // The error string is for people: the message and location, not an IR dump
-  // of the failing op.
-  context.printOpOnDiagnostic(false);
-
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    printDiagnostic(diagnosticStream, diag);
-    return success();
-  });
-  auto failWithDiagnostics = [&](const char *what) {
-    std::string message =
-        diagnostics.empty() ? std::string(what)
-                            : std::string(llvm::StringRef(diagnostics).rtrim());
-    return fail(error, message);
-  };
-
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      mlirText, ParserConfig(&context), /*sourceName=*/"<input>");
-  if (!module)
-    return failWithDiagnostics("sol_compile: cannot parse the input");
-  if (target && *target && failed(attachTarget(*module, target)))
-    return failWithDiagnostics("sol_compile: bad target");
-
+  // Outside the crash boundary, so it is removed however the compile ends.
   TempDir outDir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("sol-capi", outDir.path))
@@ -362,31 +638,71 @@ extern "C" int sol_compile_with_options(const char *mlirText,
                            ec.message());
 
   auto compilation = std::make_unique<sol_compilation>();
-  PassManager pm(&context, ModuleOp::getOperationName());
-  mlir::sol::buildSolToPTXPipeline(
-      pm, outDir.path, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
-      /*report=*/"none", options->choices, options->fastMath);
-  pm.addInstrumentation(
-      std::make_unique<HostProgramRecorder>(compilation->hostProgram));
-  if (failed(pm.run(*module)))
-    return failWithDiagnostics("sol_compile: the sol-to-ptx pipeline failed");
+  std::string diagnostics, message;
+  int status = 1;
+  bool threw = false;
+  CompileAbort aborted;
+  ProtectedScope scope;
+  llvm::CrashRecoveryContext recovery;
+  bool completed = recovery.RunSafelyOnThread(
+      [&] {
+        currentCompile = &aborted;
+        auto *job = new CompileJob();
+        try {
+          status = runCompile(*job, text, target, *options, outDir.path,
+                              diagnostics, *compilation, message);
+          delete job;
+        } catch (const std::bad_alloc &) {
+          // Thrown through LLVM's frames, which run no cleanups (they are
+          // built without exceptions): the job is as untrustworthy as after
+          // a crash, and is leaked too.
+          aborted.reason = CompileAbort::OutOfMemory;
+        } catch (...) {
+          threw = true;
+        }
+        currentCompile = nullptr;
+      },
+      kCompileStackBytes);
 
-  // Kernels in module order: each became a gpu.binary named after it.
-  for (auto binary : module->getOps<gpu::BinaryOp>()) {
-    SolKernel kernel;
-    kernel.name = binary.getSymName().str();
-    llvm::SmallString<256> base(outDir.path);
-    llvm::sys::path::append(base, kernel.name);
-    if (!readFile(base + ".json", kernel.manifest) ||
-        !readFile(base + ".ptx", kernel.ptx) ||
-        !readFile(base + ".cubin", kernel.cubin))
-      return fail(error, "sol_compile: the pipeline wrote no manifest, PTX "
-                         "or cubin for kernel '" +
-                             kernel.name + "'");
-    compilation->kernels.push_back(std::move(kernel));
+  if (completed && !threw && aborted.reason == CompileAbort::None) {
+    if (status != 0)
+      return fail(error, message);
+    *out = compilation.release();
+    return 0;
   }
-  *out = compilation.release();
-  return 0;
+  // The compile's state is abandoned (leaked, not destroyed): report what
+  // happened, with the diagnostics it had emitted so far.
+  std::string report;
+  if (aborted.reason == CompileAbort::OutOfMemory) {
+    report = "sol_compile: out of memory while compiling (the compile was "
+             "abandoned)";
+  } else {
+    std::string what =
+        threw ? "threw an unexpected C++ exception"
+        : aborted.reason == CompileAbort::FatalError
+            ? "stopped on an LLVM fatal error: " + aborted.message
+            : "crashed (" + describeCrash(recovery.RetCode) + ")";
+    report = "sol_compile: internal error: the compiler " + what +
+             "; this is a sol bug: please report it with the input "
+             "(sol-opt --sol-to-ptx on the same text gives a backtrace)";
+  }
+  StringRef emitted = StringRef(diagnostics).rtrim();
+  if (!emitted.empty())
+    report += "\n" + emitted.str();
+  // Not `compilation`: the crashed thread may have been filling it.
+  compilation.release();
+  return fail(error, report);
+}
+
+extern "C" int sol_compile_with_options(const char *mlirText,
+                                        const char *target,
+                                        const char *optionText,
+                                        sol_compilation **out, char **error) {
+  try {
+    return compileWithOptions(mlirText, target, optionText, out, error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_compile: out of memory");
+  }
 }
 
 extern "C" void sol_compilation_free(sol_compilation *compilation) {
@@ -431,8 +747,7 @@ sol_kernel_manifest_json(const sol_compilation *compilation, size_t index) {
   return kernel ? kernel->manifest.c_str() : nullptr;
 }
 
-extern "C" char *
-sol_compilation_cost_report_json(const sol_compilation *compilation) {
+static char *getCostReport(const sol_compilation *compilation) {
   llvm::json::Array report;
   if (compilation) {
     for (const SolKernel &kernel : compilation->kernels) {
@@ -453,6 +768,15 @@ sol_compilation_cost_report_json(const sol_compilation *compilation) {
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(report));
   return copyString(text);
+}
+
+extern "C" char *
+sol_compilation_cost_report_json(const sol_compilation *compilation) {
+  try {
+    return getCostReport(compilation);
+  } catch (const std::bad_alloc &) {
+    return nullptr;
+  }
 }
 
 extern "C" const char *
@@ -506,11 +830,9 @@ static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
                       error);
 }
 
-extern "C" int sol_module_load(const void *image, size_t size,
-                               const char *kernelName, const char *manifestJson,
-                               sol_loaded_kernel **out, char **error) {
-  if (out)
-    *out = nullptr;
+static int loadModule(const void *image, size_t size, const char *kernelName,
+                      const char *manifestJson, sol_loaded_kernel **out,
+                      char **error) {
   if (!image || size == 0 || !kernelName || !manifestJson || !out)
     return fail(error, "sol_module_load: image, kernel_name, manifest_json "
                        "and out must be given (and size nonzero)");
@@ -566,9 +888,9 @@ extern "C" int sol_module_load(const void *image, size_t size,
   return 0;
 }
 
-extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
-                                 void **argDevicePointers, size_t numArgs,
-                                 void *cudaStream, char **error) {
+static int launchLoadedKernel(sol_loaded_kernel *kernel,
+                              void **argDevicePointers, size_t numArgs,
+                              void *cudaStream, char **error) {
   if (!kernel || !kernel->function)
     return fail(error, "sol_kernel_launch: no loaded kernel");
   const ::sol::runtime::Manifest &manifest = kernel->manifest;
@@ -603,6 +925,29 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
     return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
                            "': " + message);
   return 0;
+}
+
+extern "C" int sol_module_load(const void *image, size_t size,
+                               const char *kernelName, const char *manifestJson,
+                               sol_loaded_kernel **out, char **error) {
+  if (out)
+    *out = nullptr;
+  try {
+    return loadModule(image, size, kernelName, manifestJson, out, error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_module_load: out of memory");
+  }
+}
+
+extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
+                                 void **argDevicePointers, size_t numArgs,
+                                 void *cudaStream, char **error) {
+  try {
+    return launchLoadedKernel(kernel, argDevicePointers, numArgs, cudaStream,
+                              error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_kernel_launch: out of memory");
+  }
 }
 
 extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {

@@ -10,6 +10,9 @@
 
 // RUN: sol-capi-test %sol_src_root/examples/oproj_residual.mlir | FileCheck %s
 
+/* setenv and unsetenv, for the fault-injection cases. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "sol-c/sol.h"
 
 #include <stdio.h>
@@ -32,6 +35,24 @@ static char *readFile(const char *path) {
     text[size] = '\0';
   fclose(file);
   return text;
+}
+
+/* Compiles `text` and prints what came back under `label`, success or not:
+ * for inputs whose outcome other fixes may change, where what matters is
+ * that the call returns (the process survives) with a coherent answer. */
+static int expectSurvives(const char *label, const char *text,
+                          const char *target) {
+  sol_compilation *compilation = NULL;
+  char *error = NULL;
+  int status = sol_compile(text, target, &compilation, &error);
+  int bad = status == 0 ? compilation == NULL || error != NULL
+                        : compilation != NULL || error == NULL || !*error;
+  printf("%s: survived (%s)\n", label, status == 0 ? "compiled" : "error");
+  if (status != 0)
+    printf("  %s\n", error ? error : "(no message)");
+  sol_compilation_free(compilation);
+  sol_string_free(error);
+  return bad;
 }
 
 /* Compiles `text` expecting failure; prints the error under `label`. */
@@ -146,6 +167,33 @@ int main(int argc, char **argv) {
     printf("bad manifest: error: %s\n", error);
     sol_string_free(error);
   }
+  // Manifests are range-checked before use: an arg index of 2^31 was a
+  // negative int (SIGSEGV in sol-run), 2^32 silently 0.
+  // CHECK: manifest index: error: sol_module_load: program[2] (arg): "index"
+  // = 2147483648 out of range (0 to 2147483647)
+  {
+    const char *manifest = sol_kernel_manifest_json(compilation, 0);
+    const char *index = strstr(manifest, "\"index\": 2");
+    if (!index) {
+      printf("manifest index: no \"index\": 2 in the manifest\n");
+      ++failures;
+    } else {
+      size_t prefix = (size_t)(index - manifest) + strlen("\"index\": ");
+      char *edited = malloc(strlen(manifest) + 16);
+      memcpy(edited, manifest, prefix);
+      strcpy(edited + prefix, "2147483648");
+      strcat(edited, index + strlen("\"index\": 2"));
+      if (sol_module_load(cubin, cubinSize, sol_kernel_name(compilation, 0),
+                          edited, &loaded, &error) == 0) {
+        printf("manifest index: unexpectedly loaded\n");
+        ++failures;
+      } else {
+        printf("manifest index: error: %s\n", error);
+        sol_string_free(error);
+      }
+      free(edited);
+    }
+  }
   sol_compilation_free(compilation);
   free(text);
 
@@ -176,6 +224,75 @@ int main(int argc, char **argv) {
       NULL);
   // CHECK: null input: sol_compile: mlir_text and out must not be NULL
   failures += expectCompileError("null input", NULL, NULL);
+
+  // Issue 15: text without sol ops and a preset target crashed in
+  // getTargetPreset (the sol dialect was not loaded yet). Empty text is an
+  // error of its own; a module without a sol op is one at its location.
+  // CHECK: empty: sol_compile: the input is empty (expected a module of sol
+  // ops in func.funcs)
+  failures += expectCompileError("empty", "", "h200");
+  // CHECK: blank: sol_compile: the input is empty
+  failures += expectCompileError("blank", " \n\t\n", "h200");
+  // CHECK: empty module: <input>:1:1: error: the input has no sol op:
+  // nothing to compile (sol_compile takes func.funcs of sol ops)
+  failures += expectCompileError("empty module", "module {}", "h200");
+  // CHECK: no sol op: <input>:1:1: error: the input has no sol op
+  failures +=
+      expectCompileError("no sol op",
+                         "func.func @f(%a: tensor<4xf16>) -> tensor<4xf16> {\n"
+                         "  return %a : tensor<4xf16>\n}\n",
+                         "h200");
+  // CHECK: no sol op, no target: <input>:1:1: error: the input has no sol op
+  failures += expectCompileError("no sol op, no target", "module {}", NULL);
+  // Only the dialects a sol input uses are parsed (builtin, func, sol, arith,
+  // tensor): upstream's linalg.generic parser crashes on iterator_types =
+  // [0] (an unchecked cast to StringAttr), and other dialects are refused
+  // before their parsers run.
+  // CHECK: linalg: <input>:3:{{[0-9]+}}: error: Dialect `linalg' not found
+  // for custom op 'linalg.generic'
+  failures += expectCompileError(
+      "linalg",
+      "#map = affine_map<(d0) -> (d0)>\n"
+      "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = "
+      "[0]} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) {\n"
+      "  ^bb0(%x: f32, %y: f32):\n"
+      "    linalg.yield %x : f32\n"
+      "  } -> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n}\n",
+      "h200");
+  // CHECK: memref: <input>:2:{{[0-9]+}}: error: Dialect `memref' not found
+  // for custom op 'memref.alloc'
+  failures += expectCompileError(
+      "memref",
+      "func.func @main(%x: memref<8xf32>) -> memref<8xf32> {\n"
+      "  %a = memref.alloc() : memref<8xf32>\n"
+      "  return %a : memref<8xf32>\n}\n",
+      "h200");
+  // CHECK: generic form: <input>:1:{{[0-9]+}}: error: operation being parsed
+  // with an unregistered dialect
+  failures += expectCompileError("generic form",
+                                 "\"linalg.yield\"() : () -> ()", "h200");
+  // Nesting deep enough to exhaust the parser's stack is refused unparsed.
+  {
+    enum { Depth = 100000 };
+    char *deep = malloc(2 * Depth + 1);
+    for (int i = 0; i < Depth; ++i) {
+      deep[i] = '[';
+      deep[Depth + i] = ']';
+    }
+    deep[2 * Depth] = '\0';
+    // CHECK: deep: sol_compile: the input nests brackets 100000 deep (at
+    // most 256)
+    failures += expectCompileError("deep", deep, "h200");
+    free(deep);
+  }
+  // CHECK: truncated: <input>:2:{{[0-9]+}}: error: {{.+}}
+  failures += expectCompileError(
+      "truncated",
+      "func.func @f(%a: tensor<4x8xf16>) -> tensor<4x8xf16> {\n"
+      "  %x = sol.relu %a : tensor<4x8",
+      "h200");
 
   // Options as sol-opt spells them: fast-math puts tanh.approx.f32 in the
   // GELU epilogue's PTX; an unknown option is an error naming it.
@@ -215,6 +332,87 @@ int main(int argc, char **argv) {
     } else {
       printf("bad option: %s\n", error);
       sol_string_free(error);
+    }
+  }
+
+  // Inputs that crashed the compiler itself (being fixed in the compiler):
+  // whatever each gives now, the call returns and the process lives on.
+  // CHECK: b200: survived
+  failures += expectSurvives(
+      "b200",
+      "func.func @silu(%a: tensor<64x64xf16>) -> tensor<64x64xf16> {\n"
+      "  %v = sol.silu %a : tensor<64x64xf16>\n"
+      "  return %v : tensor<64x64xf16>\n}\n",
+      "b200");
+  // CHECK: sm_0: survived
+  failures += expectSurvives(
+      "sm_0",
+      "module attributes {sol.target = #sol.target<name = \"fuzz\", chip = "
+      "\"sm_0\", sm_count = 132, clock_mhz = 1830, f16_tflops = 989.0, "
+      "bf16_tflops = 989.0, tf32_tflops = 494.7, fp8_tflops = 1978.9, "
+      "f32_simt_tflops = 66.9, hbm_gbps = 4800.0, l2_gbps = 2000.0, l2_bytes "
+      "= 62914560, smem_per_sm_bytes = 233472, regs_per_sm = 65536, "
+      "launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {\n"
+      "func.func @k(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> "
+      "tensor<64x64xf16> {\n"
+      "  %c = sol.add %a, %b : tensor<64x64xf16>, tensor<64x64xf16> -> "
+      "tensor<64x64xf16>\n"
+      "  return %c : tensor<64x64xf16>\n}\n}\n",
+      NULL);
+  // CHECK: m = 0: survived
+  failures += expectSurvives(
+      "m = 0",
+      "func.func @m_zero(%a: tensor<0x40xbf16>, %b: tensor<77x40xbf16>) -> "
+      "tensor<0x77xbf16> {\n"
+      "  %m = sol.matmul %a, %b transpose_b : tensor<0x40xbf16>, "
+      "tensor<77x40xbf16> -> tensor<0x77xbf16>\n"
+      "  return %m : tensor<0x77xbf16>\n}\n",
+      "h200");
+  // CHECK: symbol: survived
+  failures += expectSurvives(
+      "symbol",
+      "func.func @\"/\"(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> "
+      "tensor<64x64xf16> {\n"
+      "  %c = sol.add %a, %b : tensor<64x64xf16>, tensor<64x64xf16> -> "
+      "tensor<64x64xf16>\n"
+      "  return %c : tensor<64x64xf16>\n}\n",
+      "h200");
+
+  // The last line of defence, driven by SOL_CAPI_TEST_FAULT: a signal, an
+  // abort, an LLVM fatal error (which would exit(1)), an allocation failure
+  // and a stray exception inside the compile each come back as an error;
+  // then a normal compile in the same process still works.
+  // CHECK: fault segv: sol_compile: internal error: the compiler crashed
+  // (signal 11 ({{.+}})); this is a sol bug: please report it with the input
+  // CHECK: fault abort: sol_compile: internal error: the compiler crashed
+  // (signal 6 ({{.+}}))
+  // CHECK: fault fatal: sol_compile: internal error: the compiler stopped on
+  // an LLVM fatal error: SOL_CAPI_TEST_FAULT=fatal
+  // CHECK: fault oom: sol_compile: out of memory while compiling (the
+  // compile was abandoned)
+  // CHECK: fault llvm-oom: sol_compile: out of memory while compiling
+  // CHECK: fault throw: sol_compile: internal error: the compiler threw an
+  // unexpected C++ exception
+  const char *faults[] = {"segv", "abort", "fatal", "oom", "llvm-oom", "throw"};
+  for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); ++i) {
+    char label[64];
+    snprintf(label, sizeof(label), "fault %s", faults[i]);
+    setenv("SOL_CAPI_TEST_FAULT", faults[i], 1);
+    failures += expectCompileError(label, gelu, NULL);
+  }
+  unsetenv("SOL_CAPI_TEST_FAULT");
+  {
+    sol_compilation *compiled = NULL;
+    char *error = NULL;
+    // CHECK: after faults: 1 kernel
+    if (sol_compile(gelu, NULL, &compiled, &error) != 0) {
+      printf("after faults: %s\n", error);
+      sol_string_free(error);
+      ++failures;
+    } else {
+      printf("after faults: %zu kernel\n",
+             sol_compilation_num_kernels(compiled));
+      sol_compilation_free(compiled);
     }
   }
 

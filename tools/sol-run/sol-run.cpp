@@ -17,7 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -44,11 +46,13 @@ static const char *const usage =
     "                       1e-4 for f32)\n"
     "  --ref-budget=N       reference multiply-adds before checking a\n"
     "                       sample of rows (default 3e8)\n"
+    "  --max-host-bytes=N   refuse a kernel whose argument buffers need more\n"
+    "                       host memory (default 3/4 of physical memory)\n"
     "  --json=<out.json>    write a list of result rows\n"
     "  --help               this text\n"
     "\n"
-    "Exit status: 0 when every kernel passes, 1 on any failure or error,\n"
-    "2 on bad usage.\n";
+    "Exit status: 0 when every kernel passes, 1 on any failure or error\n"
+    "(a malformed manifest, one too large for memory, ...), 2 on bad usage.\n";
 
 static bool startsWith(const std::string &text, const char *prefix,
                        std::string &rest) {
@@ -74,7 +78,7 @@ static bool parseCount(const std::string &text, int &value) {
   return true;
 }
 
-int main(int argc, char **argv) {
+static int runMain(int argc, char **argv) {
   RunOptions options;
   std::string jsonPath;
   std::vector<std::string> manifestPaths;
@@ -112,6 +116,11 @@ int main(int argc, char **argv) {
     } else if (startsWith(argument, "--ref-budget=", value)) {
       ok = parseNumber(value, options.referenceBudget) &&
            options.referenceBudget > 0;
+    } else if (startsWith(argument, "--max-host-bytes=", value)) {
+      double bytes;
+      ok = parseNumber(value, bytes) && bytes >= 1 && bytes < 0x1p64;
+      if (ok)
+        options.maxHostBytes = static_cast<uint64_t>(bytes);
     } else if (startsWith(argument, "--json=", value)) {
       jsonPath = value;
       ok = !value.empty();
@@ -172,4 +181,20 @@ int main(int argc, char **argv) {
     }
   }
   return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  // The runner checks sizes before it allocates (--max-host-bytes), so this
+  // is the last line of defence: whatever a manifest holds, sol-run exits
+  // with a message and status 1, never with an uncaught exception's abort.
+  try {
+    return runMain(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    std::fputs("sol-run: out of memory\n", stderr);
+  } catch (const std::exception &error) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "sol-run: internal error: %s\n", error.what());
+  }
+  return 1;
 }
