@@ -96,7 +96,8 @@ def compiled_model(model, impl):
     torch._dynamo.reset()
     kwargs = {"dynamic": True}
     if backend == "sol":
-        import sol.torch_backend  # noqa: F401  (registers "sol")
+        import sol.torch_backend
+        assert sol.torch_backend.sol_backend   # registers backend="sol"
         options = {"mode": mode} if mode else {}
         return torch.compile(model, backend="sol", options=options, **kwargs)
     return torch.compile(model, backend="inductor", mode=mode, **kwargs)
@@ -237,12 +238,18 @@ def main():
     parser.add_argument("--families", default=",".join(hf_models.FAMILIES))
     parser.add_argument("--impls", default=",".join(IMPLS))
     parser.add_argument("--size", default="real", choices=["real", "tiny"])
+    parser.add_argument("--verbose", action="store_true",
+                        help="log sol's measured choices (the sol logger)")
     parser.add_argument("--decode-past", type=int, default=512)
     parser.add_argument("--prefill", default=",".join(
         f"{b}x{t}" for b, t in PREFILL))
     parser.add_argument("--decode-batches", default=",".join(
         map(str, DECODE_BATCHES)))
     args = parser.parse_args()
+    if args.verbose:
+        import logging
+        logging.basicConfig(format="%(name)s: %(message)s")
+        logging.getLogger("sol").setLevel(logging.INFO)
     DECODE_PAST = args.decode_past
     PREFILL[:] = [tuple(map(int, c.split("x"))) for c in
                   args.prefill.split(",")]
@@ -260,8 +267,10 @@ def main():
         pass
 
     def write():
+        # A list of rows, each stamped with the run's date, card and
+        # versions.
         with open(args.out, "w") as f:
-            json.dump({"meta": meta, "rows": rows}, f, indent=1)
+            json.dump([dict(meta, **row) for row in rows], f, indent=1)
 
     for family in args.families.split(","):
         run_family(family, args.impls.split(","), rows, write, args.size,
