@@ -116,7 +116,7 @@ TEST(LaunchManifestTest, TensorMapErrorsNameTheField) {
   EXPECT_EQ(withFirst("\"arg\": 0", "\"arg\": 3"),
             "tensor_maps[0]: \"arg\" 3 out of range (3 args)");
   EXPECT_EQ(withFirst("\"arg\": 0", "\"arg\": -1"),
-            "tensor_maps[0]: \"arg\" must be at least 0");
+            "tensor_maps[0]: \"arg\" = -1 out of range (0 to 2147483647)");
   EXPECT_EQ(withFirst("\"arg\": 0, ", ""),
             "tensor_maps[0]: missing field \"arg\"");
   EXPECT_EQ(withFirst("\"arg\": 0, \"dtype\": \"f32\"",
@@ -135,7 +135,8 @@ TEST(LaunchManifestTest, TensorMapErrorsNameTheField) {
   EXPECT_EQ(withFirst("\"box\": [4, 2]", "\"box\": [4]"),
             "tensor_maps[0]: \"box\" has 1 entries but \"dims\" has 2");
   EXPECT_EQ(withFirst("\"box\": [4, 2]", "\"box\": [4, 0]"),
-            "tensor_maps[0]: \"box\"[1] must be at least 1");
+            "tensor_maps[0]: \"box\"[1] = 0 out of range (1 to "
+            "9007199254740992)");
   EXPECT_EQ(withFirst("\"box\": [4, 2]", "\"box\": [4, 257]"),
             "tensor_maps[0]: \"box\"[1] = 257 out of range (1 to 256)");
   EXPECT_EQ(withFirst("\"swizzle\": \"32B\"", "\"swizzle\": \"16B\""),
@@ -220,7 +221,7 @@ TEST(LaunchManifestTest, ClusterErrors) {
             "launch: \"cluster\" [16] has more than 8 blocks (the portable "
             "cluster size)");
   EXPECT_EQ(manifestError(clusterManifestText("[0, 1, 1]")),
-            "launch: \"cluster\"[0] must be at least 1");
+            "launch: \"cluster\"[0] = 0 out of range (1 to 2147483647)");
   EXPECT_EQ(manifestError(clusterManifestText("[]")),
             "launch: \"cluster\" needs 1 to 3 entries");
   EXPECT_EQ(manifestError(clusterManifestText("[1, 1, 1, 1]")),
