@@ -836,7 +836,7 @@ def choose(inputs, shapes, spec, text, m):
     Inductor's side). Called once per (region, M), never while a CUDA graph
     is being captured (then sol runs)."""
     key = (text, m)
-    if torch.cuda.is_current_stream_capturing():
+    if key in choices or torch.cuda.is_current_stream_capturing():
         return
     graphs = bool(spec.get("cudagraphs"))
     with torch.no_grad():
@@ -887,24 +887,45 @@ def _resolve_op(name):
     return getattr(getattr(getattr(torch.ops, namespace), packet), overload)
 
 
+def _aten_steps(spec):
+    """The region's ATen program resolved once (ops looked up, constant
+    arguments decoded): the fallback's hot path is then one call per op."""
+    steps = spec.get("_aten_steps")
+    if steps is None:
+        steps = []
+        for op in spec["aten"]:
+            if op["op"] == "reshape_rows":
+                steps.append(("reshape", op["cols"], op["args"], {}))
+                continue
+            kind = "mm" if op["op"] in ("aten.mm.default",
+                                        "aten.addmm.default") else "op"
+            steps.append((kind, _resolve_op(op["op"]), op["args"],
+                          op["kwargs"]))
+        spec["_aten_steps"] = steps
+    return steps
+
+
 def _run_aten(inputs, shapes, spec):
-    """The region's own ATen ops (the fallback)."""
+    """The region's own ATen ops (the fallback), over the same 2-D [M, N]
+    view of its inputs that sol's kernels take."""
+    m = inputs[0].shape[0]
+    inputs = [_flatten(t, role, m) for t, role in zip(inputs, spec["roles"])]
     values = []
-    for op in spec["aten"]:
-        args = [_decode(a, inputs, values) for a in op["args"]]
-        if op["op"] == "reshape_rows":
-            values.append(args[0].reshape(-1, op["cols"]))
+    for kind, fn, arg_specs, kwarg_specs in _aten_steps(spec):
+        args = [_decode(a, inputs, values) for a in arg_specs]
+        if kind == "reshape":
+            values.append(args[0].reshape(-1, fn))
             continue
         kwargs = {k: _decode(v, inputs, values)
-                  for k, v in op["kwargs"].items()}
-        if op["op"] in ("aten.mm.default", "aten.addmm.default"):
+                  for k, v in kwarg_specs.items()} if kwarg_specs else {}
+        if kind == "mm":
             # Matmuls over the flattened rows, as the region reads them.
             mats = [a.reshape(-1, a.shape[-1]) if a.dim() > 2 else a
                     for a in args[-2:]]
             args = args[:-2] + mats
-        values.append(_resolve_op(op["op"])(*args, **kwargs))
-    return [values[i].reshape(s).contiguous()
-            for i, s in zip(spec["aten_outputs"], shapes)]
+        values.append(fn(*args, **kwargs))
+    return [values[i].reshape(s) for i, s in zip(spec["aten_outputs"],
+                                                 shapes)]
 
 
 _library.impl("fused", _fused_impl, "CPU")
