@@ -1156,10 +1156,10 @@ def _replace_region(graph, region, options, resolver, entry):
         plan = kernel.manifest.get("plan", {})
         entry.kernels.append({
             "name": kernel.name,
-            "plan": plan.get("path", "?") if isinstance(plan, dict) else
-            str(plan),
+            "plan": _plan_text(plan),
             "t_pred_us": float(cost.get("t_pred_us", 0.0)),
-            "flops": int(cost.get("flops", 0))})
+            "flops": int(cost.get("tc_flops", 0)) +
+            int(cost.get("ew_flops", 0))})
     # Measured at the graph's example M (for a dynamic M, its hint; other
     # M are measured when they are first seen, in the op).
     if record["measure"]:
@@ -1186,6 +1186,19 @@ def _replace_region(graph, region, options, resolver, entry):
         if not node.users:
             graph.erase_node(node)
     entry.status = "sol"
+
+
+def _plan_text(plan):
+    """"wgmma_tma 128x128x64 pingpong split-k 1" from a manifest's plan."""
+    if not isinstance(plan, dict):
+        return str(plan)
+    words = [plan.get("path", "?"),
+             "x".join(str(t) for t in plan.get("tile", []))]
+    if plan.get("schedule"):
+        words.append(plan["schedule"])
+    if plan.get("split_k", 1) != 1:
+        words.append(f"split-k {plan['split_k']}")
+    return " ".join(w for w in words if w)
 
 
 class _LeftToInductor(Exception):

@@ -17,7 +17,10 @@ from sol.reference import reference_launcher
 
 logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
 torch.manual_seed(0)
-OPTIONS = {"launcher": reference_launcher}
+# The eager-partition mode (partitioner="eager", a debugging option: sol's
+# partitions beside eager torch) is what this file pins; the default mode,
+# sol inside Inductor, is tested by inductor_models.py and inductor_pass.py.
+OPTIONS = {"launcher": reference_launcher, "partitioner": "eager"}
 
 
 def run(name, model, *inputs, options=OPTIONS):
@@ -158,7 +161,8 @@ run("fallback_int64", IntMath(), torch.arange(64).reshape(8, 8))
 # falls back to the partition's eager nodes at run time.
 # CHECK:       sol: partition 0 runs eagerly from now on: SolError: no CUDA device
 # CHECK-LABEL: == no_cuda: matches eager: True
-run("no_cuda", mlp, torch.randn(4, 16, 256).half(), options={})
+run("no_cuda", mlp, torch.randn(4, 16, 256).half(),
+    options={"partitioner": "eager"})
 
 
 # The cache: the same graph again hits it (nothing compiled), a new shape

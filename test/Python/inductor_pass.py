@@ -1,0 +1,173 @@
+# sol's post-grad pass inside Inductor on small torch.nn modules (CPU, the
+# reference launcher): which matmuls become sol regions and which ops join
+# them, what stays with Inductor and why, the report, the ATen fallback,
+# dynamic M from one compiled graph, and that no graph falls back whole.
+# REQUIRES: torch
+# RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
+
+import logging
+
+import torch
+import torch._dynamo
+import torch.nn.functional as F
+
+import sol.inductor as inductor
+import sol.torch_backend  # noqa: F401  (registers backend="sol")
+
+logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+logging.getLogger("torch").setLevel(logging.ERROR)
+torch.manual_seed(0)
+
+
+def run(name, model, *inputs, dynamic=False, options=None, check=True):
+    torch._dynamo.reset()
+    before = len(inductor.history)
+    compiled = torch.compile(model, backend="sol", dynamic=dynamic,
+                             options=options or {})
+    with torch.no_grad():
+        expected = model(*inputs)
+        got = compiled(*inputs)
+    close = torch.allclose(got, expected, rtol=1e-4, atol=1e-4)
+    print(f"== {name}: matches eager: {close}")
+    for graph in inductor.history[before:]:
+        print(graph.summary())
+    return compiled
+
+
+# A SwiGLU MLP with a residual: the gate and up projections meet in the
+# product, so they are one region (sol-fuse pairs them); the down projection
+# takes the residual. Inductor decomposed silu to x / (1 + exp(-x)).
+# CHECK-LABEL: == swiglu_residual: matches eager: True
+# CHECK:       sol ran 100.0% of this graph's matmul FLOPs
+# CHECK:       region 0: sol: mm, {{.*}}mm_1, {{.*}}mul
+# CHECK:       region 1: sol: mm_2, {{.*}}add
+class SwiGLU(torch.nn.Module):
+    def __init__(self, d=64, f=96):
+        super().__init__()
+        self.gate = torch.nn.Linear(d, f, bias=False)
+        self.up = torch.nn.Linear(d, f, bias=False)
+        self.down = torch.nn.Linear(f, d, bias=False)
+
+    def forward(self, x):
+        return x + self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+run("swiglu_residual", SwiGLU(), torch.randn(2, 5, 64))
+
+
+# RMSNorm after a residual sum: the sum joins the projection's region, the
+# square of it (read only by the norm's mean) is dropped back to Inductor,
+# which fuses it into the reduction.
+# CHECK-LABEL: == residual_then_norm: matches eager: True
+# CHECK:       region 0: sol: mm, view_1, add (
+# CHECK-NOT:   pow
+# CHECK:       region 1:
+class ResidualNorm(torch.nn.Module):
+    def __init__(self, d=64):
+        super().__init__()
+        self.o = torch.nn.Linear(d, d, bias=False)
+        self.norm = torch.nn.RMSNorm(d)
+        self.next = torch.nn.Linear(d, d, bias=False)
+
+    def forward(self, x, r):
+        h = r + self.o(x)
+        return self.next(self.norm(h)) + h
+
+
+run("residual_then_norm", ResidualNorm(), torch.randn(2, 5, 64),
+    torch.randn(2, 5, 64))
+
+
+# A biased linear (addmm) with GELU-tanh (decomposed by then), and a [K, N] weight (GPT-2's Conv1D:
+# no transpose): both are sol regions.
+# CHECK-LABEL: == addmm_gelu_and_kn_weight: matches eager: True
+# CHECK:       sol ran 100.0% of this graph's matmul FLOPs
+# CHECK:       region 0: sol: addmm, {{.*}}tanh
+# CHECK:       region 1: sol: addmm_1
+class Conv1DLike(torch.nn.Module):
+    def __init__(self, d=64):
+        super().__init__()
+        self.fc = torch.nn.Linear(d, 4 * d)
+        self.weight = torch.nn.Parameter(torch.randn(4 * d, d) * 0.05)
+        self.bias = torch.nn.Parameter(torch.randn(d))
+
+    def forward(self, x):
+        h = F.gelu(self.fc(x), approximate="tanh")
+        return torch.addmm(self.bias, h.view(-1, h.shape[-1]), self.weight)
+
+
+run("addmm_gelu_and_kn_weight", Conv1DLike(), torch.randn(7, 64))
+
+
+# A batched matmul (attention scores written by hand) stays with Inductor,
+# with the reason; the projections around it are sol's. A split of a fused
+# projection's output and getitem nodes do not send the graph back whole
+# (the old backend's KeyError: getitem_NN).
+# CHECK-LABEL: == bmm_and_split: matches eager: True
+# CHECK:       inductor bmm: bmm is not taken yet
+# CHECK-NOT:   <graph>
+class Attention(torch.nn.Module):
+    def __init__(self, d=64):
+        super().__init__()
+        self.qkv = torch.nn.Linear(d, 3 * d)
+        self.o = torch.nn.Linear(d, d)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).split(x.shape[-1], dim=-1)
+        scores = torch.softmax(q @ k.transpose(1, 2) / 8.0, dim=-1)
+        return self.o(scores @ v)
+
+
+run("bmm_and_split", Attention(), torch.randn(2, 6, 64))
+
+
+# One compiled graph for every M: dynamic=True gives the pass a symbolic
+# token dimension; the op compiles each new M when it first sees it.
+# CHECK-LABEL: == dynamic_m: matches eager: True
+# CHECK:       (23040 of 23040, dynamic M)
+# CHECK:       == dynamic_m at 3 x 11 and 4 x 29: matches eager True, new graphs 0
+compiled = run("dynamic_m", SwiGLU(16, 24), torch.randn(2, 5, 16),
+               dynamic=True)
+graphs = len(inductor.history)
+ok = True
+with torch.no_grad():
+    for shape in ((3, 11, 16), (4, 29, 16)):
+        x = torch.randn(*shape)
+        ok &= torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
+                             atol=1e-4)
+print(f"== dynamic_m at 3 x 11 and 4 x 29: matches eager {ok}, "
+      f"new graphs {len(inductor.history) - graphs}")
+
+# When sol fails for an M it first sees at run time (here: the compile is
+# made to fail), the region
+# runs its own ATen ops from then on, with the reason logged; the model's
+# results do not change.
+# CHECK: sol: a sol region runs its ATen ops at M=15 from now on: SolError: injected
+# CHECK: == fallback: matches eager True
+real_compile = inductor.compile_region
+
+
+def failing_compile(spec, m):
+    if m == 15:
+        raise sol.SolError("injected")
+    return real_compile(spec, m)
+
+
+import sol  # noqa: E402
+inductor.compile_region = failing_compile
+with torch.no_grad():
+    x = torch.randn(5, 3, 16)
+    ok = torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
+                        atol=1e-4)
+inductor.compile_region = real_compile
+print(f"== fallback: matches eager {ok}")
+
+# reduce-overhead is Inductor's mode, passed through (CUDA graphs are a
+# no-op on the CPU); a bad option fails the region, not the model.
+# CHECK-LABEL: == reduce_overhead: matches eager: True
+run("reduce_overhead", SwiGLU(16, 24), torch.randn(2, 5, 16),
+    options={"mode": "reduce-overhead"})
+# CHECK-LABEL: == bad_sol_option: matches eager: True
+# CHECK:       region 0: inductor: SolError: {{.*}}no-such-option
+run("bad_sol_option", SwiGLU(16, 24), torch.randn(2, 5, 16),
+    options={"sol_options": "no-such-option=1"})
