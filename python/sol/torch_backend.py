@@ -1,9 +1,14 @@
-"""The torch.compile backend "sol": matmuls with their epilogues and
-elementwise chains go to sol kernels, everything else runs eagerly.
+"""The torch.compile backend "sol".
 
     import sol.torch_backend
     model = torch.compile(model, backend="sol",
                           options={"report": True, "target": "h200"})
+
+By default the backend is Inductor with sol's post-grad pass
+(sol/inductor.py): sol takes the matmuls with their epilogues that it wins,
+Inductor compiles everything else. This module holds the backend's entry
+point, the options, the compile cache both modes share, and the older mode
+kept for debugging (`options={"partitioner": "eager"}`), described next.
 
 A plain dynamo backend (no AOTAutograd, inference only) receives the FX graph
 and real example inputs. It walks the graph in order and grows partitions of
@@ -23,7 +28,11 @@ dtype or dynamic shape sol does not take, a failed compile, no CUDA device at
 launch — falls back to the original FX nodes with a reason logged on the
 `sol` logger; no exception reaches the user's model.
 
-Options (torch.compile(options=...)): report (bool; env SOL_REPORT=1) prints
+Options (torch.compile(options=...)): partitioner ("inductor", the default,
+or "eager"); mode (Inductor's mode, e.g. "reduce-overhead", since
+torch.compile takes mode or options, not both); measure (bool, default True:
+time sol against cuBLAS per region and M on CUDA); report (bool; env
+SOL_REPORT=1) prints
 each graph's cost report; target (preset name or JSON path, default "h200");
 cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
 False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error);
