@@ -15,6 +15,12 @@ namespace mlir::sol {
 #define GEN_PASS_REGISTRATION
 #include "SolDialect/Passes.h.inc"
 
+/// The op a pass's diagnostic about the whole module (a missing target, a
+/// bad option) is attached to: the module when the file spells it out,
+/// otherwise (the parser's implicit module sits at `file:0:0`) its first sol
+/// op, else its first op, so that the message names a real line.
+Operation *getModuleDiagnosticAnchor(ModuleOp module);
+
 /// Canonicalize, sol-fuse, sol-cost-model: a sol module to fused kernels
 /// annotated with their cost.
 void buildSolAnnotatePipeline(OpPassManager &pm, StringRef report = "none",

@@ -25,7 +25,9 @@ struct AttachTargetPass : sol::impl::SolAttachTargetPassBase<AttachTargetPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto emitError = [&] { return module.emitError(); };
+    auto emitError = [&] {
+      return getModuleDiagnosticAnchor(module)->emitError();
+    };
     if (preset.empty() == file.empty()) {
       emitError() << "sol-attach-target needs exactly one of 'preset' "
                      "(known: "

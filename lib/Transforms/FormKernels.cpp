@@ -58,6 +58,33 @@ SmallVector<KernelOp> mlir::sol::wrapLoneComputeOps(func::FuncOp func) {
   return kernels;
 }
 
+/// Whether `loc` names a place in a file: not unknown, not the `file:0:0`
+/// the parser gives an implicit module.
+static bool isRealLocation(Location loc) {
+  if (isa<UnknownLoc>(loc))
+    return false;
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file.getLine() != 0;
+  return true;
+}
+
+Operation *mlir::sol::getModuleDiagnosticAnchor(ModuleOp module) {
+  if (isRealLocation(module.getLoc()))
+    return module;
+  Operation *first = nullptr, *firstSol = nullptr;
+  module->walk([&](Operation *op) {
+    if (op == module.getOperation() || !isRealLocation(op->getLoc()))
+      return WalkResult::advance();
+    if (!first)
+      first = op;
+    if (!isa_and_nonnull<SolDialect>(op->getDialect()))
+      return WalkResult::advance();
+    firstSol = op;
+    return WalkResult::interrupt();
+  });
+  return firstSol ? firstSol : first ? first : module.getOperation();
+}
+
 LogicalResult mlir::sol::checkNoNestedSolOps(ModuleOp module, StringRef pass) {
   bool found = false;
   module->walk<WalkOrder::PreOrder>([&](ModuleOp nested) {

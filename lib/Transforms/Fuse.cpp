@@ -47,8 +47,9 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
     } else if (force == "never") {
       fusionOptions.force = FusionForce::never;
     } else if (!force.empty()) {
-      module.emitError() << "sol-fuse: unknown force '" << force
-                         << "'; expected always, never or nothing";
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-fuse: unknown force '" << force
+          << "'; expected always, never or nothing";
       return signalPassFailure();
     }
 
@@ -58,7 +59,8 @@ struct FusePass : sol::impl::SolFusePassBase<FusePass> {
     fusionOptions.target = target;
     if (fusionOptions.force == FusionForce::none) {
       if (!target) {
-        emitMissingTargetError(module, "sol-fuse", " to judge profitability")
+        emitMissingTargetError(getModuleDiagnosticAnchor(module), "sol-fuse",
+                               " to judge profitability")
             << " (or pass force=always|never)";
         return signalPassFailure();
       }

@@ -718,29 +718,29 @@ std::string mlir::sol::sanitizeKernelNamePrefix(StringRef prefix) {
 }
 
 std::string mlir::sol::whyNotSafeKernelName(StringRef name) {
-  if (name.empty())
-    return "it is empty";
-  if (llvm::isDigit(name.front()))
-    return "it starts with a digit";
-  if (name == "_")
-    return "'_' alone is not a PTX identifier";
+  std::string why;
   size_t bad = name.find_if_not(isKernelNameChar);
-  if (bad == StringRef::npos)
+  if (name.empty())
+    why = "is empty";
+  else if (llvm::isDigit(name.front()))
+    why = "starts with a digit";
+  else if (name == "_")
+    why = "is '_' alone";
+  else if (bad == StringRef::npos)
     return "";
-  char c = name[bad];
-  std::string what;
-  if (c == '/' || c == '\\')
-    what = "a path separator";
-  else if (c == '\0')
-    what = "a NUL";
+  else if (name.contains('/') || name.contains('\\'))
+    why = "holds a path separator";
+  else if (name.contains('\0'))
+    why = "holds a NUL";
   else if (name.contains(".."))
-    what = "'..'";
-  else if (llvm::isPrint(c))
-    what = std::string("'") + c + "'";
+    why = "holds '..'";
+  else if (llvm::isPrint(name[bad]))
+    why = std::string("holds '") + name[bad] + "'";
   else
-    what = llvm::formatv("byte {0:x2}", static_cast<unsigned char>(c)).str();
-  return "it holds " + what +
-         "; a kernel name must match [A-Za-z_][A-Za-z0-9_]*";
+    why = llvm::formatv("holds the byte {0:x2}",
+                        static_cast<unsigned char>(name[bad]))
+              .str();
+  return why + "; a kernel name must match [A-Za-z_][A-Za-z0-9_]*";
 }
 
 KernelNamer::KernelNamer(Operation *op) {

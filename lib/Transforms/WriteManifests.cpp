@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
 
@@ -175,17 +176,20 @@ struct WriteManifestsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (dir.empty()) {
-      module.emitError("sol-write-manifests: no 'dir' given");
+      getModuleDiagnosticAnchor(module)->emitError(
+          "sol-write-manifests: no 'dir' given");
       return signalPassFailure();
     }
     TargetAttr target = lookupTarget(module);
     if (!target) {
-      emitMissingTargetError(module, "sol-write-manifests");
+      emitMissingTargetError(getModuleDiagnosticAnchor(module),
+                             "sol-write-manifests");
       return signalPassFailure();
     }
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      module.emitError() << "sol-write-manifests: cannot create '" << dir
-                         << "': " << ec.message();
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-write-manifests: cannot create '" << dir
+          << "': " << ec.message();
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](KernelOp kernel) {
@@ -197,6 +201,13 @@ struct WriteManifestsPass
   }
 
   LogicalResult writeManifest(KernelOp kernel, TargetAttr target) {
+    // The name becomes `<dir>/<name>.json`: nothing but an identifier may
+    // reach the file system ('/', "..", NUL would leave the directory).
+    if (std::string why = whyNotSafeKernelName(kernel.getSymName());
+        !why.empty())
+      return kernel.emitError("sol-write-manifests: kernel @")
+             << kernel.getSymNameAttr() << " cannot name a file: its name "
+             << why;
     PlanAttr plan = kernel.getPlanAttr();
     if (!plan)
       return kernel.emitError("sol-write-manifests: kernel @")

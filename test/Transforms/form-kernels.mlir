@@ -83,3 +83,14 @@ func.func @one_kernel_per_op(%x: tensor<4x8xf16>, %w: tensor<8x8xf16>) -> tensor
   %t = sol.tanh %m : tensor<4x8xf16>
   return %t : tensor<4x8xf16>
 }
+
+// -----
+
+// A function name outside [A-Za-z0-9_] gives a sanitised kernel name (it
+// becomes the PTX entry and the kernel's file names).
+// CHECK-LABEL: func.func @"a b/c"
+//       CHECK:   sol.kernel @a_b_c_exp_0 ins
+func.func @"a b/c"(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %e = sol.exp %x : tensor<8xf32>
+  return %e : tensor<8xf32>
+}

@@ -648,3 +648,40 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %z : tensor<16x1x2560xbf16>
   }
 }
+
+// -----
+
+// A kernel's name becomes its PTX entry and its file names: a function name
+// outside [A-Za-z0-9_] gives its kernels a sanitised prefix (a '_' in front
+// of a leading digit), and a name already taken in the module (@a_b's kernel
+// after @"a b"'s) is skipped.
+// CHECK-LABEL: func.func @"a b"
+//       CHECK:   sol.kernel @a_b_exp_0 ins
+// CHECK-LABEL: func.func @a_b
+//       CHECK:   sol.kernel @a_b_exp_1 ins
+// CHECK-LABEL: func.func @"../x"
+//       CHECK:   sol.kernel @___x_exp_0 ins
+// CHECK-LABEL: func.func @"1f"
+//       CHECK:   sol.kernel @_1f_exp_0 ins
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @"a b"(%x: tensor<1024xf16>) -> tensor<1024xf16> {
+    %e = sol.exp %x : tensor<1024xf16>
+    %t = sol.tanh %e : tensor<1024xf16>
+    return %t : tensor<1024xf16>
+  }
+  func.func @a_b(%x: tensor<1024xf16>) -> tensor<1024xf16> {
+    %e = sol.exp %x : tensor<1024xf16>
+    %t = sol.tanh %e : tensor<1024xf16>
+    return %t : tensor<1024xf16>
+  }
+  func.func @"../x"(%x: tensor<1024xf16>) -> tensor<1024xf16> {
+    %e = sol.exp %x : tensor<1024xf16>
+    %t = sol.tanh %e : tensor<1024xf16>
+    return %t : tensor<1024xf16>
+  }
+  func.func @"1f"(%x: tensor<1024xf16>) -> tensor<1024xf16> {
+    %e = sol.exp %x : tensor<1024xf16>
+    %t = sol.tanh %e : tensor<1024xf16>
+    return %t : tensor<1024xf16>
+  }
+}

@@ -1,4 +1,6 @@
+// RUN: rm -f %t/../x.json
 // RUN: sol-opt %s --split-input-file --sol-write-manifests=dir=%t -verify-diagnostics
+// RUN: not test -e %t/../x.json
 // RUN: not sol-opt %s --split-input-file --sol-write-manifests 2>&1 | FileCheck %s --check-prefix=NODIR
 
 // NODIR: sol-write-manifests: no 'dir' given
@@ -46,5 +48,22 @@ func.func @tma_no_matmul(%x: tensor<256x64xf16>) -> tensor<256x64xf16> {
     sol.yield %n : tensor<256x64xf16>
   }
   return %0 : tensor<256x64xf16>
+}
+}
+
+// -----
+
+// A kernel's name becomes `<dir>/<name>.json`: a name that is not an
+// identifier never reaches the file system (@"../x" would write outside
+// dir).
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @escaping_name(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{sol-write-manifests: kernel @"../x" cannot name a file: its name holds a path separator; a kernel name must match [A-Za-z_][A-Za-z0-9_]*}}
+  %0 = sol.kernel @"../x" ins(%x : tensor<8xf16>) -> tensor<8xf16> attributes {plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  ^bb0(%a: tensor<8xf16>):
+    %n = sol.neg %a : tensor<8xf16>
+    sol.yield %n : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
 }
 }

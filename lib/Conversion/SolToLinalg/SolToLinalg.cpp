@@ -13,6 +13,7 @@
 
 #include "SolDialect/Conversion/ScalarCodegen.h"
 #include "SolDialect/FormKernels.h"
+#include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -91,6 +92,12 @@ public:
 private:
   LogicalResult check() {
     StringRef name = kernel.getSymName();
+    // The name becomes the PTX entry: LLVM aborts on anything but an
+    // identifier.
+    if (std::string why = whyNotSafeKernelName(name); !why.empty())
+      return kernel.emitError()
+             << "cannot lower sol.kernel @" << kernel.getSymNameAttr()
+             << ": its name " << why;
     if (symbols.lookup(name))
       return kernel.emitError()
              << "cannot outline sol.kernel @" << name
@@ -347,6 +354,8 @@ struct ConvertSolToLinalgPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkNoNestedSolOps(module, "convert-sol-to-linalg")))
+      return signalPassFailure();
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
       wrapLoneComputeOps(func);
 

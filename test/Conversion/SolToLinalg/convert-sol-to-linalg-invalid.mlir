@@ -77,3 +77,18 @@ func.func @prologue(%x: tensor<4x8xf16>, %w: tensor<8x8xf16>) -> tensor<4x8xf16>
   }
   return %k : tensor<4x8xf16>
 }
+
+// -----
+
+// A kernel's name becomes its PTX entry: LLVM aborts on anything but an
+// identifier ("Symbol name with unsupported characters"), so a hand-written
+// one is refused here (kernels sol forms get sanitised names).
+func.func @unsafe_name(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{cannot lower sol.kernel @"a b": its name holds ' '; a kernel name must match [A-Za-z_][A-Za-z0-9_]*}}
+  %k = sol.kernel @"a b" ins(%x : tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %n = sol.neg %a : tensor<8xf16>
+    sol.yield %n : tensor<8xf16>
+  }
+  return %k : tensor<8xf16>
+}
