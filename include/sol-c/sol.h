@@ -74,10 +74,11 @@ SOL_CAPI_EXPORT void sol_string_free(char *string);
  * refused before it is parsed.
  *
  * What is guaranteed: the call returns. Besides refusing bad input with
- * diagnostics, the compile runs on a thread of its own (64 MiB of stack)
- * inside an llvm::CrashRecoveryContext, so that a crash of the compiler on an
- * input that passed every check (a signal: SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGTRAP, or SIGABRT from an assertion or std::terminate), an LLVM fatal
+ * diagnostics, the compile runs on a thread of its own (64 MiB of stack, and
+ * an alternate signal stack) inside an llvm::CrashRecoveryContext, so that a
+ * crash of the compiler on an input that passed every check (a signal:
+ * SIGSEGV, stack overflow included, SIGBUS, SIGFPE, SIGILL, SIGTRAP, or
+ * SIGABRT from an assertion or std::terminate), an LLVM fatal
  * error (report_fatal_error, which would exit(1)), an allocation failure, or a
  * stray C++ exception comes back as an error: "sol_compile: internal error:
  * the compiler crashed (signal 11 (Segmentation fault)); this is a sol bug:
@@ -86,19 +87,21 @@ SOL_CAPI_EXPORT void sol_string_free(char *string);
  * diagnostics emitted until then. While a compile runs, the
  * process's handlers for those signals and libLLVM's fatal-error and
  * bad-alloc handlers are sol's (installed by the first of concurrent
- * compiles, the previous signal handlers restored by the last; a signal on
- * another thread meanwhile is passed on to them, as is an LLVM fatal error
- * raised outside a sol compile, which then exits as LLVM's default does).
+ * compiles, the previous signal handlers restored by the last). A crash
+ * signal on another thread meanwhile is not sol's: crash recovery is
+ * switched off for the process (until the next compile) and the signal
+ * raised again for the host's own handler; an LLVM fatal error outside a sol
+ * compile exits as LLVM's default does.
  *
  * What is not: recovery is best effort, as upstream documents for crash
  * recovery. The crashed compile's memory is leaked, not freed (its state
  * cannot be trusted), and a crash that corrupted the heap or happened while
  * holding a process-wide lock (inside malloc, say) may still bring the
  * process down later; a host that sees an internal error should report it
- * and may prefer to restart. A stack overflow (deeper recursion than 64 MiB
- * holds) cannot be caught: no signal handler can run without stack. A host
- * that installs its own libLLVM fatal-error handler (sharing libLLVM with
- * sol) loses it to sol's while a compile runs.
+ * and may prefer to restart. A host that installs its own libLLVM
+ * fatal-error handler or uses llvm::CrashRecoveryContext itself (sharing
+ * libLLVM with sol) has them replaced, then reset, by sol's while a compile
+ * runs. A hang (an input that makes a pass loop) is not detected.
  *
  * The environment variable SOL_CAPI_TEST_FAULT (segv, abort, fatal, oom,
  * llvm-oom, throw) makes every compile fail that way after parsing, for

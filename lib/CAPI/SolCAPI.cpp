@@ -51,6 +51,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -383,7 +384,51 @@ static void onBadAlloc(void *, const char *reason, bool) {
   (void)!::write(2, message, sizeof(message) - 1);
 }
 
+/// The signals llvm::CrashRecoveryContext catches on Unix.
+static const int kCrashSignals[] = {SIGABRT, SIGBUS,  SIGFPE,
+                                    SIGILL,  SIGSEGV, SIGTRAP};
+
+/// Lets the crash handlers run on the thread's alternate signal stack: a
+/// stack overflow (the parser recurses per level of an affine expression,
+/// `- - - ... d0`, which brackets do not show) raises SIGSEGV with no stack
+/// left for a handler on the thread's own. The recovery context installs
+/// its handlers without SA_ONSTACK; the same handlers with it behave the
+/// same on threads that have no alternate stack.
+static void runCrashHandlersOnAltStack() {
+  for (int signal : kCrashSignals) {
+    struct sigaction action;
+    if (sigaction(signal, nullptr, &action) != 0 ||
+        (action.sa_flags & SA_ONSTACK))
+      continue;
+    if (!(action.sa_flags & SA_SIGINFO) &&
+        (action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN))
+      continue;
+    action.sa_flags |= SA_ONSTACK;
+    sigaction(signal, &action, nullptr);
+  }
+}
+
 namespace {
+/// An alternate signal stack for the calling thread while it lives (the
+/// memory is the caller's, and outlives the thread).
+class AltSignalStack {
+public:
+  explicit AltSignalStack(std::vector<char> &memory) {
+    stack_t stack = {};
+    stack.ss_sp = memory.data();
+    stack.ss_size = memory.size();
+    installed = sigaltstack(&stack, &previous) == 0;
+  }
+  ~AltSignalStack() {
+    if (installed)
+      sigaltstack(&previous, nullptr);
+  }
+
+private:
+  stack_t previous = {};
+  bool installed = false;
+};
+
 /// Installs the crash and fatal-error handlers for the duration of one
 /// compile; the first of concurrent compiles installs, the last removes.
 class ProtectedScope {
@@ -392,6 +437,7 @@ public:
     std::lock_guard<std::mutex> lock(getMutex());
     if (getCount()++ == 0) {
       llvm::CrashRecoveryContext::Enable();
+      runCrashHandlersOnAltStack();
       llvm::install_fatal_error_handler(onFatalError);
       llvm::install_bad_alloc_error_handler(onBadAlloc);
     }
@@ -428,7 +474,8 @@ static std::string describeCrash(int retCode) {
   return "exit code " + std::to_string(retCode);
 }
 
-/// The deepest bracket nesting of `text` outside string literals. The
+/// The deepest bracket nesting of `text` outside string literals and
+/// comments. The
 /// parser recurses per level, and a stack overflow is the one crash no
 /// signal handler can catch (it has no stack left to run on): inputs nested
 /// deeper than any sol module are refused before they are parsed.
@@ -446,6 +493,8 @@ static int64_t getBracketDepth(StringRef text) {
     }
     if (c == '"') {
       inString = true;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = std::min(text.find('\n', i), text.size()); // a comment
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       deepest = std::max(deepest, ++depth);
     } else if ((c == ')' || c == ']' || c == '}' ||
@@ -642,10 +691,15 @@ static int compileWithOptions(const char *mlirText, const char *target,
   int status = 1;
   bool threw = false;
   CompileAbort aborted;
+  // The compile thread's alternate signal stack: freed only once that thread
+  // has been joined.
+  std::vector<char> altStack(std::max<size_t>(SIGSTKSZ, size_t(64) << 10));
   ProtectedScope scope;
   llvm::CrashRecoveryContext recovery;
   bool completed = recovery.RunSafelyOnThread(
       [&] {
+        // Not unregistered after a crash: the thread ends right after.
+        AltSignalStack signalStack(altStack);
         currentCompile = &aborted;
         auto *job = new CompileJob();
         try {

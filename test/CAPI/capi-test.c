@@ -378,6 +378,27 @@ int main(int argc, char **argv) {
       "  return %c : tensor<64x64xf16>\n}\n",
       "h200");
 
+  // Upstream's affine-expression parser recurses once per unary minus: a
+  // long run of them overflows any stack (brackets do not show it). The
+  // crash handler runs on an alternate signal stack and the call returns.
+  {
+    enum { Minuses = 200000 };
+    const char *head = "#m = affine_map<(d0) -> (";
+    const char *tail =
+        "d0)>\nfunc.func @f(%a: tensor<4xf16>) -> tensor<4xf16> attributes "
+        "{m = #m} {\n  %x = sol.relu %a : tensor<4xf16>\n"
+        "  return %x : tensor<4xf16>\n}\n";
+    char *deep = malloc(strlen(head) + Minuses + strlen(tail) + 1);
+    strcpy(deep, head);
+    memset(deep + strlen(head), '-', Minuses);
+    strcpy(deep + strlen(head) + Minuses, tail);
+    // CHECK: overflow: survived (error)
+    // CHECK-NEXT: sol_compile: internal error: the compiler crashed (signal
+    // 11
+    failures += expectSurvives("overflow", deep, "h200");
+    free(deep);
+  }
+
   // The last line of defence, driven by SOL_CAPI_TEST_FAULT: a signal, an
   // abort, an LLVM fatal error (which would exit(1)), an allocation failure
   // and a stray exception inside the compile each come back as an error;
