@@ -49,7 +49,8 @@ Targets (--targets, default all):
   capi-load    sol_module_load with a mutated manifest (parsed before the
                CUDA driver is looked for)
 
-A finding: death by a signal; `LLVM ERROR`, `Assertion`, `Stack dump`,
+A finding: death by a signal; a crash the C API recovered into an error
+string (`sol_compile: internal error ...`); `LLVM ERROR`, `Assertion`, `Stack dump`,
 `terminate called`, `PLEASE submit a bug report` or AddressSanitizer in the
 output; past --timeout seconds (confirmed by a second run alone); a JSON file
 written (manifest, cost report, C API strings) that does not parse strictly
@@ -1034,6 +1035,13 @@ def classify(target, res):
     m = re.search(r"LLVM ERROR: (.*)", out)
     if m:
         return "llvm-error", normalise(m.group(1))
+    # The C API recovers a crashed or fatally failing compile into an error
+    # string (lib/CAPI/SolCAPI.cpp): still a compiler bug, and a finding.
+    m = re.search(r"sol_compile: internal error: the compiler (crashed "
+                  r"\([^)]*\)|stopped on an LLVM fatal error: .*|"
+                  r"threw an unexpected C\+\+ exception)", out)
+    if m:
+        return "recovered-crash", normalise(m.group(1))
     m = re.search(r"terminate called (after throwing an instance of '([^']*)'(\s+what\(\):\s*(.*))?|.*)", out)
     if m:
         what = m.group(2) or m.group(1)
