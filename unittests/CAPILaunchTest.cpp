@@ -42,8 +42,10 @@ const std::string clusterManifest = sol::test::addF32Manifest(
 /// Loads `kernel` of `manifest` on the fake driver; null (with the error
 /// reported) on failure.
 sol_loaded_kernel *load(const char *kernel, const std::string &manifest) {
-  // Read at the C API's first driver load, so set before any call.
+  // Read at the C API's first driver load, so set before any call; the fake
+  // has two devices here (DeviceOrdinalPicksTheContext).
   setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  setenv("SOL_FAKE_CUDA_DEVICES", "2", 1);
   static const char image[] = "fake cubin";
   sol_loaded_kernel *loaded = nullptr;
   char *error = nullptr;
@@ -230,6 +232,7 @@ TEST(CAPILaunchTest, TensorMapsByValueInAClusterLaunch) {
 
 TEST(CAPILaunchTest, BadClusterIsALoadError) {
   setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  setenv("SOL_FAKE_CUDA_DEVICES", "2", 1);
   std::string manifest =
       replaceFirst(clusterManifest, "[4, 1, 1]", "[3, 1, 1]");
   sol_loaded_kernel *loaded = nullptr;
@@ -241,6 +244,51 @@ TEST(CAPILaunchTest, BadClusterIsALoadError) {
   EXPECT_EQ(std::string(error),
             "sol_module_load: launch: \"cluster\" [3, 1, 1] does not divide "
             "\"grid\" [8, 1, 1] (dim 0)");
+  sol_string_free(error);
+}
+
+// A kernel loaded on device 1 lives in device 1's primary context, and each
+// launch makes that context current (a framework's thread may have another
+// device's); an ordinal no device has is a load error.
+TEST(CAPILaunchTest, DeviceOrdinalPicksTheContext) {
+  setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  setenv("SOL_FAKE_CUDA_DEVICES", "2", 1);
+  static const char image[] = "fake cubin";
+  const std::string manifest = sol::test::addF32Manifest(
+      R"("kernel": "add_f32", "launch": {"grid": [1, 1, 1], "block": [32, 1, 1]},)");
+  sol_loaded_kernel *on1 = nullptr, *on0 = nullptr;
+  char *error = nullptr;
+  ASSERT_EQ(sol_module_load_on_device(image, sizeof(image), "add_f32",
+                                      manifest.c_str(), 1, &on1, &error),
+            0)
+      << error;
+  ASSERT_EQ(sol_module_load(image, sizeof(image), "add_f32", manifest.c_str(),
+                            &on0, &error),
+            0)
+      << error;
+  EXPECT_EQ(sol_loaded_kernel_device(on1), 1);
+  EXPECT_EQ(sol_loaded_kernel_device(on0), 0);
+  Buffers buffers;
+  float *a = buffers.make(15, 1), *b = buffers.make(15, 2);
+  float *out = buffers.make(15, 0);
+  const FakeCudaRecord &record = getFakeRecord();
+  ASSERT_EQ(launch(on1, {a, b, out}), "");
+  EXPECT_EQ(record.launchDevice, 1);
+  ASSERT_EQ(launch(on0, {a, b, out}), "");
+  EXPECT_EQ(record.launchDevice, 0);
+  ASSERT_EQ(launch(on1, {a, b, out}), "");
+  EXPECT_EQ(record.launchDevice, 1);
+  sol_loaded_kernel_free(on1);
+  sol_loaded_kernel_free(on0);
+
+  sol_loaded_kernel *missing = nullptr;
+  EXPECT_NE(sol_module_load_on_device(image, sizeof(image), "add_f32",
+                                      manifest.c_str(), 7, &missing, &error),
+            0);
+  EXPECT_EQ(missing, nullptr);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(std::string(error),
+            "sol_module_load: CUDA device 7 does not exist (2 devices)");
   sol_string_free(error);
 }
 

@@ -41,7 +41,12 @@ FakeCudaRecord fakeCudaRecord;
 void fakeCudaReset(void) { memset(&fakeCudaRecord, 0, sizeof(fakeCudaRecord)); }
 
 CUresult cuInit(unsigned flags) { (void)flags; return Success; }
-CUresult cuDeviceGetCount(int *count) { *count = 1; return Success; }
+/* SOL_FAKE_CUDA_DEVICES devices (default 1), for the per-device tests. */
+CUresult cuDeviceGetCount(int *count) {
+  const char *devices = getenv("SOL_FAKE_CUDA_DEVICES");
+  *count = devices && atoi(devices) > 0 ? atoi(devices) : 1;
+  return Success;
+}
 CUresult cuDeviceGet(int *device, int ordinal) { *device = ordinal; return Success; }
 CUresult cuDeviceGetName(char *name, int length, int device) {
   (void)device;
@@ -59,13 +64,19 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   }
   return Success;
 }
-static int context;
+/* One primary context per device; a context's value is its device. */
+static int contexts[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+static int currentDevice = -1;
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
-  (void)device;
-  *ctx = &context;
+  if (device < 0 || device >= 8)
+    return 101; /* CUDA_ERROR_INVALID_DEVICE */
+  *ctx = &contexts[device];
   return Success;
 }
-CUresult cuCtxSetCurrent(void *ctx) { (void)ctx; return Success; }
+CUresult cuCtxSetCurrent(void *ctx) {
+  currentDevice = ctx ? *(int *)ctx : -1;
+  return Success;
+}
 CUresult cuCtxSynchronize(void) {
   ++fakeCudaRecord.synchronizes;
   return Success;
@@ -191,6 +202,7 @@ static CUresult runKernel(void *function, void **params) {
   for (int i = 0; i < count; ++i)
     out[i] = kind == KernelAddWrong ? a[i] - b[i] : a[i] + b[i];
   ++fakeCudaRecord.launches;
+  fakeCudaRecord.launchDevice = currentDevice;
   return Success;
 }
 

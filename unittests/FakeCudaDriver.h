@@ -52,6 +52,8 @@ typedef struct {
   int mapMismatches;
   /* cuMemAlloc, cuMemFree and cuCtxSynchronize calls. */
   int allocations, frees, synchronizes;
+  /* The device whose context was current at the last launch. */
+  int launchDevice;
   FakeCudaEncode encode[FAKE_CUDA_MAX_ENCODES]; /* the first encodes */
   FakeCudaLaunch lastLaunch;
 } FakeCudaRecord;

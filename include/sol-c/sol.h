@@ -166,7 +166,8 @@ sol_compilation_host_program_json(const sol_compilation *compilation);
 
 /* Loads `image` (a cubin, or PTX text, which the driver JIT-compiles; `size`
  * bytes, a trailing NUL is not needed) into the primary context of CUDA
- * device 0 and looks up `kernel_name`. `manifest_json` is the kernel's
+ * device 0 (sol_module_load_on_device: any device) and looks up
+ * `kernel_name`. `manifest_json` is the kernel's
  * manifest: it gives the launch configuration (with its thread-block
  * "cluster", if any), the argument count and the "tensor_maps" (TMA
  * descriptors) the kernel takes, and the dynamic shared memory attribute is
@@ -178,6 +179,21 @@ SOL_CAPI_EXPORT int sol_module_load(const void *image, size_t size,
                                     const char *kernel_name,
                                     const char *manifest_json,
                                     sol_loaded_kernel **out, char **error);
+
+/* sol_module_load on CUDA device `device` (an ordinal, as
+ * torch.cuda.current_device() gives it): the module goes into that device's
+ * primary context, and sol_kernel_launch makes that context current on the
+ * calling thread before each launch (the stream must belong to that device).
+ * Fails with a clear error for an ordinal no device has. */
+SOL_CAPI_EXPORT int sol_module_load_on_device(const void *image, size_t size,
+                                              const char *kernel_name,
+                                              const char *manifest_json,
+                                              int device,
+                                              sol_loaded_kernel **out,
+                                              char **error);
+
+/* The device ordinal a loaded kernel lives on (-1 for NULL). */
+SOL_CAPI_EXPORT int sol_loaded_kernel_device(const sol_loaded_kernel *kernel);
 
 /* Launches the kernel asynchronously on `cuda_stream` (a CUstream; NULL is
  * the legacy default stream). `arg_device_pointers` holds one device pointer

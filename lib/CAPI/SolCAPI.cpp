@@ -75,6 +75,8 @@ struct sol_loaded_kernel {
   cuda::CUmodule module = nullptr;
   cuda::CUfunction function = nullptr;
   ::sol::runtime::Manifest manifest;
+  /// The CUDA device (ordinal) whose primary context holds the module.
+  int device = 0;
 };
 
 /// A heap copy the caller frees with sol_string_free (NULL when out of
@@ -849,12 +851,16 @@ extern "C" void sol_string_free(char *string) { std::free(string); }
 // Loading and launching
 //===----------------------------------------------------------------------===//
 
-/// The driver and device 0's primary context, set up once per process.
-static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
+/// The driver (loaded once per process) and the primary context of CUDA
+/// device `ordinal` (retained the first time it is asked for), made current
+/// on the calling thread.
+static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error,
+                     int ordinal = 0, cuda::CUcontext *contextOut = nullptr) {
   static cuda::CudaDriver driver;
   static std::mutex mutex;
   static bool initialized = false;
-  static cuda::CUcontext context = nullptr;
+  static int count = 0;
+  static std::vector<cuda::CUcontext> contexts;
   std::lock_guard<std::mutex> lock(mutex);
   driverOut = &driver;
   if (!initialized) {
@@ -862,31 +868,51 @@ static bool initCuda(const cuda::CudaDriver *&driverOut, std::string &error) {
     const char *library = std::getenv("SOL_CAPI_LIBCUDA");
     if (!driver.load(error, library && *library ? library : "libcuda.so.1"))
       return false;
-    int count = 0;
-    cuda::CUdevice device = 0;
     if (!driver.check(driver.cuInit(0), "cuInit", error) ||
         !driver.check(driver.cuDeviceGetCount(&count), "cuDeviceGetCount",
                       error))
       return false;
-    if (count == 0) {
+    if (count <= 0) {
       error = "no CUDA device";
       return false;
     }
-    if (!driver.check(driver.cuDeviceGet(&device, 0), "cuDeviceGet", error) ||
-        !driver.check(driver.cuDevicePrimaryCtxRetain(&context, device),
-                      "cuDevicePrimaryCtxRetain", error))
-      return false;
+    contexts.assign(count, nullptr);
     initialized = true;
   }
+  if (ordinal < 0 || ordinal >= count) {
+    error = "CUDA device " + std::to_string(ordinal) + " does not exist (" +
+            std::to_string(count) + " device" + (count == 1 ? "" : "s") + ")";
+    return false;
+  }
+  cuda::CUcontext &context = contexts[ordinal];
+  if (!context) {
+    cuda::CUdevice device = 0;
+    if (!driver.check(driver.cuDeviceGet(&device, ordinal), "cuDeviceGet",
+                      error) ||
+        !driver.check(driver.cuDevicePrimaryCtxRetain(&context, device),
+                      "cuDevicePrimaryCtxRetain", error)) {
+      context = nullptr;
+      return false;
+    }
+  }
+  if (contextOut)
+    *contextOut = context;
   // The calling thread may have no current context yet (a new thread, a
-  // framework that has not touched the device).
+  // framework that has not touched the device), or another device's.
   return driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
                       error);
 }
 
+/// Makes `kernel`'s device current; its driver is returned.
+static bool enterKernelDevice(const sol_loaded_kernel *kernel,
+                              const cuda::CudaDriver *&driver,
+                              std::string &error) {
+  return initCuda(driver, error, kernel->device);
+}
+
 static int loadModule(const void *image, size_t size, const char *kernelName,
-                      const char *manifestJson, sol_loaded_kernel **out,
-                      char **error) {
+                      const char *manifestJson, int device,
+                      sol_loaded_kernel **out, char **error) {
   if (!image || size == 0 || !kernelName || !manifestJson || !out)
     return fail(error, "sol_module_load: image, kernel_name, manifest_json "
                        "and out must be given (and size nonzero)");
@@ -901,7 +927,8 @@ static int loadModule(const void *image, size_t size, const char *kernelName,
                            "'");
 
   const cuda::CudaDriver *driver = nullptr;
-  if (!initCuda(driver, message))
+  kernel->device = device;
+  if (!initCuda(driver, message, device))
     return fail(error, "sol_module_load: " + message);
   if (!::sol::runtime::checkLaunchSupport(*driver, kernel->manifest, message))
     return fail(error, "sol_module_load: " + message);
@@ -956,7 +983,7 @@ static int launchLoadedKernel(sol_loaded_kernel *kernel,
     return fail(error, "sol_kernel_launch: arg_device_pointers is NULL");
   const cuda::CudaDriver *driver = nullptr;
   std::string message;
-  if (!initCuda(driver, message))
+  if (!enterKernelDevice(kernel, driver, message))
     return fail(error, "sol_kernel_launch: " + message);
   // Bare-pointer calling convention: one device pointer per argument, then
   // each tensor map by value (runtime/Launch.h), encoded now on the host over
@@ -987,10 +1014,29 @@ extern "C" int sol_module_load(const void *image, size_t size,
   if (out)
     *out = nullptr;
   try {
-    return loadModule(image, size, kernelName, manifestJson, out, error);
+    return loadModule(image, size, kernelName, manifestJson, 0, out, error);
   } catch (const std::bad_alloc &) {
     return fail(error, "sol_module_load: out of memory");
   }
+}
+
+extern "C" int sol_module_load_on_device(const void *image, size_t size,
+                                         const char *kernelName,
+                                         const char *manifestJson, int device,
+                                         sol_loaded_kernel **out,
+                                         char **error) {
+  if (out)
+    *out = nullptr;
+  try {
+    return loadModule(image, size, kernelName, manifestJson, device, out,
+                      error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_module_load_on_device: out of memory");
+  }
+}
+
+extern "C" int sol_loaded_kernel_device(const sol_loaded_kernel *kernel) {
+  return kernel ? kernel->device : -1;
 }
 
 extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
@@ -1014,7 +1060,7 @@ extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {
   if (kernel->module) {
     const cuda::CudaDriver *driver = nullptr;
     std::string ignored;
-    if (initCuda(driver, ignored))
+    if (enterKernelDevice(kernel, driver, ignored))
       driver->cuModuleUnload(kernel->module);
   }
   delete kernel;

@@ -35,7 +35,7 @@ class Kernel:
         self.cubin = cubin
         self.manifest_json = manifest_json
         self.manifest = json.loads(manifest_json)
-        self._loaded = None
+        self._loaded = {}   # CUDA device ordinal -> loaded kernel handle
 
     @property
     def cost(self):
@@ -53,24 +53,25 @@ class Kernel:
     def __repr__(self):
         return f"<sol.Kernel {self.name}>"
 
-    def load(self):
-        """Loads the cubin on CUDA device 0 (once); raises SolError."""
-        if self._loaded is None:
+    def load(self, device=0):
+        """Loads the cubin on CUDA device `device` (an ordinal; once per
+        device); raises SolError."""
+        handle = self._loaded.get(device)
+        if handle is None:
             handle = ctypes.c_void_p()
             error = ctypes.c_void_p()
-            if lib().sol_module_load(self.cubin, len(self.cubin),
-                                     self.name.encode(),
-                                     self.manifest_json.encode(),
-                                     ctypes.byref(handle),
-                                     ctypes.byref(error)):
+            if lib().sol_module_load_on_device(
+                    self.cubin, len(self.cubin), self.name.encode(),
+                    self.manifest_json.encode(), device, ctypes.byref(handle),
+                    ctypes.byref(error)):
                 raise SolError(take_string(error))
-            self._loaded = handle
-        return self._loaded
+            self._loaded[device] = handle
+        return handle
 
     def __del__(self):
-        if getattr(self, "_loaded", None) is not None:
+        for handle in (getattr(self, "_loaded", None) or {}).values():
             try:
-                lib().sol_loaded_kernel_free(self._loaded)
+                lib().sol_loaded_kernel_free(handle)
             except Exception:
                 pass
 
@@ -99,8 +100,9 @@ class Kernel:
             if not tensor.is_cuda:
                 raise SolError(f"{where}: tensor is on {tensor.device}, not "
                                "CUDA")
-            if tensor.device.index not in (None, 0):
-                raise SolError(f"{where}: sol launches on CUDA device 0 only")
+            if tensor.device != tensors[0].device:
+                raise SolError(f"{where}: tensor is on {tensor.device}, the "
+                               f"first on {tensors[0].device}")
             if not tensor.is_contiguous():
                 raise SolError(f"{where}: tensor is not contiguous")
 
@@ -117,7 +119,7 @@ class Kernel:
             for shape, dtype in self.output_specs():
                 args.append(torch.empty(shape, device=device, dtype=dtype))
         if stream is None:
-            stream = torch.cuda.current_stream()
+            stream = torch.cuda.current_stream(args[0].device)
         self.launch_raw(args, getattr(stream, "cuda_stream", stream) or 0)
         outputs = tuple(args[len(self.inputs):])
         return outputs[0] if len(outputs) == 1 else outputs
@@ -133,11 +135,14 @@ class Kernel:
         """Launches on the raw CUDA stream handle `stream` with `tensors`
         (inputs then outputs) as they are: no checks. For callers that ran
         check_args on tensors of the same shapes, dtypes and device before
-        (the torch backend, whose graph guards keep them). Raises SolError."""
+        (the torch backend, whose graph guards keep them). The kernel runs
+        on the device of the first tensor (loaded there the first time);
+        `stream` must belong to it. Raises SolError."""
         pointers = (ctypes.c_void_p * len(tensors))(
             *[t.data_ptr() for t in tensors])
         error = ctypes.c_void_p()
-        if lib().sol_kernel_launch(self.load(), pointers, len(tensors),
+        device = (tensors[0].device.index or 0) if tensors else 0
+        if lib().sol_kernel_launch(self.load(device), pointers, len(tensors),
                                    ctypes.c_void_p(stream),
                                    ctypes.byref(error)):
             raise SolError(take_string(error))

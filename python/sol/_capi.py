@@ -85,10 +85,14 @@ def _declare(l):
         "sol_compilation_cost_report_json": (vp, [vp]),
         "sol_compilation_host_program_json": (cp, [vp]),
         "sol_module_load": (ctypes.c_int, [vp, sz, cp, cp, out, out]),
+        "sol_module_load_on_device": (ctypes.c_int,
+                                      [vp, sz, cp, cp, ctypes.c_int, out,
+                                       out]),
         "sol_kernel_launch": (ctypes.c_int, [vp, ctypes.POINTER(vp), sz, vp,
                                              out]),
         "sol_loaded_kernel_num_args": (sz, [vp]),
         "sol_loaded_kernel_free": (None, [vp]),
+        "sol_loaded_kernel_device": (ctypes.c_int, [vp]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(l, name)
