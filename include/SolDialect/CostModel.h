@@ -12,10 +12,55 @@
 
 #include "SolDialect/SolDialect.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
+#include <cassert>
+#include <optional>
 #include <string>
 
 namespace mlir::sol {
+
+/// An int64 count that remembers overflow. The IR's shapes are the user's:
+/// products and sums of them (2*M*N*K, bytes, tiles, blocks) wrap silently
+/// in plain int64 arithmetic, and a wrapped count reads as a negative or a
+/// small one. Every count the cost model and the planner derive from shapes
+/// goes through this (llvm::checkedMul and llvm::checkedAdd,
+/// CheckedArithmetic.h, underneath).
+class CheckedCount {
+public:
+  CheckedCount(int64_t value = 0) : value(value) {}
+  static CheckedCount overflow() { return CheckedCount(std::nullopt); }
+
+  bool overflowed() const { return !value.has_value(); }
+  /// The count; only when it has not overflowed.
+  int64_t get() const {
+    assert(value && "count overflowed int64");
+    return *value;
+  }
+  std::optional<int64_t> getOptional() const { return value; }
+
+  CheckedCount operator*(CheckedCount other) const {
+    if (overflowed() || other.overflowed())
+      return overflow();
+    return CheckedCount(llvm::checkedMul(*value, *other.value));
+  }
+  CheckedCount operator+(CheckedCount other) const {
+    if (overflowed() || other.overflowed())
+      return overflow();
+    return CheckedCount(llvm::checkedAdd(*value, *other.value));
+  }
+  CheckedCount &operator*=(CheckedCount other) { return *this = *this * other; }
+  CheckedCount &operator+=(CheckedCount other) { return *this = *this + other; }
+
+private:
+  explicit CheckedCount(std::optional<int64_t> value) : value(value) {}
+  std::optional<int64_t> value;
+};
+
+/// Elements of a statically shaped type, checked.
+CheckedCount countElements(ArrayRef<int64_t> shape);
+/// Bytes of a statically shaped tensor type, checked.
+CheckedCount countBytes(RankedTensorType type);
 
 /// Work and minimum traffic of a group of sol ops that would run as one
 /// kernel. Device-independent.
@@ -39,6 +84,11 @@ struct KernelWork {
   Type matmulElementType;
   /// Non-empty when some shape is dynamic: the model cannot bound it.
   std::string unknownReason;
+  /// Non-empty when no cost exists at all: a count overflows int64 (a
+  /// tensor's bytes, the FLOPs) or a matmul is empty. The counts are then 0;
+  /// estimateCost says unknown, and the passes refuse the kernel with this
+  /// reason.
+  std::string invalidReason;
 
   bool hasMatmul() const { return static_cast<bool>(matmulElementType); }
   /// Output tiles along N for tiles `tileN` wide (over all siblings).

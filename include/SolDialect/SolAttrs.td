@@ -198,6 +198,7 @@ def Sol_CostAttr : Sol_Attr<"Cost", "cost"> {
     StringRefParameter<"why the cost is unknown", "\"\"">:$reason
   );
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Sol_CostSummaryAttr : Sol_Attr<"CostSummary", "cost_summary"> {
@@ -270,6 +271,7 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
                            "::mlir::sol::ConsumerSchedule::cooperative">:$schedule
   );
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getThreads() const {
       return getBlock()[0] * getBlock()[1] * getBlock()[2];

@@ -12,7 +12,46 @@
 #include "SolDialect/SolDialect.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace mlir::sol {
+
+/// A PTX target chip as LLVM 22's NVPTX backend names it: `sm_<N>`, with an
+/// optional `a` (architecture-specific) or `f` (family-specific) suffix.
+struct ChipInfo {
+  StringRef name;
+  /// N of sm_<N>: 80 for sm_80, 90 for sm_90a.
+  int64_t smVersion;
+  /// The oldest PTX ISA version that can target the chip, times ten (86:
+  /// PTX 8.6). LLVM stops with a fatal error below it.
+  int64_t minPtxVersion;
+  /// The architecture-specific variant (sm_90a, sm_100a): what wgmma needs.
+  bool archSpecific() const { return name.ends_with("a"); }
+};
+
+/// The chip `chip` names, or null when LLVM 22's NVPTX backend does not
+/// know it (sm_89a, sm_999, sm_-1, gfx90a).
+const ChipInfo *lookupChip(StringRef chip);
+
+/// Every chip lookupChip knows, oldest first.
+ArrayRef<ChipInfo> getKnownChips();
+
+/// The PTX ISA version (times ten) sol's lowering targets on `chip`: 8.0,
+/// the first with every instruction sol's paths emit (wgmma, TMA and
+/// mbarriers on sm_90a), or the chip's own minimum where that is later
+/// (8.6 for sm_100a).
+int64_t getPtxVersion(const ChipInfo &chip);
+
+/// CUDA's launch limits: grid x at most 2^31 - 1, grid y and z at most
+/// 65535; block x and y at most 1024, z at most 64, 1024 threads in all.
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+constexpr int64_t kMaxGridYZ = 65535;
+constexpr int64_t kMaxBlockThreads = 1024;
+constexpr int64_t kMaxBlockZ = 64;
+
+/// Empty when a launch of `grid` blocks of `block` threads (three extents
+/// each, every one at least 1) keeps CUDA's limits, else the limit it breaks.
+std::string whyNotLaunchable(ArrayRef<int64_t> grid, ArrayRef<int64_t> block);
 
 /// Names of the built-in presets, sorted.
 ArrayRef<StringRef> getTargetPresetNames();

@@ -14,6 +14,7 @@
 #include "SolDialect/CostModel.h"
 #include "SolDialect/SolDialect.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::sol {
@@ -49,7 +50,7 @@ struct MatmulProblem {
   int64_t siblings = 1;
   /// Output tiles along N for tiles `tileN` wide (over all siblings).
   int64_t tilesAlongN(int64_t tileN) const {
-    return llvm::divideCeilSigned(n, tileN / siblings);
+    return llvm::divideCeilSigned(n, std::max<int64_t>(1, tileN / siblings));
   }
 };
 
@@ -59,6 +60,11 @@ FailureOr<MatmulProblem> getMatmulProblem(MatmulOp matmul);
 /// Empty when the mma.sync path can compute `problem`, else the rule it
 /// breaks (stated for the user: the dtype, or the 16-byte load alignment).
 std::string whyNotMmaSync(const MatmulProblem &problem);
+/// Empty when `target`'s chip runs the mma.sync path (sm_80 and newer).
+std::string whyNotMmaSyncOnChip(TargetAttr target);
+/// Empty when `target`'s chip runs the gemv path (its warp shuffles: sm_30
+/// and newer).
+std::string whyNotGemvOnChip(TargetAttr target);
 
 /// Dynamic shared memory of an mma.sync kernel: `stages` copies of the A and
 /// B tiles, each row padded by 16 bytes so ldmatrix reads are conflict-free.
@@ -67,6 +73,9 @@ int64_t getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB);
 int64_t getMmaSyncAPitch(const MmaSyncTile &tile);
 int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
 
+/// The plan builders below return null where the plan's grid breaks CUDA's
+/// launch limits (whyNotLaunchable in Target.h): a plan sol records is one
+/// a launch accepts.
 PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
                         const MmaSyncTile &tile);
 /// Dynamic shared memory of a wgmma kernel: `stages` copies of a tileM x 64

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -33,10 +34,15 @@ static int64_t elementBytes(Type elementType) {
   return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
 }
 
-/// Bytes of a statically shaped tensor value.
-static int64_t tensorBytes(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getNumElements() * elementBytes(type.getElementType());
+CheckedCount mlir::sol::countElements(ArrayRef<int64_t> shape) {
+  CheckedCount elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  return elements;
+}
+
+CheckedCount mlir::sol::countBytes(RankedTensorType type) {
+  return countElements(type.getShape()) * elementBytes(type.getElementType());
 }
 
 static bool isStatic(Value value) {
@@ -55,6 +61,20 @@ static std::string describeDynamic(Value value, StringRef role, unsigned i) {
   os << role << " #" << i << " has type " << value.getType()
      << "; the cost model needs static shapes";
   return s;
+}
+
+static std::string describeTooLarge(Value value, StringRef role, unsigned i) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << role << " #" << i << " has type " << value.getType()
+     << ": its size in bytes overflows int64";
+  return s;
+}
+
+static KernelWork invalidWork(std::string reason) {
+  KernelWork work;
+  work.invalidReason = std::move(reason);
+  return work;
 }
 
 KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
@@ -78,12 +98,38 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
         return work;
       }
 
-  for (Value v : inputs)
+  // Every count below is checked: a shape near INT64_MAX (or a product of
+  // large ones) must not wrap into a negative byte or FLOP count.
+  for (Operation *op : ops)
+    for (auto [i, v] : llvm::enumerate(op->getResults()))
+      if (countBytes(cast<RankedTensorType>(v.getType())).overflowed())
+        return invalidWork(describeTooLarge(
+            v, (op->getName().getStringRef() + " result").str(), i));
+  CheckedCount bytes = 0;
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    CheckedCount b = countBytes(cast<RankedTensorType>(v.getType()));
+    if (b.overflowed())
+      return invalidWork(describeTooLarge(v, "input", i));
     if (!isImmediate(v))
-      work.bytes += tensorBytes(v);
-  for (Value v : outputs)
-    work.bytes += tensorBytes(v);
+      bytes += b;
+  }
+  for (auto [i, v] : llvm::enumerate(outputs)) {
+    CheckedCount b = countBytes(cast<RankedTensorType>(v.getType()));
+    if (b.overflowed())
+      return invalidWork(describeTooLarge(v, "output", i));
+    bytes += b;
+  }
+  if (bytes.overflowed())
+    return invalidWork("the kernel's inputs and outputs together hold more "
+                       "than 2^63 - 1 bytes");
+  work.bytes = bytes.get();
 
+  CheckedCount tcFlops = 0, ewFlops = 0;
+  auto flopsOverflow = [](int64_t m, int64_t n, int64_t k) {
+    return "the matmul's 2*M*N*K FLOPs (M = " + std::to_string(m) +
+           ", N = " + std::to_string(n) + ", K = " + std::to_string(k) +
+           ") overflow int64";
+  };
   MatmulOp counted;
   for (Operation *op : ops) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
@@ -91,28 +137,44 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
       // of twice the width: A is read once for both.
       if (counted && work.siblings == 1 &&
           whyNotSiblingMatmuls(counted, matmul).empty()) {
-        work.tcFlops += 2 * work.m * work.n * work.k;
-        work.n *= 2;
+        CheckedCount n = CheckedCount(work.n) * 2;
+        CheckedCount rhs = CheckedCount(work.matmulRhsBytes) +
+                           countBytes(matmul.getRhs().getType());
+        tcFlops += CheckedCount(2) * work.m * work.n * work.k;
+        if (n.overflowed() || rhs.overflowed() || tcFlops.overflowed())
+          return invalidWork(flopsOverflow(work.m, 2 * work.n, work.k));
+        work.n = n.get();
         work.siblings = 2;
-        work.matmulRhsBytes += tensorBytes(matmul.getRhs());
+        work.matmulRhsBytes = rhs.get();
         continue;
       }
       ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
       ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
-      int64_t batchRows = 1;
-      for (int64_t d : lhs.drop_back(1))
-        batchRows *= d; // batch dims and M fold into one row count
+      // Batch dims and M fold into one row count.
+      CheckedCount batchRows = countElements(lhs.drop_back(1));
       int64_t k = lhs.back();
       int64_t n = rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)];
-      work.tcFlops += 2 * batchRows * n * k;
+      if (batchRows.overflowed())
+        return invalidWork("the matmul's rows (batch dims times M) overflow "
+                           "int64");
+      // The verifier refuses empty matmuls; a kernel built without it must
+      // not reach the tile arithmetic below with nothing to tile.
+      if (batchRows.get() == 0 || n == 0 || k == 0)
+        return invalidWork(
+            "the matmul is empty (M = " + std::to_string(batchRows.get()) +
+            ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + ")");
+      CheckedCount mnk = batchRows * n * k;
+      tcFlops += mnk * 2;
+      if (tcFlops.overflowed())
+        return invalidWork(flopsOverflow(batchRows.get(), n, k));
       // The re-read model follows the largest matmul of the group.
-      if (!work.hasMatmul() || batchRows * n * k > work.m * work.n * work.k) {
-        work.m = batchRows;
+      if (!work.hasMatmul() || mnk.get() > work.m * work.n * work.k) {
+        work.m = batchRows.get();
         work.n = n;
         work.k = k;
         work.matmulElementType = matmul.getLhs().getType().getElementType();
-        work.matmulLhsBytes = tensorBytes(matmul.getLhs());
-        work.matmulRhsBytes = tensorBytes(matmul.getRhs());
+        work.matmulLhsBytes = countBytes(matmul.getLhs().getType()).get();
+        work.matmulRhsBytes = countBytes(matmul.getRhs().getType()).get();
         work.siblings = 1;
         counted = matmul;
       }
@@ -120,9 +182,14 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
     }
     if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
       auto type = cast<RankedTensorType>(op->getResult(0).getType());
-      work.ewFlops += elementwise.getFlopsPerElement() * type.getNumElements();
+      ewFlops += CheckedCount(elementwise.getFlopsPerElement()) *
+                 countElements(type.getShape());
     }
   }
+  if (ewFlops.overflowed() || (tcFlops + ewFlops).overflowed())
+    return invalidWork("the kernel's FLOPs overflow int64");
+  work.tcFlops = tcFlops.get();
+  work.ewFlops = ewFlops.get();
   return work;
 }
 
@@ -148,14 +215,16 @@ KernelWork mlir::sol::countOpWork(Operation *op) {
 }
 
 int64_t mlir::sol::countUnfusedBytes(ArrayRef<Operation *> ops) {
-  int64_t bytes = 0;
+  CheckedCount bytes = 0;
   for (Operation *op : ops) {
     if (isa<ConstantOp>(op))
       continue;
     KernelWork work = countOpWork(op);
     bytes += work.bytes;
   }
-  return bytes;
+  // Saturate: each op's own count is checked (an op too large to count is
+  // refused on its own); only their sum can exceed int64 here.
+  return bytes.overflowed() ? std::numeric_limits<int64_t>::max() : bytes.get();
 }
 
 //===----------------------------------------------------------------------===//
@@ -337,15 +406,34 @@ MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
     tiling.threads = plan.getThreads();
   }
   ArrayRef<int64_t> grid = plan.getGrid();
-  tiling.blocks = grid.size() == 3 ? grid[0] * grid[1] * grid[2] : 0;
+  CheckedCount blocks = grid.size() == 3 ? countElements(grid) : 0;
+  tiling.blocks = blocks.getOptional().value_or(0);
   return tiling;
 }
 
 CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                                  const MatmulTiling *tiling) {
   MLIRContext *context = target.getContext();
+  if (!work.invalidReason.empty())
+    return unknownCost(context, work, work.invalidReason);
   if (!work.unknownReason.empty())
     return unknownCost(context, work, work.unknownReason);
+  // Nothing to tile: countKernelWork refuses empty matmuls; a hand-made
+  // KernelWork must not divide by its zero extents below.
+  if (work.hasMatmul() && (work.m <= 0 || work.n <= 0 || work.k <= 0))
+    return unknownCost(context, work, "the matmul is empty");
+  if (tiling && (tiling->tileM <= 0 || tiling->tileN <= 0 ||
+                 tiling->splitK <= 0 || tiling->cluster <= 0))
+    return unknownCost(context, work,
+                       "the plan's tile, split_k or cluster is not positive");
+  // The plan's work units (tiles times K slices) are the count the wave
+  // arithmetic below multiplies: it must fit, then every product there does
+  // (in doubles where it could not).
+  if (tiling && work.hasMatmul() &&
+      (CheckedCount(llvm::divideCeil(work.m, tiling->tileM)) *
+       work.tilesAlongN(tiling->tileN) * tiling->splitK)
+          .overflowed())
+    return unknownCost(context, work, "the plan's tile count overflows int64");
 
   double peakSimt = target.getSimtPeakFlops();
   double peakTc = 0, peakTcPath = 0;
@@ -390,8 +478,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                              : chooseDefaultPlan(work, target.getSmCount());
     double pathPeak = peakTcPath > 0 ? peakTcPath : peakTc;
     int64_t waves = llvm::divideCeil(plan.units(), target.getSmCount());
-    double waveEfficiency =
-        static_cast<double>(plan.units()) / (waves * target.getSmCount());
+    double waveEfficiency = static_cast<double>(plan.units()) /
+                            (static_cast<double>(waves) * target.getSmCount());
     // The tensor cores compute whole tiles, padding included.
     double paddedFlops = 2.0 * llvm::divideCeil(work.m, plan.tileM) *
                          plan.tileM * work.tilesAlongN(plan.tileN) *
@@ -430,7 +518,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // It stays until l2_gbps and mma_efficiency are recalibrated to the
     // heated steady state together (section 23's next gains).
     double l2Rate = target.getL2Gbps() * 1e9;
-    if (4 * work.matmulRhsBytes > 3 * target.getL2Bytes())
+    if (4.0 * work.matmulRhsBytes > 3.0 * target.getL2Bytes())
       l2Rate *= kL2RateBeyondCapacity;
     // Each SM pulls its own tiles' panels: where the last wave leaves SMs
     // idle, the busy ones do not stream faster (2026-11-30, bench/results/
@@ -494,13 +582,15 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
         double stepBytes = static_cast<double>(tiling->tileM + tiling->tileN) *
                            tiling->tileK *
                            (work.matmulElementType.getIntOrFloatBitWidth() / 8);
-        stepUs = std::max(stepUs, stepBytes / (tiling->threads / 32) /
-                                      kWarpCopyBytesPerUs);
+        stepUs = std::max(
+            stepUs, stepBytes / std::max<int64_t>(1, tiling->threads / 32) /
+                        kWarpCopyBytesPerUs);
       }
       // Split K: each of the tile's blocks walks 1/splitK of its K tiles.
       int64_t steps = llvm::divideCeil(llvm::divideCeil(work.k, tiling->tileK),
                                        std::max<int64_t>(1, plan.splitK));
-      tKLoopPred = residentWaves * tilesPerBlock * steps * stepUs * 1e-6;
+      tKLoopPred = static_cast<double>(residentWaves) * tilesPerBlock * steps *
+                   stepUs * 1e-6;
 
       // The epilogue runs on the warps that issue the MMAs, after their K
       // loop: its SIMT work overlaps no tensor-core work and gets the share
@@ -594,12 +684,21 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       launch >= dominant.seconds ? Limiter::launch : dominant.limiter;
 
   double tIdealUs = tIdeal * 1e6, tPredUs = tPred * 1e6;
+  double solPred = tPredUs > 0 ? tIdealUs / tPredUs : 0;
+  // Counts below 2^63 over a validated target's figures give finite times;
+  // should a term still come out NaN or infinite, it must not reach the
+  // attribute (nor the manifests and reports, whose JSON cannot hold it).
+  for (double v :
+       {intensity, balance, tCompute, tMemory, tIdealUs, tPredUs, solPred})
+    if (!std::isfinite(v))
+      return unknownCost(context, work,
+                         "the model's times are not finite for this kernel");
   return CostAttr::get(
       context, bound, work.tcFlops, work.ewFlops, work.bytes,
       roundSignificant(intensity, 4), roundSignificant(balance, 4),
       roundSignificant(tCompute * 1e6, 5), roundSignificant(tMemory * 1e6, 5),
       roundSignificant(tIdealUs, 5), roundSignificant(tPredUs, 5),
-      roundDecimals(tPredUs > 0 ? tIdealUs / tPredUs : 0, 4), limiter, "");
+      roundDecimals(solPred, 4), limiter, "");
 }
 
 CostAttr mlir::sol::estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,

@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/TilePlan.h"
+#include "SolDialect/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <limits>
 #include <optional>
 
 using namespace mlir;
@@ -44,10 +46,13 @@ FailureOr<MatmulProblem> mlir::sol::getMatmulProblem(MatmulOp matmul) {
     return failure();
   MatmulProblem problem;
   int64_t rank = lhsType.getRank();
-  int64_t batch = 1;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    batch *= lhsType.getDimSize(d);
+  // Checked: batch dims times M must not wrap into a small (or negative)
+  // row count that some path would then accept.
+  CheckedCount batchCount = countElements(lhsType.getShape().drop_back(2));
   int64_t m = lhsType.getDimSize(rank - 2);
+  if (batchCount.overflowed() || (batchCount * m).overflowed())
+    return failure();
+  int64_t batch = batchCount.get();
   problem.k = lhsType.getDimSize(rank - 1);
   problem.transposeB = matmul.getTransposeB();
   int64_t rhsRank = rhsType.getRank();
@@ -91,6 +96,49 @@ std::string mlir::sol::whyNotMmaSync(const MatmulProblem &problem) {
   return reason;
 }
 
+/// The SM version of `target`'s chip (0 for one no table knows, which the
+/// target's verifier refuses).
+static int64_t getSmVersion(TargetAttr target) {
+  const ChipInfo *chip = lookupChip(target.getChip());
+  return chip ? chip->smVersion : 0;
+}
+
+std::string mlir::sol::whyNotMmaSyncOnChip(TargetAttr target) {
+  // m16n8k16 f16/bf16 mma.sync, cp.async and ldmatrix.x4: sm_80's.
+  if (getSmVersion(target) < 80)
+    return "mma.sync (m16n8k16, cp.async) needs sm_80 or newer; the target "
+           "is " +
+           target.getChip().str();
+  return "";
+}
+
+std::string mlir::sol::whyNotGemvOnChip(TargetAttr target) {
+  if (getSmVersion(target) < 30)
+    return "gemv's warp shuffles (shfl.sync) need sm_30 or newer; the target "
+           "is " +
+           target.getChip().str();
+  return "";
+}
+
+/// A plan CUDA can launch, or null where its grid breaks the limits
+/// (whyNotLaunchable): the planner never records a plan it cannot launch.
+static PlanAttr getLaunchablePlan(MLIRContext *context, KernelPath path,
+                                  ArrayRef<int64_t> tile,
+                                  ArrayRef<int64_t> warps, int64_t stages,
+                                  int64_t splitK, ArrayRef<int64_t> grid,
+                                  ArrayRef<int64_t> block, int64_t smem,
+                                  int64_t cluster, ConsumerSchedule schedule) {
+  if (!whyNotLaunchable(grid, block).empty())
+    return {};
+  return PlanAttr::get(context, path, tile, warps, stages, splitK, grid, block,
+                       smem, cluster, schedule);
+}
+
+/// `count`, or INT64_MAX where it overflowed: a grid extent no launch takes.
+static int64_t saturate(CheckedCount count) {
+  return count.getOptional().value_or(std::numeric_limits<int64_t>::max());
+}
+
 int64_t mlir::sol::getMmaSyncAPitch(const MmaSyncTile &tile) {
   return tile.tileK + 8;
 }
@@ -112,9 +160,9 @@ PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
                                    const MmaSyncTile &tile) {
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, tile.tileN),
                     llvm::divideCeilSigned(problem.rows, tile.tileM),
-                    problem.batch * tile.kSplits};
+                    saturate(CheckedCount(problem.batch) * tile.kSplits)};
   int64_t block[] = {tile.warpsM * tile.warpsN * 32, 1, 1};
-  return PlanAttr::get(
+  return getLaunchablePlan(
       context, KernelPath::mma_sync, {tile.tileM, tile.tileN, tile.tileK},
       {tile.warpsM, tile.warpsN}, tile.stages, tile.kSplits, grid, block,
       getMmaSyncSmemBytes(tile, problem.transposeB), 1,
@@ -147,9 +195,10 @@ PlanAttr mlir::sol::getWgmmaPlan(MLIRContext *context,
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, tileN),
                     llvm::divideCeilSigned(problem.rows, 128), problem.batch};
   int64_t block[] = {256, 1, 1};
-  return PlanAttr::get(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
-                       stages, 1, grid, block, getWgmmaSmemBytes(tileN, stages),
-                       1, ConsumerSchedule::cooperative);
+  return getLaunchablePlan(context, KernelPath::wgmma, {128, tileN, 64}, {2, 1},
+                           stages, 1, grid, block,
+                           getWgmmaSmemBytes(tileN, stages), 1,
+                           ConsumerSchedule::cooperative);
 }
 
 int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
@@ -206,10 +255,10 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
   int64_t grid[] = {blocks, 1, 1};
   int64_t block[] = {kWgmmaTmaThreads, 1, 1};
   int64_t warpsM = schedule == ConsumerSchedule::cooperative ? 2 : 1;
-  return PlanAttr::get(context, KernelPath::wgmma_tma, {tileM, tileN, 64},
-                       {warpsM, 1}, stages, 1, grid, block,
-                       getWgmmaTmaSmemBytes(tileN, stages, schedule, tileM),
-                       cluster, schedule);
+  return getLaunchablePlan(context, KernelPath::wgmma_tma, {tileM, tileN, 64},
+                           {warpsM, 1}, stages, 1, grid, block,
+                           getWgmmaTmaSmemBytes(tileN, stages, schedule, tileM),
+                           cluster, schedule);
 }
 
 std::string mlir::sol::whyNotGemv(const MatmulProblem &problem) {
@@ -233,9 +282,9 @@ PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
   int64_t vector = 16 / (problem.elementType.getIntOrFloatBitWidth() / 8);
   int64_t grid[] = {llvm::divideCeilSigned(problem.n, kGemvWarps), 1, 1};
   int64_t block[] = {kGemvWarps * 32, 1, 1};
-  return PlanAttr::get(context, KernelPath::gemv,
-                       {problem.rows, kGemvWarps, vector}, {1, kGemvWarps}, 1,
-                       1, grid, block, 0, 1, ConsumerSchedule::cooperative);
+  return getLaunchablePlan(
+      context, KernelPath::gemv, {problem.rows, kGemvWarps, vector},
+      {1, kGemvWarps}, 1, 1, grid, block, 0, 1, ConsumerSchedule::cooperative);
 }
 
 PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
@@ -244,9 +293,9 @@ PlanAttr mlir::sol::getSimtMatmulPlan(MLIRContext *context,
                     llvm::divideCeilSigned(problem.rows, kSimtBlockEdge),
                     problem.batch};
   int64_t block[] = {kSimtBlockEdge, kSimtBlockEdge, 1};
-  return PlanAttr::get(context, KernelPath::simt,
-                       {kSimtBlockEdge, kSimtBlockEdge, 1}, {1, 1}, 1, 1, grid,
-                       block, 0, 1, ConsumerSchedule::cooperative);
+  return getLaunchablePlan(context, KernelPath::simt,
+                           {kSimtBlockEdge, kSimtBlockEdge, 1}, {1, 1}, 1, 1,
+                           grid, block, 0, 1, ConsumerSchedule::cooperative);
 }
 
 PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
@@ -256,8 +305,9 @@ PlanAttr mlir::sol::getElementwisePlan(MLIRContext *context,
       std::max<int64_t>(1, llvm::divideCeilSigned(numElements, perBlock)), 1,
       1};
   int64_t block[] = {kElementwiseBlock, 1, 1};
-  return PlanAttr::get(context, KernelPath::elementwise, {perBlock}, {1, 1}, 1,
-                       1, grid, block, 0, 1, ConsumerSchedule::cooperative);
+  return getLaunchablePlan(context, KernelPath::elementwise, {perBlock}, {1, 1},
+                           1, 1, grid, block, 0, 1,
+                           ConsumerSchedule::cooperative);
 }
 
 int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
@@ -280,6 +330,13 @@ int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
   return vector;
 }
 
+static std::string typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
 static std::string describeTile(const MmaSyncTile &tile) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -297,6 +354,10 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                             const PlanConstraints &constraints) {
   MLIRContext *context = kernel.getContext();
   KernelWork work = countKernelWork(kernel);
+  if (!work.invalidReason.empty()) {
+    failureReason = work.invalidReason;
+    return failure();
+  }
   if (!work.unknownReason.empty()) {
     failureReason = work.unknownReason;
     return failure();
@@ -320,6 +381,13 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
                            .getNumElements();
     int64_t vector = getElementwiseVector(kernel);
     choice.plan = getElementwisePlan(context, elements, vector);
+    if (!choice.plan) {
+      failureReason = std::to_string(elements) + " elements need more than " +
+                      std::to_string(kMaxGridX) + " blocks of " +
+                      std::to_string(kElementwiseBlock * vector) +
+                      ": grid x exceeds CUDA's limit";
+      return failure();
+    }
     choice.cost = estimateCost(work, target);
     reason << "elementwise: " << elements << " elements, " << kElementwiseBlock
            << " threads per block, " << vector << " per thread";
@@ -348,17 +416,25 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   struct Candidate {
     PlanAttr plan;
     CostAttr cost;
-    int64_t paddedOutputs; // output elements computed, padding included
+    double paddedOutputs; // output elements computed, padding included
     std::string description;
   };
   SmallVector<Candidate> candidates;
+  // Plans dropped because their grid breaks CUDA's launch limits (a huge M
+  // or N): reported when nothing else is left.
+  int64_t unlaunchable = 0;
   auto addCandidate = [&](PlanAttr plan, int64_t tileM, int64_t tileN,
                           std::string description) {
+    if (!plan) {
+      ++unlaunchable;
+      return;
+    }
     if (!constraints.allows(plan))
       return;
     MatmulTiling tiling = getMatmulTiling(plan);
-    int64_t padded = llvm::divideCeilSigned(problem->rows, tileM) * tileM *
-                     problem->tilesAlongN(tileN) * tileN;
+    double padded =
+        static_cast<double>(llvm::divideCeilSigned(problem->rows, tileM)) *
+        tileM * problem->tilesAlongN(tileN) * tileN;
     candidates.push_back({plan, estimateCost(work, target, &tiling), padded,
                           std::move(description)});
   };
@@ -368,10 +444,17 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   // Sibling matmuls have one generator, wgmma_tma (whyNotSiblingWgmmaTma).
   std::string notGemv = siblings ? "sibling matmuls" : whyNotGemv(*problem);
   if (notGemv.empty())
+    notGemv = whyNotGemvOnChip(target);
+  if (notGemv.empty())
     addCandidate(getGemvPlan(context, *problem), problem->rows, 1,
                  "gemv: " + std::to_string(problem->rows) +
                      " rows, a warp per column");
-  std::string notMma = whyNotMmaSync(*problem);
+  // The shape's rule first: where it rules mma.sync out (f32, misaligned
+  // rows) the SIMT path is the fallback; where only the chip does, an f16 or
+  // bf16 matmul has no path sol is meant to run it on.
+  std::string notMmaShape = whyNotMmaSync(*problem);
+  std::string notMma =
+      notMmaShape.empty() ? whyNotMmaSyncOnChip(target) : notMmaShape;
   int64_t smemLimit = target.getSmemPerSmBytes();
   if (notMma.empty() && !siblings) {
     for (const MmaSyncTile &tile : getMmaSyncTiles())
@@ -458,12 +541,38 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   }
 
   if (candidates.empty()) {
-    if (!notMma.empty() && !siblings) {
+    if (!notMmaShape.empty() && !siblings) {
       choice.plan = getSimtMatmulPlan(context, *problem);
+      if (!choice.plan) {
+        failureReason = "the SIMT plan's grid of 16x16 blocks exceeds CUDA's "
+                        "limits (x <= 2^31 - 1, y and z <= 65535) for " +
+                        std::to_string(problem->rows) +
+                        " rows, N = " + std::to_string(problem->n) +
+                        ", batch " + std::to_string(problem->batch);
+        return failure();
+      }
       MatmulTiling tiling = getMatmulTiling(choice.plan);
       choice.cost = estimateCost(work, target, &tiling);
       reason << "simt: " << notMma;
       return choice;
+    }
+    if (unlaunchable > 0) {
+      failureReason = "every plan's grid exceeds CUDA's launch limits (x <= "
+                      "2^31 - 1, y and z <= 65535) for " +
+                      std::to_string(problem->rows) +
+                      " rows, N = " + std::to_string(problem->n) + ", batch " +
+                      std::to_string(problem->batch);
+      return failure();
+    }
+    if (!siblings && !notMma.empty() &&
+        StringRef(notWgmma).starts_with("wgmma needs")) {
+      // Only the chip rules the tensor-core paths out.
+      failureReason = "no path for " + typeName(problem->elementType) +
+                      " matmuls on " + target.getChip().str() +
+                      ": mma.sync needs sm_80 or newer, wgmma sm_90a";
+      if (!notGemv.empty())
+        failureReason += ", and gemv does not apply: " + notGemv;
+      return failure();
     }
     failureReason = !constraints.paths.empty()
                         ? "no allowed path can compute this matmul"

@@ -402,6 +402,29 @@ LogicalResult MatmulOp::verify() {
            << (getTransposeB() ? " (transpose_b: rhs is [N, K])"
                                : " (rhs is [K, N])");
 
+  // An empty matmul has nothing to compute (M or N = 0: no result
+  // element; K = 0: every element is an empty sum) and nothing to tile:
+  // sol launches no kernel for it and refuses it here, before any pass
+  // divides by its extents.
+  auto emptyDim = [&](StringRef dim, StringRef operand, ArrayRef<int64_t> shape,
+                      StringRef why) {
+    return emitOpError() << dim << " = 0 (" << operand << " "
+                         << shapeString(shape) << "): the matmul is empty ("
+                         << why << "); sol does not compile empty matmuls";
+  };
+  for (int64_t i = 0; i < batch; ++i)
+    if (l[i] == 0 || (rhs.getRank() == lhs.getRank() && r[i] == 0))
+      return emptyDim("batch dim #" + std::to_string(i),
+                      l[i] == 0 ? "lhs" : "rhs", l[i] == 0 ? l : r,
+                      "no result element");
+  if (m == 0)
+    return emptyDim("M", "lhs", l, "no result element");
+  if (n == 0)
+    return emptyDim("N", "rhs", r, "no result element");
+  if (k == 0 || rk == 0)
+    return emptyDim("K", k == 0 ? "lhs" : "rhs", k == 0 ? l : r,
+                    "each result element would be a sum of no terms");
+
   SmallVector<int64_t> expected(l.take_front(batch));
   expected.push_back(m);
   expected.push_back(n);

@@ -18,9 +18,11 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -289,7 +291,46 @@ std::string knownPresetList() {
   return s;
 }
 
+//===----------------------------------------------------------------------===//
+// Chips
+//===----------------------------------------------------------------------===//
+
+// The processors of LLVM 22's NVPTX backend (`llc -march=nvptx64
+// -mattr=help`) with the oldest PTX version each accepts (the lowest
+// `-mattr=+ptxNN` with which llc emits code for it; below that it stops with
+// "PTX version X does not support target"). TargetTest checks the table
+// against the backend linked into sol.
+const ChipInfo kChips[] = {
+    {"sm_20", 20, 32},    {"sm_21", 21, 32},   {"sm_30", 30, 32},
+    {"sm_32", 32, 40},    {"sm_35", 35, 32},   {"sm_37", 37, 41},
+    {"sm_50", 50, 40},    {"sm_52", 52, 41},   {"sm_53", 53, 42},
+    {"sm_60", 60, 50},    {"sm_61", 61, 50},   {"sm_62", 62, 50},
+    {"sm_70", 70, 60},    {"sm_72", 72, 61},   {"sm_75", 75, 63},
+    {"sm_80", 80, 70},    {"sm_86", 86, 71},   {"sm_87", 87, 74},
+    {"sm_88", 88, 90},    {"sm_89", 89, 78},   {"sm_90", 90, 78},
+    {"sm_90a", 90, 80},   {"sm_100", 100, 86}, {"sm_100a", 100, 86},
+    {"sm_100f", 100, 88}, {"sm_101", 101, 86}, {"sm_101a", 101, 86},
+    {"sm_101f", 101, 88}, {"sm_103", 103, 88}, {"sm_103a", 103, 88},
+    {"sm_103f", 103, 88}, {"sm_110", 110, 90}, {"sm_110a", 110, 90},
+    {"sm_110f", 110, 90}, {"sm_120", 120, 87}, {"sm_120a", 120, 87},
+    {"sm_120f", 120, 88}, {"sm_121", 121, 88}, {"sm_121a", 121, 88},
+    {"sm_121f", 121, 88},
+};
+
 } // namespace
+
+const ChipInfo *mlir::sol::lookupChip(StringRef chip) {
+  for (const ChipInfo &info : kChips)
+    if (info.name == chip)
+      return &info;
+  return nullptr;
+}
+
+ArrayRef<ChipInfo> mlir::sol::getKnownChips() { return kChips; }
+
+int64_t mlir::sol::getPtxVersion(const ChipInfo &chip) {
+  return std::max<int64_t>(80, chip.minPtxVersion);
+}
 
 FailureOr<Real> mlir::sol::parseReal(AsmParser &parser) {
   // Accept integer spellings too, so that `hbm_gbps = 4800` reads naturally.
@@ -376,6 +417,94 @@ void mlir::sol::printReal(AsmPrinter &printer, double value) {
   printer << formatReal(value);
 }
 
+std::string mlir::sol::whyNotLaunchable(ArrayRef<int64_t> grid,
+                                        ArrayRef<int64_t> block) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  if (grid.size() != 3 || block.size() != 3) {
+    os << "a launch has three grid and three block extents";
+    return reason;
+  }
+  if (llvm::any_of(grid, [](int64_t d) { return d < 1; }) ||
+      llvm::any_of(block, [](int64_t d) { return d < 1; })) {
+    os << "every grid and block extent must be at least 1";
+    return reason;
+  }
+  if (grid[0] > kMaxGridX)
+    os << "grid x = " << grid[0] << " exceeds CUDA's limit of " << kMaxGridX;
+  else if (grid[1] > kMaxGridYZ || grid[2] > kMaxGridYZ)
+    os << "grid y = " << grid[1] << ", z = " << grid[2]
+       << " exceed CUDA's limit of " << kMaxGridYZ;
+  else if (block[0] > kMaxBlockThreads || block[1] > kMaxBlockThreads ||
+           block[2] > kMaxBlockZ ||
+           block[0] * block[1] * block[2] > kMaxBlockThreads)
+    os << "a block of " << block[0] << "x" << block[1] << "x" << block[2]
+       << " threads exceeds CUDA's limits (x, y <= " << kMaxBlockThreads
+       << ", z <= " << kMaxBlockZ << ", " << kMaxBlockThreads
+       << " threads in all)";
+  return reason;
+}
+
+//===----------------------------------------------------------------------===//
+// PlanAttr and CostAttr verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               KernelPath path, ArrayRef<int64_t> tile,
+                               ArrayRef<int64_t> warps, int64_t stages,
+                               int64_t splitK, ArrayRef<int64_t> grid,
+                               ArrayRef<int64_t> block, int64_t smem,
+                               int64_t cluster, ConsumerSchedule schedule) {
+  // The cost model divides by the tile and the code generators loop over
+  // it: every extent must be positive, and the launch one CUDA accepts.
+  auto positive = [](ArrayRef<int64_t> values) {
+    return !values.empty() &&
+           llvm::all_of(values, [](int64_t v) { return v >= 1; });
+  };
+  if (!positive(tile))
+    return emitError() << "#sol.plan: 'tile' must list positive extents";
+  if (!positive(warps))
+    return emitError() << "#sol.plan: 'warps' must list positive counts";
+  if (stages < 1 || splitK < 1 || cluster < 1)
+    return emitError() << "#sol.plan: 'stages', 'split_k' and 'cluster' "
+                          "must be at least 1, got "
+                       << stages << ", " << splitK << " and " << cluster;
+  if (splitK > kMaxGridYZ)
+    return emitError() << "#sol.plan: 'split_k' = " << splitK << " exceeds the "
+                       << kMaxGridYZ << " blocks grid z can hold";
+  if (smem < 0)
+    return emitError() << "#sol.plan: 'smem' must be >= 0, got " << smem;
+  std::string why = whyNotLaunchable(grid, block);
+  if (!why.empty())
+    return emitError() << "#sol.plan: " << why;
+  return success();
+}
+
+LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               Bound bound, int64_t tcFlops, int64_t ewFlops,
+                               int64_t bytes, Real intensity, Real balance,
+                               Real tComputeUs, Real tMemoryUs, Real tIdealUs,
+                               Real tPredUs, Real solPred, Limiter limiter,
+                               StringRef reason) {
+  // Manifests and reports copy these into JSON, which has no NaN or
+  // infinity, and read counts as sizes.
+  if (tcFlops < 0 || ewFlops < 0 || bytes < 0)
+    return emitError() << "#sol.cost: 'tc_flops', 'ew_flops' and 'bytes' "
+                          "must be >= 0, got "
+                       << tcFlops << ", " << ewFlops << " and " << bytes;
+  std::pair<StringLiteral, double> reals[] = {
+      {"intensity", intensity},     {"balance", balance},
+      {"t_compute_us", tComputeUs}, {"t_memory_us", tMemoryUs},
+      {"t_ideal_us", tIdealUs},     {"t_pred_us", tPredUs},
+      {"sol_pred", solPred}};
+  for (auto [key, value] : reals)
+    if (!std::isfinite(value) || value < 0)
+      return emitError() << "#sol.cost: '" << key
+                         << "' must be finite and >= 0, got "
+                         << formatReal(value);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Public preset and lookup API
 //===----------------------------------------------------------------------===//
@@ -432,45 +561,102 @@ LogicalResult TargetAttr::verify(
     return emitError() << "#sol.target: 'chip' must be a PTX target such as "
                           "sm_90a, got '"
                        << chip << "'";
-  auto positiveInt = [&](StringRef key, int64_t v) -> LogicalResult {
+  // The chip reaches LLVM's NVPTX backend, which stops the process on a
+  // processor it does not know: refuse it here, where the error has a
+  // location.
+  if (!lookupChip(chip))
+    return emitError() << "#sol.target: chip '" << chip
+                       << "' is not a processor LLVM's NVPTX backend knows "
+                          "(sm_<N> with an optional 'a' or 'f' suffix, "
+                          "sm_20 to sm_121f: sm_80, sm_90a, sm_100a, ...)";
+
+  // Every figure must be a device's: the model multiplies and divides by
+  // them, so a value out of any GPU's range (2^62 SMs, 1e308 TFLOP/s, 1e-308
+  // of the peak) overflows its counts or its times instead of predicting
+  // anything. The ranges leave an order of magnitude or more around today's
+  // devices.
+  auto tooLarge = [&](StringRef key, auto v, auto limit,
+                      StringRef why) -> LogicalResult {
+    InFlightDiagnostic diag = emitError();
+    diag << "#sol.target: '" << key << "' must be at most ";
+    if constexpr (std::is_floating_point_v<decltype(v)>)
+      diag << formatReal(limit) << " (" << why << "), got " << formatReal(v);
+    else
+      diag << limit << " (" << why << "), got " << v;
+    return diag;
+  };
+  auto positiveInt = [&](StringRef key, int64_t v, int64_t max,
+                         StringRef why) -> LogicalResult {
     if (v <= 0)
       return emitError() << "#sol.target: '" << key
                          << "' must be positive, got " << v;
+    if (v > max)
+      return tooLarge(key, v, max, why);
     return success();
   };
-  auto positive = [&](StringRef key, double v) -> LogicalResult {
+  auto atLeast = [&](StringRef key, int64_t v, int64_t min,
+                     StringRef why) -> LogicalResult {
+    if (v > 0 && v < min)
+      return emitError() << "#sol.target: '" << key << "' must be at least "
+                         << min << " (" << why << "), got " << v;
+    return success();
+  };
+  auto realAtLeast = [&](StringRef key, double v, double min,
+                         StringRef why) -> LogicalResult {
+    if (v > 0 && v < min)
+      return emitError() << "#sol.target: '" << key << "' must be at least "
+                         << formatReal(min) << " (" << why << "), got "
+                         << formatReal(v);
+    return success();
+  };
+  auto positive = [&](StringRef key, double v, double min, double max,
+                      StringRef why) -> LogicalResult {
     if (!(v > 0))
       return emitError() << "#sol.target: '" << key
                          << "' must be positive, got " << formatReal(v);
-    return success();
+    if (v > max)
+      return tooLarge(key, v, max, why);
+    return realAtLeast(key, v, min, why);
   };
-  auto nonNegative = [&](StringRef key, double v) -> LogicalResult {
+  auto nonNegative = [&](StringRef key, double v, double min, double max,
+                         StringRef why) -> LogicalResult {
     if (!(v >= 0))
       return emitError() << "#sol.target: '" << key
                          << "' must be >= 0 (0: no such path), got "
                          << formatReal(v);
-    return success();
+    if (v > max)
+      return tooLarge(key, v, max, why);
+    return realAtLeast(key, v, min, why);
   };
   auto fraction = [&](StringRef key, double v) -> LogicalResult {
     if (!(v > 0 && v <= 1))
       return emitError() << "#sol.target: '" << key
                          << "' must be a fraction in (0, 1], got "
                          << formatReal(v);
-    return success();
+    return realAtLeast(key, v, 0.01,
+                       "no path reaches less than 1% of its peak");
   };
-  if (failed(positiveInt("sm_count", smCount)) ||
-      failed(positiveInt("clock_mhz", clockMhz)) ||
-      failed(nonNegative("f16_tflops", f16Tflops)) ||
-      failed(nonNegative("bf16_tflops", bf16Tflops)) ||
-      failed(nonNegative("tf32_tflops", tf32Tflops)) ||
-      failed(nonNegative("fp8_tflops", fp8Tflops)) ||
-      failed(positive("f32_simt_tflops", f32SimtTflops)) ||
-      failed(positive("hbm_gbps", hbmGbps)) ||
-      failed(positive("l2_gbps", l2Gbps)) ||
-      failed(positiveInt("l2_bytes", l2Bytes)) ||
-      failed(positiveInt("smem_per_sm_bytes", smemPerSmBytes)) ||
-      failed(positiveInt("regs_per_sm", regsPerSm)) ||
-      failed(nonNegative("launch_us", launchUs)) ||
+  constexpr StringLiteral kPeak = "between 1 GFLOP/s and 1 EFLOP/s";
+  constexpr StringLiteral kRate = "between 1 GB/s and 10 PB/s";
+  if (failed(positiveInt("sm_count", smCount, 1024,
+                         "no GPU has more than a few hundred SMs")) ||
+      failed(positiveInt("clock_mhz", clockMhz, 10000, "10 GHz")) ||
+      failed(nonNegative("f16_tflops", f16Tflops, 1e-3, 1e6, kPeak)) ||
+      failed(nonNegative("bf16_tflops", bf16Tflops, 1e-3, 1e6, kPeak)) ||
+      failed(nonNegative("tf32_tflops", tf32Tflops, 1e-3, 1e6, kPeak)) ||
+      failed(nonNegative("fp8_tflops", fp8Tflops, 1e-3, 1e6, kPeak)) ||
+      failed(positive("f32_simt_tflops", f32SimtTflops, 1e-3, 1e6, kPeak)) ||
+      failed(positive("hbm_gbps", hbmGbps, 1, 1e7, kRate)) ||
+      failed(positive("l2_gbps", l2Gbps, 1, 1e7, kRate)) ||
+      failed(positiveInt("l2_bytes", l2Bytes, int64_t(1) << 40, "1 TiB")) ||
+      failed(positiveInt("smem_per_sm_bytes", smemPerSmBytes, int64_t(1) << 24,
+                         "16 MiB")) ||
+      failed(atLeast("smem_per_sm_bytes", smemPerSmBytes, 1024, "1 KiB")) ||
+      failed(positiveInt("regs_per_sm", regsPerSm, int64_t(1) << 20,
+                         "1M registers")) ||
+      failed(atLeast("regs_per_sm", regsPerSm, 8192,
+                     "every CUDA SM has 8192 to 65536 32-bit registers")) ||
+      failed(nonNegative("launch_us", launchUs, 0, 1e6, "one second")) ||
       failed(fraction("mma_efficiency", mmaEfficiency)) ||
       failed(fraction("hbm_efficiency", hbmEfficiency)))
     return failure();

@@ -15,6 +15,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <limits>
+
 namespace mlir::sol {
 #define GEN_PASS_DEF_SOLCOSTMODELPASS
 #include "SolDialect/Passes.h.inc"
@@ -42,35 +44,61 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     }
 
     SmallVector<CostRecord> records;
-    int64_t unfusedBytes = 0;
+    // Checked: each kernel's counts fit int64 (countKernelWork refuses
+    // those that do not), their sums over the module need not.
+    CheckedCount unfusedBytes = 0, fusedBytes = 0;
     llvm::StringMap<unsigned> loneOpCounts;
-    module.walk([&](Operation *op) {
+    WalkResult result = module.walk([&](Operation *op) {
       if (auto kernel = dyn_cast<KernelOp>(op)) {
+        KernelWork work = countKernelWork(kernel);
+        if (!work.invalidReason.empty()) {
+          kernel.emitError()
+              << "sol-cost-model: cannot cost kernel @" << kernel.getSymName()
+              << ": " << work.invalidReason;
+          return WalkResult::interrupt();
+        }
         // Price the plan sol-tile chose, when it has run.
         std::optional<MatmulTiling> tiling;
         if (PlanAttr plan = kernel.getPlanAttr())
           tiling = getMatmulTiling(plan);
-        CostAttr cost = estimateCost(countKernelWork(kernel), target,
-                                     tiling ? &*tiling : nullptr);
+        CostAttr cost = estimateCost(work, target, tiling ? &*tiling : nullptr);
         kernel.setCostAttr(cost);
         SmallVector<Operation *> body;
         for (Operation &inner : kernel.getBodyBlock().without_terminator())
           body.push_back(&inner);
         unfusedBytes += countUnfusedBytes(body);
+        fusedBytes += cost.getBytes();
         record(op, kernel.getSymName().str(), cost, records);
-        return;
+        return WalkResult::advance();
       }
       if (!isLoneComputeOp(op))
-        return;
-      CostAttr cost = estimateCost(countOpWork(op), target);
+        return WalkResult::advance();
+      KernelWork work = countOpWork(op);
+      if (!work.invalidReason.empty()) {
+        op->emitError() << "sol-cost-model: cannot cost '" << op->getName()
+                        << "': " << work.invalidReason;
+        return WalkResult::interrupt();
+      }
+      CostAttr cost = estimateCost(work, target);
       op->setAttr(SolDialect::kCostAttrName, cost);
       unfusedBytes += cost.getBytes();
+      fusedBytes += cost.getBytes();
       std::string name = loneOpName(op, loneOpCounts);
       record(op, name, cost, records);
+      return WalkResult::advance();
     });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    // countUnfusedBytes saturates at INT64_MAX: that is an overflow too.
+    if (unfusedBytes.overflowed() || fusedBytes.overflowed() ||
+        unfusedBytes.get() == std::numeric_limits<int64_t>::max()) {
+      module.emitError("sol-cost-model: the module's kernels move more than "
+                       "2^63 - 1 bytes together; the totals overflow int64");
+      return signalPassFailure();
+    }
 
     CostSummaryAttr summary =
-        summarizeCosts(&getContext(), records, unfusedBytes);
+        summarizeCosts(&getContext(), records, unfusedBytes.get());
     module->setAttr(SolDialect::kCostSummaryAttrName, summary);
 
     if (report == "none")

@@ -49,6 +49,50 @@ func.func @matmul_contraction_mismatch_transpose_b(%a: tensor<64x32xf16>, %b: te
 
 // -----
 
+// Empty matmuls are refused: nothing to compute, and nothing for the cost
+// model and the tiler to divide (M = 0 or N = 0 once raised SIGFPE in
+// estimateCost, K = 0 gave t_pred_us = NaN in the manifest).
+func.func @matmul_empty_m_refused(%a: tensor<0x64xf16>, %b: tensor<64x64xf16>) {
+  // expected-error @+1 {{'sol.matmul' op M = 0 (lhs [0, 64]): the matmul is empty (no result element); sol does not compile empty matmuls}}
+  %0 = sol.matmul %a, %b transpose_b : tensor<0x64xf16>, tensor<64x64xf16> -> tensor<0x64xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_empty_n_refused(%a: tensor<64x64xf16>, %b: tensor<0x64xf16>) {
+  // expected-error @+1 {{'sol.matmul' op N = 0 (rhs [0, 64]): the matmul is empty (no result element); sol does not compile empty matmuls}}
+  %0 = sol.matmul %a, %b transpose_b : tensor<64x64xf16>, tensor<0x64xf16> -> tensor<64x0xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_empty_k_refused(%a: tensor<64x0xf16>, %b: tensor<0x64xf16>) {
+  // expected-error @+1 {{'sol.matmul' op K = 0 (lhs [64, 0]): the matmul is empty (each result element would be a sum of no terms); sol does not compile empty matmuls}}
+  %0 = sol.matmul %a, %b : tensor<64x0xf16>, tensor<0x64xf16> -> tensor<64x64xf16>
+  return
+}
+
+// -----
+
+// K = 0 on a dynamic lhs: the weight's K says it.
+func.func @matmul_empty_k_in_rhs_refused(%a: tensor<64x?xf16>, %b: tensor<64x0xf16>) {
+  // expected-error @+1 {{'sol.matmul' op K = 0 (rhs [64, 0]): the matmul is empty}}
+  %0 = sol.matmul %a, %b transpose_b : tensor<64x?xf16>, tensor<64x0xf16> -> tensor<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_empty_batch_refused(%a: tensor<0x8x64xf16>, %b: tensor<64x16xf16>) {
+  // expected-error @+1 {{'sol.matmul' op batch dim #0 = 0 (lhs [0, 8, 64]): the matmul is empty (no result element)}}
+  %0 = sol.matmul %a, %b : tensor<0x8x64xf16>, tensor<64x16xf16> -> tensor<0x8x16xf16>
+  return
+}
+
+// -----
+
 func.func @matmul_wrong_result_shape(%a: tensor<64x32xf16>, %b: tensor<16x32xf16>) {
   // expected-error @+1 {{'sol.matmul' op result shape [64, 32] must be [64, 16] ([..., M, N])}}
   %0 = sol.matmul %a, %b transpose_b : tensor<64x32xf16>, tensor<16x32xf16> -> tensor<64x32xf16>

@@ -47,3 +47,54 @@ module {
     return %y : tensor<8xf16>
   }
 }
+
+// -----
+
+// A tensor whose bytes overflow int64 has no cost: an error naming it, where
+// the FLOPs and bytes once wrapped negative (K = INT64_MAX).
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @tensor_bytes_overflow_refused(%x: tensor<1x9223372036854775807xf16>, %w: tensor<64x9223372036854775807xf16>) -> tensor<1x64xf16> {
+    // expected-error @+1 {{sol-cost-model: cannot cost 'sol.matmul': input #0 has type tensor<1x9223372036854775807xf16>: its size in bytes overflows int64}}
+    %y = sol.matmul %x, %w transpose_b : tensor<1x9223372036854775807xf16>, tensor<64x9223372036854775807xf16> -> tensor<1x64xf16>
+    return %y : tensor<1x64xf16>
+  }
+}
+
+// -----
+
+// Batch dims times M (2 x INT64_MAX rows) would wrap into a small row
+// count that gemv takes (it once asked a SmallVector for 2^64 - 2
+// accumulators): the byte check refuses the result first.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @rows_overflow_refused(%x: tensor<2x9223372036854775807x64xf16>, %w: tensor<64x64xf16>) -> tensor<2x9223372036854775807x64xf16> {
+    // expected-error @+1 {{sol-cost-model: cannot cost 'sol.matmul': sol.matmul result #0 has type tensor<2x9223372036854775807x64xf16>: its size in bytes overflows int64}}
+    %y = sol.matmul %x, %w transpose_b : tensor<2x9223372036854775807x64xf16>, tensor<64x64xf16> -> tensor<2x9223372036854775807x64xf16>
+    return %y : tensor<2x9223372036854775807x64xf16>
+  }
+}
+
+// -----
+
+// Each tensor fits, 2 * M * N * K does not (2^71).
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @kernel_flops_overflow_refused(%x: tensor<1048576x1073741824xf16>, %w: tensor<1048576x1073741824xf16>) -> tensor<1048576x1048576xf16> {
+    // expected-error @+1 {{sol-cost-model: cannot cost kernel @k: the matmul's 2*M*N*K FLOPs (M = 1048576, N = 1048576, K = 1073741824) overflow int64}}
+    %0 = sol.kernel @k ins(%x, %w : tensor<1048576x1073741824xf16>, tensor<1048576x1073741824xf16>) -> tensor<1048576x1048576xf16> {
+    ^bb0(%a: tensor<1048576x1073741824xf16>, %b: tensor<1048576x1073741824xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<1048576x1073741824xf16>, tensor<1048576x1073741824xf16> -> tensor<1048576x1048576xf16>
+      sol.yield %m : tensor<1048576x1048576xf16>
+    }
+    return %0 : tensor<1048576x1048576xf16>
+  }
+}
+
+// -----
+
+// Each of the three tensors fits (2^62 bytes), their sum does not.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @traffic_overflow_refused(%x: tensor<1152921504606846976xf32>, %y: tensor<1152921504606846976xf32>) -> tensor<1152921504606846976xf32> {
+    // expected-error @+1 {{sol-cost-model: cannot cost 'sol.add': the kernel's inputs and outputs together hold more than 2^63 - 1 bytes}}
+    %c = sol.add %x, %y : tensor<1152921504606846976xf32>, tensor<1152921504606846976xf32> -> tensor<1152921504606846976xf32>
+    return %c : tensor<1152921504606846976xf32>
+  }
+}

@@ -122,3 +122,68 @@ func.func @three_siblings(%x: tensor<256x64xf16>, %w: tensor<128x64xf16>) -> ten
   return %0 : tensor<256x128xf16>
 }
 }
+
+// -----
+
+// A chip with no tensor-core path sol generates (mma.sync needs sm_80,
+// wgmma sm_90a): the f16 matmul is refused, naming the chip, where LLVM
+// once stopped with "Cannot select: intrinsic llvm.nvvm.mma.m16n8k16".
+module attributes {sol.target = #sol.target<name = "v100", chip = "sm_70", sm_count = 80, clock_mhz = 1530, f16_tflops = 125.0, bf16_tflops = 0.0, tf32_tflops = 0.0, fp8_tflops = 0.0, f32_simt_tflops = 15.7, hbm_gbps = 900.0, l2_gbps = 3000.0, l2_bytes = 6291456, smem_per_sm_bytes = 98304, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+func.func @f16_matmul_on_sm_70_refused(%x: tensor<128x64xf16>, %w: tensor<128x64xf16>) -> tensor<128x128xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no path for f16 matmuls on sm_70: mma.sync needs sm_80 or newer, wgmma sm_90a, and gemv does not apply: 128 rows of A exceed gemv's 16}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<128x64xf16>, tensor<128x64xf16>) -> tensor<128x128xf16> {
+  ^bb0(%a: tensor<128x64xf16>, %b: tensor<128x64xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<128x64xf16>, tensor<128x64xf16> -> tensor<128x128xf16>
+    sol.yield %m : tensor<128x128xf16>
+  }
+  return %0 : tensor<128x128xf16>
+}
+}
+
+// -----
+
+// Counts that overflow int64 are refused, not wrapped into negative FLOPs:
+// 2 * 2^20 * 2^20 * 2^30 is 2^71.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @flops_overflow_refused(%x: tensor<1048576x1073741824xf16>, %w: tensor<1048576x1073741824xf16>) -> tensor<1048576x1048576xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: the matmul's 2*M*N*K FLOPs (M = 1048576, N = 1048576, K = 1073741824) overflow int64}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<1048576x1073741824xf16>, tensor<1048576x1073741824xf16>) -> tensor<1048576x1048576xf16> {
+  ^bb0(%a: tensor<1048576x1073741824xf16>, %b: tensor<1048576x1073741824xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<1048576x1073741824xf16>, tensor<1048576x1073741824xf16> -> tensor<1048576x1048576xf16>
+    sol.yield %m : tensor<1048576x1048576xf16>
+  }
+  return %0 : tensor<1048576x1048576xf16>
+}
+}
+
+// -----
+
+// 2^24 rows need 131072 row tiles of 128 (or more of fewer rows) along grid
+// y, past CUDA's 65535; the A100 has no persistent path that would fold
+// them into grid x.
+module attributes {sol.target = #sol.target<"a100-80gb">} {
+func.func @grid_beyond_cuda_limits_refused(%x: tensor<16777216x64xf16>, %w: tensor<64x64xf16>) -> tensor<16777216x64xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: every plan's grid exceeds CUDA's launch limits (x <= 2^31 - 1, y and z <= 65535) for 16777216 rows, N = 64, batch 1}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<16777216x64xf16>, tensor<64x64xf16>) -> tensor<16777216x64xf16> {
+  ^bb0(%a: tensor<16777216x64xf16>, %b: tensor<64x64xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<16777216x64xf16>, tensor<64x64xf16> -> tensor<16777216x64xf16>
+    sol.yield %m : tensor<16777216x64xf16>
+  }
+  return %0 : tensor<16777216x64xf16>
+}
+}
+
+// -----
+
+// 2^42 elements at 1024 per block need 2^32 blocks along grid x.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @elementwise_grid_beyond_cuda_limits_refused(%x: tensor<4398046511104xf32>) -> tensor<4398046511104xf32> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: 4398046511104 elements need more than 2147483647 blocks of 1024: grid x exceeds CUDA's limit}}
+  %0 = sol.kernel @k ins(%x : tensor<4398046511104xf32>) -> tensor<4398046511104xf32> {
+  ^bb0(%a: tensor<4398046511104xf32>):
+    %n = sol.neg %a : tensor<4398046511104xf32>
+    sol.yield %n : tensor<4398046511104xf32>
+  }
+  return %0 : tensor<4398046511104xf32>
+}
+}

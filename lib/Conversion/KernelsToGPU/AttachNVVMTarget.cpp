@@ -37,9 +37,20 @@ struct AttachNVVMTargetPass
       }
       targetChip = target.getChip().str();
     }
-    // PTX ISA 8.0 is the first with sm_90a; it also covers sm_80/86/89.
+    // LLVM's NVPTX backend stops the process on a chip it does not know, or
+    // one the PTX version cannot target (sm_100a needs PTX 8.6): refuse the
+    // one and ask for the chip's own version on the other. A #sol.target's
+    // chip was checked when it was built; the option was not.
+    const ChipInfo *info = lookupChip(targetChip);
+    if (!info) {
+      module.emitError() << "sol-attach-nvvm-target: chip '" << targetChip
+                         << "' is not a processor of LLVM's NVPTX backend "
+                            "(sm_80, sm_90a, sm_100a, ...)";
+      return signalPassFailure();
+    }
+    std::string features = "+ptx" + std::to_string(getPtxVersion(*info));
     auto nvvmTarget = NVVM::NVVMTargetAttr::get(
-        &getContext(), optLevel, "nvptx64-nvidia-cuda", targetChip, "+ptx80");
+        &getContext(), optLevel, "nvptx64-nvidia-cuda", targetChip, features);
     module.walk([&](gpu::GPUModuleOp gpuModule) {
       gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), {nvvmTarget}));
     });

@@ -284,6 +284,12 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
     auto tensor = cast<RankedTensorType>(type);
     if (!tensor.hasStaticShape())
       return func.emitError("sol kernel: dynamic argument shape");
+    // The generators index flat buffers with int64 offsets: a tensor whose
+    // bytes overflow int64 would wrap them (sol-cost-model and sol-tile
+    // refuse it first; a hand-written plan reaches here without them).
+    if (countBytes(tensor).overflowed())
+      return func.emitError("sol kernel: argument type ")
+             << tensor << " holds more than 2^63 - 1 bytes";
     kernel.argShapes.emplace_back(tensor.getShape().begin(),
                                   tensor.getShape().end());
     argTypes.push_back(
