@@ -19,6 +19,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace mlir;
@@ -360,6 +362,67 @@ TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
   EXPECT_EQ(cost.getBound(), Bound::unknown);
   EXPECT_EQ(cost.getTIdealUs(), 0.0);
   EXPECT_NE(cost.getReason().find("static shapes"), StringRef::npos);
+}
+
+// The counts every pass derives from shapes: overflow is remembered, never
+// wrapped into a small or negative number (issue 15: K = INT64_MAX gave
+// tc_flops = -128).
+TEST(CheckedCountTest, OverflowIsStickyAndExact) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ((CheckedCount(3) * 4 + 5).get(), 17);
+  EXPECT_EQ((CheckedCount(kMax) * 1).get(), kMax);
+  EXPECT_TRUE((CheckedCount(kMax) + 1).overflowed());
+  EXPECT_TRUE((CheckedCount(kMax) * 2).overflowed());
+  EXPECT_TRUE(
+      (CheckedCount(int64_t(1) << 32) * (int64_t(1) << 31)).overflowed());
+  // Once overflowed, a product with 0 stays overflowed: the count was lost.
+  EXPECT_TRUE((CheckedCount(kMax) * 2 * 0).overflowed());
+  EXPECT_TRUE((CheckedCount(kMax) * -2).overflowed());
+  EXPECT_EQ(countElements({}).get(), 1);
+  EXPECT_EQ(countElements({2, 3, 7}).get(), 42);
+  EXPECT_TRUE(countElements({2, kMax}).overflowed());
+}
+
+TEST_F(CostModelTest, OverflowingCountsHaveNoCost) {
+  // 2 * 2^20 * 2^20 * 2^30 = 2^71 FLOPs; every tensor fits.
+  OwningOpRef<ModuleOp> module = matmul(1 << 20, 1 << 20, 1 << 30);
+  ASSERT_TRUE(module);
+  KernelWork work = countOpWork(firstMatmul(*module));
+  EXPECT_NE(work.invalidReason.find("FLOPs"), std::string::npos)
+      << work.invalidReason;
+  EXPECT_EQ(work.tcFlops, 0);
+  CostAttr cost = estimateCost(work, h200);
+  EXPECT_EQ(cost.getBound(), Bound::unknown);
+  EXPECT_EQ(cost.getReason(), work.invalidReason);
+}
+
+TEST_F(CostModelTest, DegenerateWorkAndPlansNeverDivideByZero) {
+  // countKernelWork refuses these; a KernelWork built by hand (the C API,
+  // fusion's what-ifs) must still come back unknown, not trap.
+  OwningOpRef<ModuleOp> module = matmul(64, 64, 64);
+  ASSERT_TRUE(module);
+  KernelWork work = countOpWork(firstMatmul(*module));
+  for (int64_t KernelWork::*extent :
+       {&KernelWork::m, &KernelWork::n, &KernelWork::k}) {
+    KernelWork empty = work;
+    empty.*extent = 0;
+    EXPECT_EQ(estimateCost(empty, h200).getBound(), Bound::unknown);
+  }
+  MatmulTiling zeroTile;
+  zeroTile.tileM = 0;
+  EXPECT_EQ(estimateCost(work, h200, &zeroTile).getBound(), Bound::unknown);
+  MatmulTiling hugeSplit;
+  hugeSplit.tileM = hugeSplit.tileN = 1;
+  hugeSplit.splitK = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(estimateCost(work, h200, &hugeSplit).getBound(), Bound::unknown);
+  // A plan with fewer than a warp's threads still has a K loop to price.
+  MatmulTiling tiny;
+  tiny.tileK = 64;
+  tiny.threads = 16;
+  tiny.copiedByConsumers = true;
+  CostAttr cost = estimateCost(work, h200, &tiny);
+  EXPECT_NE(cost.getBound(), Bound::unknown) << cost.getReason().str();
+  EXPECT_TRUE(std::isfinite(cost.getTPredUs()));
 }
 
 } // namespace

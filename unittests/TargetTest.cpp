@@ -6,10 +6,16 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include "gtest/gtest.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -184,6 +190,77 @@ TEST_F(TargetTest, PresetPrintsShortAndCustomPrintsEveryFieldAndRoundTrips) {
       << long_form;
   Attribute reparsed = parseAttribute(long_form, &context);
   EXPECT_EQ(reparsed, *custom);
+}
+
+// The chip table stands in for LLVM's NVPTX processor list (which aborts on
+// a processor it lacks): it must name exactly the processors of the backend
+// sol links, so an LLVM upgrade that adds or drops one fails here.
+TEST_F(TargetTest, ChipTableMatchesLLVMNVPTXProcessors) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  ASSERT_TRUE(nvptx) << error;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      nvptx->createMCSubtargetInfo(triple, "sm_80", ""));
+  ASSERT_TRUE(subtarget);
+  std::set<std::string> llvmChips;
+  for (const llvm::SubtargetSubTypeKV &cpu :
+       subtarget->getAllProcessorDescriptions())
+    llvmChips.insert(cpu.Key);
+  std::set<std::string> solChips;
+  for (const ChipInfo &chip : getKnownChips())
+    solChips.insert(chip.name.str());
+  EXPECT_EQ(solChips, llvmChips);
+}
+
+TEST_F(TargetTest, PtxVersionCoversTheChip) {
+  const ChipInfo *b200 = lookupChip("sm_100a");
+  ASSERT_TRUE(b200);
+  EXPECT_EQ(b200->smVersion, 100);
+  EXPECT_TRUE(b200->archSpecific());
+  EXPECT_EQ(getPtxVersion(*b200), 86);
+  // sol's floor, 8.0, where the chip's own minimum is older.
+  EXPECT_EQ(getPtxVersion(*lookupChip("sm_80")), 80);
+  EXPECT_EQ(getPtxVersion(*lookupChip("sm_90a")), 80);
+  EXPECT_EQ(lookupChip("sm_89a"), nullptr);
+  EXPECT_EQ(lookupChip("sm_999"), nullptr);
+  EXPECT_EQ(lookupChip("sm_-1"), nullptr);
+}
+
+TEST_F(TargetTest, JsonOutOfRangeFiguresAreRefused) {
+  EXPECT_TRUE(
+      failed(parse(R"({"base": "h200", "sm_count": 4611686018427387904})")));
+  EXPECT_NE(errors.find("'sm_count' must be at most 1024"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "f16_tflops": 1e308})")));
+  EXPECT_NE(errors.find("'f16_tflops' must be at most"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "hbm_gbps": 1e-308})")));
+  EXPECT_NE(errors.find("'hbm_gbps' must be at least 1.0"), std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "regs_per_sm": 1})")));
+  EXPECT_NE(errors.find("'regs_per_sm' must be at least 8192"),
+            std::string::npos)
+      << errors;
+  EXPECT_TRUE(failed(parse(R"({"base": "h200", "chip": "sm_89a"})")));
+  EXPECT_NE(errors.find("chip 'sm_89a' is not a processor"), std::string::npos)
+      << errors;
+  // Every preset keeps the ranges.
+  for (StringRef name : getTargetPresetNames())
+    EXPECT_TRUE(getTargetPreset(&context, name)) << name.str();
+}
+
+TEST_F(TargetTest, LaunchLimitsAreCudas) {
+  EXPECT_EQ(whyNotLaunchable({132, 1, 1}, {384, 1, 1}), "");
+  EXPECT_EQ(whyNotLaunchable({kMaxGridX, kMaxGridYZ, kMaxGridYZ}, {1024, 1, 1}),
+            "");
+  EXPECT_NE(whyNotLaunchable({kMaxGridX + 1, 1, 1}, {32, 1, 1}), "");
+  EXPECT_NE(whyNotLaunchable({1, kMaxGridYZ + 1, 1}, {32, 1, 1}), "");
+  EXPECT_NE(whyNotLaunchable({1, 1, 1}, {32, 32, 2}), "");
+  EXPECT_NE(whyNotLaunchable({0, 1, 1}, {32, 1, 1}), "");
+  EXPECT_NE(whyNotLaunchable({1, 1}, {32, 1, 1}), "");
 }
 
 } // namespace

@@ -93,3 +93,56 @@ func.func @host_func() attributes {sol.tensor_maps = 3 : i64} {
 func.func @no_maps() attributes {sol.kernel, sol.tensor_maps = 0 : i64} {
   return
 }
+
+// -----
+
+// Manifests and reports copy #sol.cost into JSON, which has no NaN or
+// infinity: a non-finite (1.0e999 reads as +Inf) or negative figure is
+// refused where it is written (a K = 0 matmul once put "-nan" there).
+// expected-error @+1 {{#sol.cost: 't_pred_us' must be finite and >= 0, got +Inf}}
+module attributes {test.cost = #sol.cost<bound = compute, tc_flops = 0, ew_flops = 1, bytes = 2, intensity = 0.5, balance = 13.94, t_compute_us = 0.0, t_memory_us = 1.0, t_ideal_us = 1.0, t_pred_us = 1.0e999, sol_pred = 0.25, limiter = l2>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.cost: 'tc_flops', 'ew_flops' and 'bytes' must be >= 0, got -128, 0 and -2}}
+module attributes {test.cost = #sol.cost<bound = latency, tc_flops = -128, ew_flops = 0, bytes = -2, intensity = 0.0, balance = 206.0, t_compute_us = 0.0, t_memory_us = 0.0, t_ideal_us = 0.0, t_pred_us = 3.2, sol_pred = 0.0, limiter = launch>} {
+}
+
+// -----
+
+// #sol.plan, the other attribute sol's passes write: the model divides by
+// its tile, and the launch must be one CUDA takes.
+// expected-error @+1 {{#sol.plan: 'tile' must list positive extents}}
+module attributes {test.plan = #sol.plan<path = mma_sync, tile = [0, 64, 32], warps = [2, 2], stages = 3, split_k = 1, grid = [1, 1, 1], block = [128, 1, 1], smem = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.plan: 'stages', 'split_k' and 'cluster' must be at least 1, got 3, 0 and 1}}
+module attributes {test.plan = #sol.plan<path = mma_sync, tile = [64, 64, 32], warps = [2, 2], stages = 3, split_k = 0, grid = [1, 1, 1], block = [128, 1, 1], smem = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.plan: grid y = 131072, z = 1 exceed CUDA's limit of 65535}}
+module attributes {test.plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 1, grid = [1, 131072, 1], block = [128, 1, 1], smem = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.plan: grid x = 2147483648 exceeds CUDA's limit of 2147483647}}
+module attributes {test.plan = #sol.plan<path = elementwise, tile = [1024], warps = [1, 1], stages = 1, split_k = 1, grid = [2147483648, 1, 1], block = [256, 1, 1], smem = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.plan: every grid and block extent must be at least 1}}
+module attributes {test.plan = #sol.plan<path = elementwise, tile = [1024], warps = [1, 1], stages = 1, split_k = 1, grid = [0, 1, 1], block = [256, 1, 1], smem = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{#sol.plan: a block of 2048x1x1 threads exceeds CUDA's limits (x, y <= 1024, z <= 64, 1024 threads in all)}}
+module attributes {test.plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [2048, 1, 1], smem = 0>} {
+}

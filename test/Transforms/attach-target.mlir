@@ -16,6 +16,7 @@
 // RUN: not sol-opt %s -split-input-file --sol-attach-target=file=%S/Inputs/fractional-integer.json 2>&1 | FileCheck %s --check-prefix=FRACTIONAL
 // RUN: not sol-opt %s -split-input-file --sol-attach-target=file=%S/Inputs/missing-field.json 2>&1 | FileCheck %s --check-prefix=MISSING-FIELD
 // RUN: not sol-opt %s -split-input-file --sol-attach-target=file=%S/Inputs/invalid-value.json 2>&1 | FileCheck %s --check-prefix=INVALID-VALUE
+// RUN: not sol-opt %s -split-input-file --sol-attach-target=file=%S/Inputs/sm-count-out-of-range.json 2>&1 | FileCheck %s --check-prefix=OUT-OF-RANGE
 
 // A module without a target gets one.
 
@@ -59,3 +60,6 @@ module @replaces_target attributes {sol.target = #sol.target<"a100-80gb">, test.
 // FRACTIONAL: error: in target file '{{.*}}fractional-integer.json': target description: 'sm_count' must be an integer
 // MISSING-FIELD: error: in target file '{{.*}}missing-field.json': target description is missing field 'hbm_gbps' (or give "base": "<preset>")
 // INVALID-VALUE: error: in target file '{{.*}}invalid-value.json': #sol.target: 'mma_efficiency' must be a fraction in (0, 1], got 1.5
+// A count no GPU has (2^62 SMs once made estimateCost divide by zero) is
+// refused on load, from a file as from the IR.
+// OUT-OF-RANGE: error: in target file '{{.*}}sm-count-out-of-range.json': #sol.target: 'sm_count' must be at most 1024 (no GPU has more than a few hundred SMs), got 4611686018427387904

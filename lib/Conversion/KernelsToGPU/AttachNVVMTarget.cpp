@@ -44,7 +44,7 @@ struct AttachNVVMTargetPass
     const ChipInfo *info = lookupChip(targetChip);
     if (!info) {
       module.emitError() << "sol-attach-nvvm-target: chip '" << targetChip
-                         << "' is not a processor of LLVM's NVPTX backend "
+                         << "' is not a processor LLVM's NVPTX backend knows "
                             "(sm_80, sm_90a, sm_100a, ...)";
       return signalPassFailure();
     }

@@ -1,8 +1,10 @@
 // RUN: sol-opt %s --split-input-file --sol-attach-nvvm-target | FileCheck %s
 // RUN: sol-opt %s --split-input-file --sol-attach-nvvm-target=chip=sm_80 | FileCheck %s --check-prefix=OVERRIDE
+// RUN: not sol-opt %s --split-input-file --sol-attach-nvvm-target=chip=sm_89a 2>&1 | FileCheck %s --check-prefix=BAD-CHIP
 
 // The chip comes from the module's #sol.target, with PTX ISA 8.0 (LLVM's
-// default 6.0 cannot target sm_90).
+// default 6.0 cannot target sm_90), or the chip's own minimum where that is
+// later.
 // CHECK-LABEL: gpu.module @k [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 // OVERRIDE-LABEL: gpu.module @k [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 module attributes {gpu.container_module, sol.target = #sol.target<"h200">} {
@@ -18,3 +20,17 @@ module attributes {gpu.container_module, sol.target = #sol.target<"a100-80gb">} 
   gpu.module @a100 {
   }
 }
+
+// -----
+
+// Blackwell needs PTX 8.6: with 8.0 LLVM stopped with "PTX version 8.0 does
+// not support target 'sm_100a'".
+// CHECK-LABEL: gpu.module @b200 [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx86">]
+module attributes {gpu.container_module, sol.target = #sol.target<"b200">} {
+  gpu.module @b200 {
+  }
+}
+
+// An override LLVM does not know is refused (the #sol.target's chip was
+// checked when it was built).
+// BAD-CHIP: error: sol-attach-nvvm-target: chip 'sm_89a' is not a processor LLVM's NVPTX backend knows (sm_80, sm_90a, sm_100a, ...)

@@ -480,3 +480,36 @@ func.func @three_contractions(%x: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: 
   } -> tensor<128x8xf16>
   return %r : tensor<128x8xf16>
 }
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// gemv keeps one accumulator per row of A in each lane: more than 16 rows
+// is no gemv plan (a wrapped row count once asked for 2^64 - 2 of them).
+// expected-error @+1 {{sol kernel: the gemv plan does not fit the kernel (it needs an [N, K] weight, tile = [rows, warps, 128-bit vector] with 1 to 16 rows}}
+func.func @gemv_too_many_rows(%a: tensor<17x64xf16>, %b: tensor<8x64xf16>, %o: tensor<17x8xf16>) -> tensor<17x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [17, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2, 1, 1], block = [128, 1, 1], smem = 0>} {
+  %e = tensor.empty() : tensor<17x8xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<17x8xf32>) -> tensor<17x8xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<17x64xf16>, tensor<8x64xf16>) outs(%z : tensor<17x8xf32>) -> tensor<17x8xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<17x8xf32>) outs(%o : tensor<17x8xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<17x8xf16>
+  return %out : tensor<17x8xf16>
+}
+
+// -----
+
+// A hand-written plan skips sol-tile's checks: an argument whose bytes
+// overflow int64 is refused before any offset is computed.
+// expected-error @+1 {{sol kernel: argument type 'tensor<9223372036854775807xf16>' holds more than 2^63 - 1 bytes}}
+func.func @argument_bytes_overflow(%x: tensor<9223372036854775807xf16>, %o: tensor<9223372036854775807xf16>) -> tensor<9223372036854775807xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  %out = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<9223372036854775807xf16>) outs(%o : tensor<9223372036854775807xf16>) {
+  ^bb0(%a: f16, %_: f16):
+    %n = arith.negf %a : f16
+    linalg.yield %n : f16
+  } -> tensor<9223372036854775807xf16>
+  return %out : tensor<9223372036854775807xf16>
+}
