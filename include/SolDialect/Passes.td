@@ -159,8 +159,10 @@ def SolAttachNVVMTargetPass
   let summary = "Attach #nvvm.target for the module's #sol.target chip to every gpu.module";
   let description = [{
     The chip comes from the module's `sol.target` (sm_90a for H100/H200,
-    sm_80 for A100, ...) unless `chip` overrides it. PTX ISA 8.0 is
-    requested: LLVM's default (6.0) cannot target sm_90.
+    sm_80 for A100, ...) unless `chip` overrides it. The PTX ISA asked
+    for is 8.0 (LLVM's default, 6.0, cannot target sm_90) or the chip's own
+    minimum where that is higher (8.6 for sm_100a); a chip LLVM's NVPTX
+    backend does not know is refused with an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
