@@ -33,13 +33,15 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (report != "none" && report != "table" && report != "json") {
-      module.emitError() << "sol-cost-model: unknown report kind '" << report
-                         << "'; expected none, table or json";
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-cost-model: unknown report kind '" << report
+          << "'; expected none, table or json";
       return signalPassFailure();
     }
     TargetAttr target = lookupTarget(module);
     if (!target) {
-      emitMissingTargetError(module, "sol-cost-model");
+      emitMissingTargetError(getModuleDiagnosticAnchor(module),
+                             "sol-cost-model");
       return signalPassFailure();
     }
 
@@ -92,8 +94,9 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     // countUnfusedBytes saturates at INT64_MAX: that is an overflow too.
     if (unfusedBytes.overflowed() || fusedBytes.overflowed() ||
         unfusedBytes.get() == std::numeric_limits<int64_t>::max()) {
-      module.emitError("sol-cost-model: the module's kernels move more than "
-                       "2^63 - 1 bytes together; the totals overflow int64");
+      getModuleDiagnosticAnchor(module)->emitError(
+          "sol-cost-model: the module's kernels move more than "
+          "2^63 - 1 bytes together; the totals overflow int64");
       return signalPassFailure();
     }
 
@@ -107,7 +110,8 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     std::unique_ptr<llvm::ToolOutputFile> out =
         openOutputFile(reportFile, &error);
     if (!out) {
-      module.emitError() << "sol-cost-model: cannot write report: " << error;
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-cost-model: cannot write report: " << error;
       return signalPassFailure();
     }
     if (report == "table")

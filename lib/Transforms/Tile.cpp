@@ -30,7 +30,7 @@ static LogicalResult parseEnumList(ModuleOp module, StringRef what,
   for (StringRef name : names) {
     std::optional<Enum> value = symbolize(name.trim());
     if (!value)
-      return module.emitError()
+      return getModuleDiagnosticAnchor(module)->emitError()
              << "sol-tile: unknown " << what << " '" << name.trim() << "' in "
              << option << "=" << text;
     values.push_back(*value);
@@ -50,8 +50,9 @@ parseTileList(ModuleOp module, StringRef text,
     int64_t tileM, tileN;
     if (m.getAsInteger(10, tileM) || n.getAsInteger(10, tileN) || tileM < 1 ||
         tileN < 1)
-      return module.emitError() << "sol-tile: tile '" << name.trim()
-                                << "' in tiles=" << text << " is not MxN";
+      return getModuleDiagnosticAnchor(module)->emitError()
+             << "sol-tile: tile '" << name.trim() << "' in tiles=" << text
+             << " is not MxN";
     tiles.push_back({tileM, tileN});
   }
   return success();
@@ -66,15 +67,16 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     ModuleOp module = getOperation();
     TargetAttr target = lookupTarget(module);
     if (!target) {
-      emitMissingTargetError(module, "sol-tile");
+      emitMissingTargetError(getModuleDiagnosticAnchor(module), "sol-tile");
       return signalPassFailure();
     }
     if (maxCluster < 1 || maxSplitK < 1 || minCluster < 1) {
-      module.emitError() << "sol-tile: min-cluster, max-cluster and "
-                            "max-split-k must be at least 1 (got "
-                         << static_cast<int64_t>(minCluster) << ", "
-                         << static_cast<int64_t>(maxCluster) << " and "
-                         << static_cast<int64_t>(maxSplitK) << ")";
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-tile: min-cluster, max-cluster and "
+             "max-split-k must be at least 1 (got "
+          << static_cast<int64_t>(minCluster) << ", "
+          << static_cast<int64_t>(maxCluster) << " and "
+          << static_cast<int64_t>(maxSplitK) << ")";
       return signalPassFailure();
     }
     PlanConstraints constraints;

@@ -52,20 +52,23 @@ struct WriteBinariesPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (dir.empty()) {
-      module.emitError("sol-write-binaries: no 'dir' given");
+      getModuleDiagnosticAnchor(module)->emitError(
+          "sol-write-binaries: no 'dir' given");
       return signalPassFailure();
     }
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      module.emitError() << "sol-write-binaries: cannot create '" << dir
-                         << "': " << ec.message();
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-write-binaries: cannot create '" << dir
+          << "': " << ec.message();
       return signalPassFailure();
     }
     std::string ptxas;
     if (cubin) {
       ptxas = findPtxas(cudaPath);
       if (ptxas.empty()) {
-        module.emitError("sol-write-binaries: ptxas not found (set CUDA_HOME "
-                         "or cuda-path, or pass cubin=false)");
+        getModuleDiagnosticAnchor(module)->emitError(
+            "sol-write-binaries: ptxas not found (set CUDA_HOME "
+            "or cuda-path, or pass cubin=false)");
         return signalPassFailure();
       }
     }
