@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -87,6 +88,11 @@ struct WriteBinariesPass
       auto nvvmTarget = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
       if (!nvvmTarget)
         return binary.emitError("sol-write-binaries: not an NVVM object");
+      // The name becomes a file name: hand-written IR could say "../x".
+      if (std::string why = whyNotSafeKernelName(binary.getSymName());
+          !why.empty())
+        return binary.emitError("sol-write-binaries: binary @")
+               << binary.getSymName() << " cannot name a file: " << why;
       llvm::SmallString<256> ptxPath(dir);
       llvm::sys::path::append(ptxPath, binary.getSymName() + ".ptx");
       {

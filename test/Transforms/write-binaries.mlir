@@ -22,3 +22,12 @@ module attributes {gpu.container_module} {
   // expected-error @+1 {{sol-write-binaries: expected PTX objects (gpu-module-to-binary format=isa)}}
   gpu.binary @bin_kernel [#gpu.object<#nvvm.target<chip = "sm_90a">, bin = "\00\01">]
 }
+
+// -----
+
+// A binary's name becomes a file name: one that could leave `dir` is
+// refused before anything is written.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{sol-write-binaries: binary @../escape cannot name a file: holds a path separator}}
+  gpu.binary @"../escape" [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "// x\n">]
+}
