@@ -689,21 +689,6 @@ _runner_lock = threading.Lock()
 failures = {}
 
 
-def _host_program_problem(compilation):
-    if len(compilation.host_program) != 1:
-        return f"{len(compilation.host_program)} host functions"
-    function = compilation.host_program[0]
-    if function["host_ops"]:
-        return "ops left on the host: " + ", ".join(function["host_ops"])
-    sources = list(function["results"])
-    for launch in function["launches"]:
-        sources += launch["inputs"]
-    for source in sources:
-        if "unsupported" in source:
-            return f"a value from {source['unsupported']} on the host"
-    return None
-
-
 def region_ir(spec, m):
     preset = spec["target"]
     attrs = (f" attributes {{sol.target = #sol.target<\"{preset}\">}}"
@@ -713,7 +698,7 @@ def region_ir(spec, m):
 
 def compile_region(spec, m):
     """The region's compilation at M rows (caches: memory, then disk)."""
-    from .torch_backend import compile_cached
+    from .torch_backend import _host_program_problem, compile_cached
     ir = region_ir(spec, m)
     target = spec["target"]
     options = dict(spec["options"], cache_dir=cache_dir)
