@@ -645,27 +645,6 @@ def _parse_spec(text):
 launchers = {}
 
 
-class _Runner:
-    """A region compiled for one M: the launches, resolved once."""
-
-    def __init__(self, compilation):
-        self.compilation = compilation
-        function = compilation.host_program[0]
-        self.steps = []
-        for launch in function["launches"]:
-            kernel = compilation.kernel(launch["kernel"])
-            self.steps.append((kernel, [self._where(s)
-                                        for s in launch["inputs"]],
-                               kernel.output_specs()))
-        self.results = [self._where(s) for s in function["results"]]
-
-    @staticmethod
-    def _where(source):
-        if "arg" in source:
-            return (None, source["arg"])
-        return (source["kernel"], source["result"])
-
-
 def _device_launch(kernel, tensors):
     if tensors[0].is_cuda:
         kernel.launch_raw(tensors,
@@ -717,7 +696,8 @@ def _runner(text, spec, m):
         with _runner_lock:
             runner = _runners.get(key)
             if runner is None:
-                runner = _Runner(compile_region(spec, m))
+                from .torch_backend import HostProgram
+                runner = HostProgram(compile_region(spec, m))
                 _runners[key] = runner
     return runner
 
@@ -814,14 +794,21 @@ def _cublas_matmuls(inputs, spec):
     return run
 
 
+def sol_wins(sol_us, cublas_us):
+    """Whether sol keeps a region: strictly faster than cuBLAS's bare
+    matmuls. Inductor's epilogue (which the bare matmuls leave out) costs
+    something on top, often nothing when it fuses into the next kernel, so
+    the bare matmuls are the honest bar and a tie goes to Inductor."""
+    return sol_us < cublas_us
+
+
 def choose(inputs, shapes, spec, text, m):
     """Times sol's kernels and cuBLAS's matmuls for this region at M and
-    keeps the faster (sol only where it is faster than the bare matmuls:
-    Inductor's epilogue costs something on top of those, so a tie goes to
-    Inductor's side). Called once per (region, M), never while a CUDA graph
-    is being captured (then sol runs)."""
+    keeps the faster (`sol_wins`). Called once per (region, M), never while
+    a CUDA graph is being captured (then sol runs)."""
     key = (text, m)
-    if key in choices or torch.cuda.is_current_stream_capturing():
+    if key in choices or (torch.cuda.is_available() and
+                          torch.cuda.is_current_stream_capturing()):
         return
     graphs = bool(spec.get("cudagraphs"))
     with torch.no_grad():
@@ -829,26 +816,14 @@ def choose(inputs, shapes, spec, text, m):
                          graphs)
         cublas_us = _gpu_us(_cublas_matmuls(inputs, spec), graphs)
     measurements[key] = {"sol_us": sol_us, "cublas_us": cublas_us}
-    choices[key] = "sol" if sol_us < cublas_us else "aten"
+    choices[key] = "sol" if sol_wins(sol_us, cublas_us) else "aten"
     log.info("region at M=%d: sol %.1f us, cuBLAS matmuls %.1f us: %s", m,
              sol_us, cublas_us, choices[key])
 
 
 def _run_sol(inputs, shapes, spec, text, m):
-    runner = _runner(text, spec, m)
-    launch = launchers[spec["launcher"]]
     flat = [_flatten(t, role, m) for t, role in zip(inputs, spec["roles"])]
-    device = flat[0].device
-    launched = []
-    for kernel, sources, outputs in runner.steps:
-        tensors = [flat[i] if k is None else launched[k][i]
-                   for k, i in sources]
-        outs = [torch.empty(shape, dtype=dtype, device=device)
-                for shape, dtype in outputs]
-        launch(kernel, tensors + outs)
-        launched.append(outs)
-    results = [flat[i] if k is None else launched[k][i]
-               for k, i in runner.results]
+    results = _runner(text, spec, m).run(flat, launchers[spec["launcher"]])
     return [r.view(s) for r, s in zip(results, shapes)]
 
 
@@ -1158,7 +1133,7 @@ def _replace_region(graph, region, options, resolver, entry):
     with graph.inserting_before(last):
         fused = graph.call_function(
             torch.ops.sol.fused.default, (list(spec.inputs), out_dims, text))
-    fused.meta["val"] = _fake_values(spec.inputs, outputs)
+    fused.meta["val"] = [_val(n) for n in outputs]
     with graph.inserting_after(fused):
         items = []
         for i, node in enumerate(outputs):
@@ -1217,10 +1192,6 @@ def _measure_real(record, text, inputs, outputs, m):
         return (f"measured: sol {times['sol_us']:.1f} us, cuBLAS's matmuls "
                 f"alone {times['cublas_us']:.1f} us")
     return None
-
-
-def _fake_values(inputs, outputs):
-    return [_val(n) for n in outputs]
 
 
 #===----------------------------------------------------------------------===#

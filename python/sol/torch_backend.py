@@ -542,38 +542,54 @@ class SolPartitionCall(torch.nn.Module):
         return tuple(resolve(s) for s in self.function["results"])
 
     def _resolve_steps(self):
-        def where(source):
-            if "arg" in source:
-                return (None, source["arg"])
-            return (source["kernel"], source["result"])
-
-        steps = []
-        for launch in self.function["launches"]:
-            kernel = self.compilation.kernel(launch["kernel"])
-            steps.append((kernel, [where(s) for s in launch["inputs"]],
-                          kernel.output_specs()))
-        return steps, [where(s) for s in self.function["results"]]
+        return HostProgram(self.compilation)
 
     def _run_resolved(self, args):
         """The hot path: the first call checked every kernel's arguments and
         dynamo's guards keep this graph's shapes, dtypes and device, so the
         launches go straight to the launcher's `raw` (for the default one,
         Kernel.launch_raw on the current stream)."""
-        import torch
-        steps, results = self._steps
         args = [a if a.is_contiguous() else a.contiguous() for a in args]
+        return tuple(self._steps.run(args, self.launcher.raw))
+
+
+class HostProgram:
+    """A compilation's host function with its launches resolved once: each
+    kernel, where each of its inputs comes from (an argument, or an output
+    of an earlier launch) and its outputs' shapes and dtypes. Both backend
+    modes run their kernels through it."""
+
+    def __init__(self, compilation):
+        function = compilation.host_program[0]
+        self.steps = []
+        for launch in function["launches"]:
+            kernel = compilation.kernel(launch["kernel"])
+            self.steps.append((kernel, [self._where(s)
+                                        for s in launch["inputs"]],
+                               kernel.output_specs()))
+        self.results = [self._where(s) for s in function["results"]]
+
+    @staticmethod
+    def _where(source):
+        if "arg" in source:
+            return (None, source["arg"])
+        return (source["kernel"], source["result"])
+
+    def run(self, args, launch):
+        """The results (a list) for `args`: each kernel's outputs allocated
+        on the first argument's device, then `launch(kernel, inputs +
+        outputs)`."""
         device = args[0].device if args else torch.device("cuda", 0)
-        raw = self.launcher.raw
         launched = []
-        for kernel, sources, outputs in steps:
+        for kernel, sources, outputs in self.steps:
             tensors = [args[i] if k is None else launched[k][i]
                        for k, i in sources]
             outs = [torch.empty(shape, dtype=dtype, device=device)
                     for shape, dtype in outputs]
-            raw(kernel, tensors + outs)
+            launch(kernel, tensors + outs)
             launched.append(outs)
-        return tuple(args[i] if k is None else launched[k][i]
-                     for k, i in results)
+        return [args[i] if k is None else launched[k][i]
+                for k, i in self.results]
 
 
 def _eager_module(gm, partition):

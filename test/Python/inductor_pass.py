@@ -162,6 +162,39 @@ with torch.no_grad():
 inductor.compile_region = real_compile
 print(f"== fallback: matches eager {ok}")
 
+# The measured choice (on CUDA; here with a stand-in for the timer, which
+# the CPU cannot run): a region sol runs slower than cuBLAS's bare matmuls,
+# or only as fast, runs its ATen ops at that M from then on; one it runs
+# faster stays sol's. The results do not change either way.
+# CHECK: == choice: sol 9.0 vs cuBLAS 5.0 us: aten
+# CHECK: == choice: sol 5.0 vs cuBLAS 5.0 us: aten
+# CHECK: == choice: sol 4.0 vs cuBLAS 5.0 us: sol
+# CHECK: == choice routes the op: matches eager True, ATen calls 1
+real_timer = inductor._gpu_us
+with torch.no_grad():
+    x = torch.randn(3, 6, 16)
+    compiled(x)   # compiles the regions at M = 18
+    text = next(t for t, m in inductor._runners if m == 18)
+    spec = inductor._parse_spec(text)
+    flat = [x.reshape(18, 16)] + [None] * (len(spec["roles"]) - 1)
+    for sol_us in (9.0, 5.0, 4.0):
+        times = iter([sol_us, 5.0])
+        inductor._gpu_us = lambda fn, graphs, times=times: next(times)
+        inductor.choices.pop((text, 18), None)
+        inductor.choose(flat, [], spec, text, 18)
+        print(f"== choice: sol {sol_us} vs cuBLAS 5.0 us: "
+              f"{inductor.choices[(text, 18)]}")
+    inductor._gpu_us = real_timer
+    inductor.choices[(text, 18)] = "aten"
+    real_aten, calls = inductor._run_aten, []
+    inductor._run_aten = lambda *a: calls.append(1) or real_aten(*a)
+    ok = torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
+                        atol=1e-4)
+    inductor._run_aten = real_aten
+    inductor.choices.pop((text, 18))
+print(f"== choice routes the op: matches eager {ok}, ATen calls "
+      f"{len(calls)}")
+
 # reduce-overhead is Inductor's mode, passed through (CUDA graphs are a
 # no-op on the CPU); a bad option fails the region, not the model.
 # CHECK-LABEL: == reduce_overhead: matches eager: True
