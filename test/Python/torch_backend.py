@@ -107,7 +107,7 @@ with torch.no_grad():
     x_swiglu = torch.randn(4, 16, 256).half()
     got = compiled_swiglu(x_swiglu)
     matches = torch.allclose(got.float(), swiglu(x_swiglu).float(), 2e-2, 2e-2)
-print(f"swiglu hot path: resolved {len(swiglu_call._steps[0])} launches, "
+print(f"swiglu hot path: resolved {len(swiglu_call._steps.steps)} launches, "
       f"matches eager: {matches}, fallback: {swiglu_call.fallback_reason}")
 
 
