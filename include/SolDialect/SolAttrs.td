@@ -66,6 +66,14 @@ def Sol_I64ListParameter : ArrayRefParameter<"int64_t", ""> {
   let printer = "::mlir::sol::printI64List($_printer, $_self)";
 }
 
+// An integer list that may be left out (printed only when not empty).
+def Sol_OptionalI64ListParameter : ArrayRefParameter<"int64_t", ""> {
+  let parser = "::mlir::sol::parseI64List($_parser)";
+  let printer = "::mlir::sol::printI64List($_printer, $_self)";
+  let defaultValue = "::llvm::SmallVector<int64_t>()";
+  let comparator = "::llvm::ArrayRef<int64_t>($_lhs) == ::llvm::ArrayRef<int64_t>($_rhs)";
+}
+
 class Sol_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Sol_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -278,5 +286,65 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     }
   }];
 }
+
+//===----------------------------------------------------------------------===//
+// Dynamic leading dims: the range, the plan table, the cost at points
+//===----------------------------------------------------------------------===//
+
+def Sol_DimRangeAttr : Sol_Attr<"DimRange", "dim_range"> {
+  let summary = "The values a dynamic leading dim takes, and its size hints";
+  let description = [{
+    sol's dynamic dim is the outermost dim of a kernel's tensors (the token
+    count M of `tensor<?x2560xf16>`; see docs/dynamic-shapes.md). A module
+    or a function declares the range it takes with the `sol.dim_range`
+    attribute; without one it is 1..65536 with no hints. `hints` are the
+    sizes the cost report prices besides the range's ends (a serving
+    stack's typical batch, or the prefill length); each lies in the range.
+
+    ```mlir
+    module attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8192, hints = [1, 16, 4096]>}
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$min,
+    "int64_t":$max,
+    Sol_OptionalI64ListParameter:$hints
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Sol_PlanEntryAttr : Sol_Attr<"PlanEntry", "plan_entry"> {
+  let summary = "One row of a dynamic kernel's plan table: a range of M and its plan";
+  let description = [{
+    sol-tile plans a kernel whose outermost dim is dynamic as a table of
+    disjoint, increasing ranges of that dim, `m_min..m_max` (both
+    inclusive), that together cover the kernel's #sol.dim_range; each row's
+    #sol.plan is built and checked at `m_max` (its grid is the largest the
+    row launches; the launch computes the grid for the actual M). Each row
+    becomes one generated kernel, named `<kernel>__m<m_min>_<m_max>`.
+  }];
+  let parameters = (ins
+    "int64_t":$m_min,
+    "int64_t":$m_max,
+    "::mlir::sol::PlanAttr":$plan
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Sol_CostPointAttr : Sol_Attr<"CostPoint", "cost_point"> {
+  let summary = "A dynamic kernel's #sol.cost at one value of its dynamic dim";
+  let parameters = (ins
+    "int64_t":$m,
+    "::mlir::sol::CostAttr":$cost
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Sol_PlanTable : TypedArrayAttrBase<Sol_PlanEntryAttr,
+    "a dynamic kernel's plan table">;
+def Sol_CostPoints : TypedArrayAttrBase<Sol_CostPointAttr,
+    "a dynamic kernel's cost at points of its range">;
 
 #endif // SOL_ATTRS

@@ -44,6 +44,15 @@ def Sol_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kTensorMapsAttrName =
         "sol.tensor_maps";
 
+    /// The #sol.dim_range a module or function declares for its dynamic
+    /// dim.
+    static constexpr ::llvm::StringLiteral kDimRangeAttrName =
+        "sol.dim_range";
+    /// A dynamic kernel's plan table (#sol.plan_entry list) on its lowered
+    /// function; each gpu.func generated from a row carries that row's
+    /// `sol.plan` and this attribute with the one row.
+    static constexpr ::llvm::StringLiteral kPlansAttrName = "sol.plans";
+
     /// Unit attribute marking a function that holds one lowered kernel
     /// (convert-sol-to-linalg). Such a function, and the gpu.func made of
     /// it, may also carry `sol.cost` and `sol.plan`.

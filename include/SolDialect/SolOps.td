@@ -194,7 +194,11 @@ def Sol_KernelOp : Sol_Op<"kernel", [
     once. The body's block arguments stand for them (same order and types);
     its ops are sol compute ops; `sol.yield` names the values written back.
     Everything else inside lives on chip. The cost model writes `cost`
-    (#sol.cost), the tiler the tile plan.
+    (#sol.cost), the tiler the tile plan. A kernel whose outermost dim is
+    dynamic carries, instead of one cost and one plan, `costs` (its
+    #sol.cost at the hints and the ends of its #sol.dim_range; `cost` is
+    the one at the range's max) and `plans` (sol-tile's table of M ranges,
+    each with its #sol.plan).
 
     ```mlir
     %o = sol.kernel @oproj_residual ins(%x, %w, %r : tensor<...>, ...) -> tensor<...> {
@@ -208,7 +212,9 @@ def Sol_KernelOp : Sol_Op<"kernel", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        Variadic<Sol_FloatTensor>:$inputs,
                        OptionalAttr<Sol_CostAttr>:$cost,
-                       OptionalAttr<Sol_PlanAttr>:$plan);
+                       OptionalAttr<Sol_PlanAttr>:$plan,
+                       OptionalAttr<Sol_CostPoints>:$costs,
+                       OptionalAttr<Sol_PlanTable>:$plans);
   let results = (outs Variadic<Sol_FloatTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

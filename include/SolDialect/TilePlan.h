@@ -189,6 +189,24 @@ FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                        std::string &failureReason,
                                        const PlanConstraints &constraints = {});
 
+/// How a dynamic kernel's launch grid follows its dynamic dim
+/// (docs/dynamic-shapes.md, section 3): grid[axis] = ceil(dim *
+/// elementsPerDim / elementsPerBlock) * times, capped at `max` when it is
+/// positive, rounded up to a multiple of the plan's cluster along `axis`;
+/// the other grid dims are the plan's. One home of each path's grid formula
+/// for dynamic M: the manifest writes it, the launch evaluates it.
+struct DynamicGridRule {
+  unsigned axis = 0;
+  int64_t elementsPerDim = 1;
+  int64_t elementsPerBlock = 1;
+  int64_t times = 1;
+  int64_t max = 0;
+};
+
+/// The grid rule of `plan` (a row of the plan table of `kernel`, whose
+/// outermost dim is dynamic).
+DynamicGridRule getDynamicGridRule(KernelOp kernel, PlanAttr plan);
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_TILEPLAN_H

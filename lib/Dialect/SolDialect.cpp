@@ -80,6 +80,26 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
              << "'" << kPlanAttrName << "' must be a #sol.plan attribute";
     return success();
   }
+  if (attr.getName() == kDimRangeAttrName) {
+    if (!isa<ModuleOp>(op) && !isFunction)
+      return op->emitError() << "'" << kDimRangeAttrName
+                             << "' may only be attached to a builtin.module "
+                                "or a function";
+    if (!isa<DimRangeAttr>(attr.getValue()))
+      return op->emitError() << "'" << kDimRangeAttrName
+                             << "' must be a #sol.dim_range attribute";
+    return success();
+  }
+  if (attr.getName() == kPlansAttrName) {
+    auto table = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isKernelFunction || !table || table.empty() ||
+        !llvm::all_of(table, llvm::IsaPred<PlanEntryAttr>))
+      return op->emitError() << "'" << kPlansAttrName
+                             << "' is a non-empty list of #sol.plan_entry on "
+                                "a kernel function (a sol.kernel carries its "
+                                "own 'plans')";
+    return success();
+  }
   if (attr.getName() == kTensorMapsAttrName) {
     auto count = dyn_cast<IntegerAttr>(attr.getValue());
     if (!isKernelFunction || !count || count.getInt() < 1)

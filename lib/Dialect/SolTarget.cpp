@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
 
@@ -862,4 +863,31 @@ mlir::sol::loadTargetFile(MLIRContext *context, StringRef path,
     diag << "in target file '" << path << "': ";
     return diag;
   });
+}
+
+LogicalResult DimRangeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t min, int64_t max,
+                                   ArrayRef<int64_t> hints) {
+  // M = 0 is a valid launch (no work), so a range may start at 0; the upper
+  // end bounds the grids and workspaces sol-tile sizes for the range.
+  if (min < 0 || max < min || max > kMaxDynamicDim)
+    return emitError() << "#sol.dim_range: need 0 <= min <= max <= "
+                       << kMaxDynamicDim << ", got min = " << min
+                       << ", max = " << max;
+  for (int64_t hint : hints)
+    if (hint < min || hint > max)
+      return emitError() << "#sol.dim_range: hint " << hint
+                         << " lies outside " << min << ".." << max;
+  return success();
+}
+
+LogicalResult
+PlanEntryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t mMin, int64_t mMax, PlanAttr plan) {
+  if (mMin < 0 || mMax < mMin)
+    return emitError() << "#sol.plan_entry: need 0 <= m_min <= m_max, got "
+                       << mMin << ".." << mMax;
+  if (!plan)
+    return emitError() << "#sol.plan_entry: no plan";
+  return success();
 }
