@@ -25,14 +25,17 @@ before Inductor lowers it) the pass:
    softmax, attention, the reshapes) stays in Inductor's graph.
 
 `sol::fused` is functional, its fake implementation returns the symbolic
-output shapes (passed as SymInt arguments), and its implementation compiles
-the region for the M it is called with (memory and disk caches: one compile
-per distinct M, not per call), then launches sol's kernels on
-`torch.cuda.current_stream()`. So one compiled graph serves every batch size
-and sequence length, under dynamo's automatic dynamic shapes too, and
-Inductor's `reduce-overhead` mode captures sol's launches in its CUDA graphs.
-Until sol's kernels take M at run time (the dynamic-M issue), each new M
-costs one sol compile (0.05-0.8 s) the first time it is seen.
+output shapes (passed as SymInt arguments), and its implementation runs the
+region's dynamic kernel set: compiled once (memory and disk caches) with M
+open (`tensor<?x...>`, docs/dynamic-shapes.md), it serves every M in
+DYNAMIC_RANGE from a plan table chosen by the cost model, M passed at
+launch. A region whose dynamic set does not compile, or an M outside the
+range, is compiled for that M alone (one compile per distinct M, 0.05-0.8
+s the first time). Kernels launch on `torch.cuda.current_stream()`. So one
+compiled graph serves every batch size and sequence length, under dynamo's
+automatic dynamic shapes too, and Inductor's `reduce-overhead` mode
+captures sol's launches in its CUDA graphs. The backend's `dynamic` option
+(default True) set to False compiles every M on its own.
 
 Nothing here raises into the user's model: a region sol cannot compile at
 trace time stays with Inductor (the reason is in the report); one that fails
@@ -668,15 +671,40 @@ _runner_lock = threading.Lock()
 failures = {}
 
 
+# The token counts one dynamic kernel set covers (sol's default
+# #sol.dim_range, docs/dynamic-shapes.md). An M outside it, or a region
+# whose dynamic compilation failed, is compiled for that M alone.
+DYNAMIC_RANGE = (1, 65536)
+# Regions whose dynamic compilation failed: spec text -> the reason.
+dynamic_failures = {}
+
+
 def region_ir(spec, m):
+    """The region's module at M rows; `m` = "?" for the dynamic module that
+    serves every M in DYNAMIC_RANGE."""
     preset = spec["target"]
-    attrs = (f" attributes {{sol.target = #sol.target<\"{preset}\">}}"
-             if preset and not preset.endswith(".json") else "")
-    return f"module{attrs} {{\n" + spec["ir"].replace("{M}", str(m)) + "\n}\n"
+    attrs = []
+    if preset and not preset.endswith(".json"):
+        attrs.append(f'sol.target = #sol.target<"{preset}">')
+    if m == "?":
+        attrs.append("sol.dim_range = #sol.dim_range<min = %d, max = %d>"
+                     % DYNAMIC_RANGE)
+    head = f" attributes {{{', '.join(attrs)}}}" if attrs else ""
+    return f"module{head} {{\n" + spec["ir"].replace("{M}", str(m)) + "\n}\n"
+
+
+def wants_dynamic(spec, text, m):
+    """Whether M is served by the region's dynamic kernel set: the backend's
+    `dynamic` option (default on), M in DYNAMIC_RANGE, and no earlier
+    failure to compile that set."""
+    return (spec.get("dynamic", True) and
+            DYNAMIC_RANGE[0] <= m <= DYNAMIC_RANGE[1] and
+            text not in dynamic_failures)
 
 
 def compile_region(spec, m):
-    """The region's compilation at M rows (caches: memory, then disk)."""
+    """The region's compilation at M rows, or for every M when `m` is "?"
+    (caches: memory, then disk)."""
     from .torch_backend import _host_program_problem, compile_cached
     ir = region_ir(spec, m)
     target = spec["target"]
@@ -690,6 +718,23 @@ def compile_region(spec, m):
 
 
 def _runner(text, spec, m):
+    if wants_dynamic(spec, text, m):
+        runner = _runners.get((text, "?"))
+        if runner is not None:
+            return runner
+        with _runner_lock:
+            runner = _runners.get((text, "?"))
+            if runner is None and text not in dynamic_failures:
+                from .torch_backend import HostProgram
+                try:
+                    runner = HostProgram(compile_region(spec, "?"))
+                    _runners[(text, "?")] = runner
+                except Exception as error:
+                    dynamic_failures[text] = f"{type(error).__name__}: {error}"
+                    log.warning("a sol region compiles per M: its dynamic "
+                                "kernel set failed: %s", dynamic_failures[text])
+        if runner is not None:
+            return runner
     key = (text, m)
     runner = _runners.get(key)
     if runner is None:
@@ -904,6 +949,7 @@ class RegionReport:
     status: str               # "sol", or why it stayed with Inductor
     kernels: list = field(default_factory=list)   # name, plan, t_pred_us
     ir: str = ""
+    dynamic: bool = False     # one kernel set for every M, not one per M
 
 
 @dataclass
@@ -924,7 +970,8 @@ class GraphReport:
                  f"FLOPs ({self.sol_flops} of {self.matmul_flops}"
                  f"{', dynamic M' if self.dynamic else ''})"]
         for i, r in enumerate(self.regions):
-            lines.append(f"region {i}: {r.status}: "
+            kernels = " (one kernel set for every M)" if r.dynamic else ""
+            lines.append(f"region {i}: {r.status}{kernels}: "
                          + ", ".join(r.nodes) + f" ({r.flops} FLOP)")
             for k in r.kernels:
                 lines.append(f"  kernel {k['name']}: {k['plan']}, "
@@ -1104,16 +1151,20 @@ def _replace_region(graph, region, options, resolver, entry):
         "measure": bool(options.get("measure", True)) and all(
             _val(n).device.type == "cuda" for n in spec.inputs),
         "cudagraphs": bool(options.get("cudagraphs")),
+        # One kernel set for every M (docs/dynamic-shapes.md).
+        "dynamic": bool(options.get("dynamic", True)),
     }
     text = json.dumps(record, sort_keys=True)
-    # Compile at the example M now: a region sol refuses stays with
-    # Inductor, and the report has the plan and the predicted time.
+    # Compile now (the dynamic kernel set, else at the example M): a region
+    # sol refuses stays with Inductor, and the report has the plan and the
+    # predicted time at the example M.
     m = _hint(region.m)
-    compilation = compile_region(record, m)
-    entry.ir = region_ir(record, m)
+    compilation, entry.ir = _compile_at_trace(record, text, m)
+    entry.dynamic = text not in dynamic_failures and record["dynamic"]
     for kernel in compilation.kernels:
-        cost = kernel.cost
-        plan = kernel.manifest.get("plan", {})
+        row = plan_row(kernel.manifest, m)
+        cost = row.get("cost") or kernel.cost
+        plan = row.get("plan", {})
         entry.kernels.append({
             "name": kernel.name,
             "plan": _plan_text(plan),
@@ -1146,6 +1197,28 @@ def _replace_region(graph, region, options, resolver, entry):
         if not node.users:
             graph.erase_node(node)
     entry.status = "sol"
+
+
+def _compile_at_trace(record, text, m):
+    """The region's compilation and its IR: the dynamic kernel set when the
+    region wants one and it compiles (else the reason is kept in
+    dynamic_failures), or the compilation at the example M."""
+    if wants_dynamic(record, text, m):
+        try:
+            return compile_region(record, "?"), region_ir(record, "?")
+        except Exception as error:
+            dynamic_failures[text] = f"{type(error).__name__}: {error}"
+            log.info("a sol region compiles per M: %s", dynamic_failures[text])
+    return compile_region(record, m), region_ir(record, m)
+
+
+def plan_row(manifest, m):
+    """The part of a kernel's manifest that runs at M: the plan-table row
+    holding M for a dynamic kernel, the manifest itself for a static one."""
+    for row in manifest.get("plans", []):
+        if row["m_min"] <= m <= row["m_max"]:
+            return row
+    return manifest
 
 
 def _plan_text(plan):

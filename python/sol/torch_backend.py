@@ -566,8 +566,18 @@ class HostProgram:
             kernel = compilation.kernel(launch["kernel"])
             self.steps.append((kernel, [self._where(s)
                                         for s in launch["inputs"]],
-                               kernel.output_specs()))
+                               kernel.output_specs(),
+                               self._dynamic_input(kernel)))
         self.results = [self._where(s) for s in function["results"]]
+
+    @staticmethod
+    def _dynamic_input(kernel):
+        """The input whose outermost dim is a dynamic kernel's dynamic dim
+        (-1 in its manifest shape; docs/dynamic-shapes.md), or None."""
+        for index, spec in enumerate(kernel.inputs):
+            if spec["shape"] and spec["shape"][0] == -1:
+                return index
+        return None
 
     @staticmethod
     def _where(source):
@@ -581,9 +591,13 @@ class HostProgram:
         outputs)`."""
         device = args[0].device if args else torch.device("cuda", 0)
         launched = []
-        for kernel, sources, outputs in self.steps:
+        for kernel, sources, outputs, dynamic_input in self.steps:
             tensors = [args[i] if k is None else launched[k][i]
                        for k, i in sources]
+            if dynamic_input is not None:
+                m = tensors[dynamic_input].shape[0]
+                outputs = [(tuple(m if d == -1 else d for d in shape), dtype)
+                           for shape, dtype in outputs]
             outs = [torch.empty(shape, dtype=dtype, device=device)
                     for shape, dtype in outputs]
             launch(kernel, tensors + outs)
