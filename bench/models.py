@@ -88,6 +88,28 @@ def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
     return statistics.median(times)
 
 
+# --profile: where each row's torch.profiler table goes (None: no profile).
+PROFILE_DIR = None
+
+
+def profile(fn, name, calls=5):
+    """torch.profiler over `calls` calls of fn: the ops by self CUDA time and
+    by self CPU time, to PROFILE_DIR/<name>.txt (where a row's time goes:
+    host overhead against kernels)."""
+    from torch.profiler import ProfilerActivity
+    with torch.profiler.profile(activities=[ProfilerActivity.CPU,
+                                            ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    events = prof.key_averages()
+    with open(os.path.join(PROFILE_DIR, name + ".txt"), "w") as f:
+        f.write(f"{calls} calls\n")
+        f.write(events.table(sort_by="self_cuda_time_total", row_limit=25))
+        f.write("\n")
+        f.write(events.table(sort_by="self_cpu_time_total", row_limit=25))
+
+
 def compiled_model(model, impl):
     backend, mode = IMPLS[impl]
     if backend is None:
@@ -188,6 +210,8 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
                         row["rel_err"] = err
                         row["ok"] = err <= max(2 * eager_err[key], 0.02)
                         row["ms"] = time_call(fn)
+                        if PROFILE_DIR:
+                            profile(fn, f"{family}-{phase}-{batch}-{impl}")
                 except Exception as error:
                     row.update(ok=False, ms=None,
                                error=f"{type(error).__name__}: {error}"[:300])
@@ -232,7 +256,7 @@ def table(rows):
 
 
 def main():
-    global DECODE_PAST
+    global DECODE_PAST, PROFILE_DIR
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--families", default=",".join(hf_models.FAMILIES))
@@ -245,7 +269,12 @@ def main():
         f"{b}x{t}" for b, t in PREFILL))
     parser.add_argument("--decode-batches", default=",".join(
         map(str, DECODE_BATCHES)))
+    parser.add_argument("--profile", metavar="DIR",
+                        help="write a torch.profiler table per row to DIR")
     args = parser.parse_args()
+    PROFILE_DIR = args.profile
+    if PROFILE_DIR:
+        os.makedirs(PROFILE_DIR, exist_ok=True)
     if args.verbose:
         import logging
         logging.basicConfig(format="%(name)s: %(message)s")
