@@ -204,8 +204,33 @@ struct DynamicGridRule {
 };
 
 /// The grid rule of `plan` (a row of the plan table of `kernel`, whose
-/// outermost dim is dynamic).
+/// outermost dim is dynamic). Per path, with `rows` = the dim times the
+/// rows of A per unit of it (the product of A's static dims between the
+/// dynamic one and K; 1 for a [?, K] A):
+///   - mma_sync, wgmma, simt: grid y = ceil(rows / tile_m) (axis 1,
+///     elementsPerBlock = tile_m, or 16 for simt); x (N tiles) and z
+///     (batch x split-K) are the plan's.
+///   - gemv: grid y = ceil(rows / tile[0]), which is 1 for every M of the
+///     row (tile[0] is the row's largest row count): the grid does not
+///     follow M, the formula keeps it 1 (0 at M = 0) without a special case.
+///   - wgmma_tma (persistent, grid x): elementsPerBlock = tile_m x cluster,
+///     times = N tiles x cluster, max = the plan's grid x (its persistent
+///     grid at m_max): min(ceil(tiles_m / cluster) x tiles_n, SMs /
+///     cluster) x cluster, as getWgmmaTmaPlan computes it.
+///   - elementwise: grid x = ceil(dim x the output's static dims / the
+///     block's elements).
+/// A grid that does not follow the dim at all (a matmul whose A is static
+/// in a dynamic kernel, or a static kernel) is the plan's, written as
+/// elementsPerDim = 1, elementsPerBlock = kMaxDynamicDim and times = the
+/// plan's grid along the axis: the formula gives that grid for every M >= 1.
+/// At M = 0 every rule gives 0 blocks: nothing launches.
 DynamicGridRule getDynamicGridRule(KernelOp kernel, PlanAttr plan);
+
+/// The grid `plan` launches at `dim` under `rule` (the formula above; the
+/// other dims are the plan's).
+SmallVector<int64_t, 3> evaluateDynamicGridRule(PlanAttr plan,
+                                                const DynamicGridRule &rule,
+                                                int64_t dim);
 
 } // namespace mlir::sol
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/TilePlan.h"
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -617,4 +618,106 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     reason << "; no wgmma_tma: " << notTma;
   reason << ")";
   return choice;
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic M: the grid rule of each path
+//===----------------------------------------------------------------------===//
+
+/// The rule of a grid that does not follow the dim: `extent` blocks along
+/// `axis` for every M >= 1 (ceil(M / kMaxDynamicDim) is 1 there).
+static DynamicGridRule getFixedGridRule(unsigned axis, int64_t extent) {
+  DynamicGridRule rule;
+  rule.axis = axis;
+  rule.elementsPerDim = 1;
+  rule.elementsPerBlock = kMaxDynamicDim;
+  rule.times = extent;
+  return rule;
+}
+
+/// Rows of A per unit of the dynamic dim, or 0 when A's rows do not follow
+/// it (A static, or a batched B: its batch is a grid dim, not rows).
+static int64_t getMatmulRowsPerDim(MatmulOp matmul) {
+  auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
+  if (!hasDynamicLeadingDim(lhs) || rhs.getRank() != 2)
+    return 0;
+  // With a rank-2 B the leading dims fold into rows (getMatmulProblem).
+  int64_t rows = 1;
+  for (int64_t d : lhs.getShape().drop_front().drop_back())
+    rows *= d;
+  return rows;
+}
+
+DynamicGridRule mlir::sol::getDynamicGridRule(KernelOp kernel, PlanAttr plan) {
+  ArrayRef<int64_t> grid = plan.getGrid();
+  ArrayRef<int64_t> tile = plan.getTile();
+  if (plan.getPath() == KernelPath::elementwise) {
+    auto out = cast<RankedTensorType>(kernel.getResultTypes().front());
+    if (!hasDynamicLeadingDim(out))
+      return getFixedGridRule(0, grid[0]);
+    DynamicGridRule rule;
+    rule.axis = 0;
+    rule.elementsPerDim = 1;
+    for (int64_t d : out.getShape().drop_front())
+      rule.elementsPerDim *= d;
+    rule.elementsPerBlock = tile[0];
+    return rule;
+  }
+  std::string ignored;
+  FailureOr<SmallVector<MatmulOp, 2>> matmuls =
+      getKernelMatmuls(kernel.getBodyBlock(), ignored);
+  int64_t rowsPerDim =
+      succeeded(matmuls) && !matmuls->empty()
+          ? getMatmulRowsPerDim(matmuls->front())
+          : 0;
+  unsigned axis = plan.getPath() == KernelPath::wgmma_tma ? 0 : 1;
+  if (rowsPerDim == 0)
+    return getFixedGridRule(axis, grid[axis]);
+  DynamicGridRule rule;
+  rule.axis = axis;
+  rule.elementsPerDim = rowsPerDim;
+  switch (plan.getPath()) {
+  case KernelPath::wgmma_tma: {
+    // getWgmmaTmaPlan: min(ceil(tilesM / cluster) * tilesN, SMs / cluster)
+    // clusters; ceil(ceil(a / b) / c) = ceil(a / (b * c)), and the cap is
+    // the plan's grid, built at the row's m_max (the most it launches).
+    MatmulOp matmul = matmuls->front();
+    auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
+    MatmulProblem problem;
+    problem.n = rhs.getDimSize(matmul.getTransposeB() ? 0 : 1);
+    problem.siblings = static_cast<int64_t>(matmuls->size());
+    int64_t cluster = plan.getCluster();
+    rule.elementsPerBlock = tile[0] * cluster;
+    rule.times = problem.tilesAlongN(tile[1]) * cluster;
+    rule.max = grid[0];
+    return rule;
+  }
+  case KernelPath::simt:
+    rule.elementsPerBlock = kSimtBlockEdge;
+    return rule;
+  default:
+    // mma_sync and wgmma tile rows by tile_m; gemv's tile[0] is its rows
+    // (the row's m_max), so ceil(rows / tile[0]) stays 1.
+    rule.elementsPerBlock = tile[0];
+    return rule;
+  }
+}
+
+SmallVector<int64_t, 3>
+mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const DynamicGridRule &rule,
+                                   int64_t dim) {
+  SmallVector<int64_t, 3> grid(plan.getGrid());
+  int64_t extent = saturate(
+      CheckedCount(llvm::divideCeilSigned(
+          saturate(CheckedCount(dim) * rule.elementsPerDim),
+          rule.elementsPerBlock)) *
+      rule.times);
+  if (rule.max > 0)
+    extent = std::min(extent, rule.max);
+  // The plan's cluster runs along grid x.
+  int64_t cluster = rule.axis == 0 ? plan.getCluster() : 1;
+  extent = llvm::divideCeilSigned(extent, cluster) * cluster;
+  grid[rule.axis] = extent;
+  return grid;
 }

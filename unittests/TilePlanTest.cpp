@@ -1,0 +1,258 @@
+//===- TilePlanTest.cpp - the dynamic grid rule against the static plans --===//
+//
+// A dynamic kernel's launch computes its grid by getDynamicGridRule from the
+// row's plan, built at the row's m_max. For every path, every M up to m_max
+// must get exactly the grid the static plan builder gives at M: the rule is
+// one home of each builder's grid formula, and this test keeps them equal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/DynamicShapes.h"
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+using Grid = SmallVector<int64_t, 3>;
+
+class TilePlanTest : public ::testing::Test {
+protected:
+  TilePlanTest() { context.loadDialect<SolDialect, func::FuncDialect>(); }
+
+  /// Parses `ir` with every `A`, `W` and `O` replaced by the given types.
+  OwningOpRef<ModuleOp> parse(std::string ir, const std::string &a,
+                              const std::string &w, const std::string &o) {
+    std::string text;
+    for (char ch : ir)
+      text += ch == 'A' ? a : ch == 'W' ? w : ch == 'O' ? o : std::string(1, ch);
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+
+  /// x[?, inner..., K] @ w[N, K]^T + residual, fp16, as one dynamic kernel.
+  OwningOpRef<ModuleOp> matmulKernel(const std::string &inner, int64_t k,
+                                     int64_t n) {
+    std::string a = "tensor<?x" + inner + std::to_string(k) + "xf16>";
+    std::string w =
+        "tensor<" + std::to_string(n) + "x" + std::to_string(k) + "xf16>";
+    std::string o = "tensor<?x" + inner + std::to_string(n) + "xf16>";
+    return parse(R"(
+      func.func @f(%x: A, %w: W, %r: O) -> O {
+        %0 = sol.kernel @k ins(%x, %w, %r : A, W, O) -> O {
+        ^bb0(%a: A, %b: W, %c: O):
+          %mm = sol.matmul %a, %b transpose_b : A, W -> O
+          %y = sol.add %mm, %c : O, O -> O
+          sol.yield %y : O
+        }
+        return %0 : O
+      })",
+                 a, w, o);
+  }
+
+  /// The sibling pair x @ wg^T, x @ wu^T multiplied (SwiGLU's shape).
+  OwningOpRef<ModuleOp> siblingKernel(int64_t k, int64_t n) {
+    std::string a = "tensor<?x" + std::to_string(k) + "xf16>";
+    std::string w =
+        "tensor<" + std::to_string(n) + "x" + std::to_string(k) + "xf16>";
+    std::string o = "tensor<?x" + std::to_string(n) + "xf16>";
+    return parse(R"(
+      func.func @f(%x: A, %g: W, %u: W) -> O {
+        %0 = sol.kernel @k ins(%x, %g, %u : A, W, W) -> O {
+        ^bb0(%a: A, %bg: W, %bu: W):
+          %mg = sol.matmul %a, %bg transpose_b : A, W -> O
+          %mu = sol.matmul %a, %bu transpose_b : A, W -> O
+          %y = sol.mul %mg, %mu : O, O -> O
+          sol.yield %y : O
+        }
+        return %0 : O
+      })",
+                 a, w, o);
+  }
+
+  static KernelOp getKernel(ModuleOp module) {
+    KernelOp kernel;
+    module.walk([&](KernelOp op) { kernel = op; });
+    return kernel;
+  }
+
+  /// The static problem of `kernel` at `dim` (through the planner's clone).
+  static MatmulProblem problemAt(KernelOp kernel, int64_t dim) {
+    OwningOpRef<KernelOp> clone = cloneKernelAtDim(kernel, dim);
+    std::string reason;
+    auto matmuls = getKernelMatmuls(clone->getBodyBlock(), reason);
+    EXPECT_TRUE(succeeded(matmuls)) << reason;
+    FailureOr<MatmulProblem> problem = getMatmulProblem(matmuls->front());
+    EXPECT_TRUE(succeeded(problem));
+    problem->siblings = static_cast<int64_t>(matmuls->size());
+    return *problem;
+  }
+
+  /// For each m_max, the plan `build` makes at m_max, evaluated by its rule
+  /// at every M of `ms` up to m_max, launches the grid `build` gives at M.
+  void expectRuleMatches(KernelOp kernel, ArrayRef<int64_t> ms,
+                         std::function<PlanAttr(const MatmulProblem &)> build,
+                         const std::string &what) {
+    for (int64_t mMax : ms) {
+      PlanAttr rowPlan = build(problemAt(kernel, mMax));
+      if (!rowPlan)
+        continue;
+      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan);
+      for (int64_t m : ms) {
+        if (m > mMax)
+          break;
+        PlanAttr plan = build(problemAt(kernel, m));
+        ASSERT_TRUE(plan) << what << " at M = " << m;
+        EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, m),
+                  Grid(plan.getGrid()))
+            << what << ": the row's plan at m_max = " << mMax
+            << ", launched at M = " << m;
+      }
+      // M = 0 launches nothing.
+      EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, 0)[rule.axis], 0)
+          << what;
+    }
+  }
+
+  /// Increasing values of M: the small ones, powers of two and their
+  /// neighbours, and random ones.
+  static SmallVector<int64_t> someDims(int64_t max) {
+    SmallVector<int64_t> ms;
+    for (int64_t m = 1; m <= 20; ++m)
+      ms.push_back(m);
+    for (int64_t p = 32; p <= max; p *= 2)
+      for (int64_t m : {p - 1, p, p + 1})
+        ms.push_back(m);
+    std::mt19937_64 random(17);
+    for (int i = 0; i < 12; ++i)
+      ms.push_back(1 + static_cast<int64_t>(random() % max));
+    llvm::sort(ms);
+    ms.erase(llvm::unique(ms), ms.end());
+    while (!ms.empty() && ms.back() > max)
+      ms.pop_back();
+    return ms;
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(TilePlanTest, MmaSyncGridFollowsRowTiles) {
+  for (std::string inner : {"", "7x"}) {
+    OwningOpRef<ModuleOp> module = matmulKernel(inner, 2560, 2560);
+    KernelOp kernel = getKernel(*module);
+    for (const MmaSyncTile &tile : getMmaSyncTiles())
+      expectRuleMatches(
+          kernel, someDims(20000),
+          [&](const MatmulProblem &p) {
+            return getMmaSyncPlan(&context, p, tile);
+          },
+          "mma_sync " + std::to_string(tile.tileM) + "x" +
+              std::to_string(tile.tileN) + " split " +
+              std::to_string(tile.kSplits) + " inner '" + inner + "'");
+  }
+}
+
+TEST_F(TilePlanTest, WgmmaAndSimtGridsFollowRowTiles) {
+  OwningOpRef<ModuleOp> module = matmulKernel("3x", 1024, 1000);
+  KernelOp kernel = getKernel(*module);
+  for (int64_t tileN : {128, 256})
+    expectRuleMatches(
+        kernel, someDims(30000),
+        [&](const MatmulProblem &p) {
+          return getWgmmaPlan(&context, p, tileN, 4);
+        },
+        "wgmma 128x" + std::to_string(tileN));
+  expectRuleMatches(
+      kernel, someDims(30000),
+      [&](const MatmulProblem &p) { return getSimtMatmulPlan(&context, p); },
+      "simt");
+}
+
+TEST_F(TilePlanTest, GemvGridIsFixedOverItsRows) {
+  OwningOpRef<ModuleOp> module = matmulKernel("", 2560, 2560);
+  KernelOp kernel = getKernel(*module);
+  expectRuleMatches(
+      kernel, someDims(kGemvMaxRows),
+      [&](const MatmulProblem &p) { return getGemvPlan(&context, p); },
+      "gemv");
+}
+
+TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
+  struct Case {
+    int64_t tileM, tileN, cluster, smCount;
+  };
+  OwningOpRef<ModuleOp> module = matmulKernel("", 2560, 2560);
+  KernelOp kernel = getKernel(*module);
+  for (Case c : {Case{128, 128, 1, 132}, Case{128, 128, 2, 132},
+                 Case{128, 256, 2, 132}, Case{256, 160, 1, 132},
+                 Case{128, 192, 1, 7}, Case{128, 144, 2, 9}})
+    expectRuleMatches(
+        kernel, someDims(65536),
+        [&](const MatmulProblem &p) {
+          return getWgmmaTmaPlan(&context, p, c.tileN, 4, c.cluster,
+                                 c.smCount, ConsumerSchedule::cooperative,
+                                 c.tileM);
+        },
+        "wgmma_tma " + std::to_string(c.tileM) + "x" +
+            std::to_string(c.tileN) + " cluster " +
+            std::to_string(c.cluster) + " on " + std::to_string(c.smCount) +
+            " SMs");
+  // Siblings: a tile_n-wide tile holds tile_n / 2 columns of each weight.
+  OwningOpRef<ModuleOp> siblings = siblingKernel(2560, 6912);
+  expectRuleMatches(
+      getKernel(*siblings), someDims(65536),
+      [&](const MatmulProblem &p) {
+        return getWgmmaTmaPlan(&context, p, 256, 4, 1, 132);
+      },
+      "sibling wgmma_tma");
+}
+
+TEST_F(TilePlanTest, ElementwiseGridFollowsElements) {
+  for (auto [shape, vector] :
+       {std::pair<std::string, int64_t>{"4096", 8}, {"3x100", 4}, {"7", 1}}) {
+    std::string t = "tensor<?x" + shape + "xf16>";
+    OwningOpRef<ModuleOp> module = parse(R"(
+      func.func @f(%x: A, %y: A) -> A {
+        %0 = sol.kernel @k ins(%x, %y : A, A) -> A {
+        ^bb0(%a: A, %b: A):
+          %s = sol.add %a, %b : A, A -> A
+          sol.yield %s : A
+        }
+        return %0 : A
+      })",
+                                         t, t, t);
+    KernelOp kernel = getKernel(*module);
+    SmallVector<StringRef> dims;
+    StringRef(shape).split(dims, 'x');
+    int64_t inner = 1;
+    for (StringRef d : dims)
+      inner *= std::stoll(d.str());
+    SmallVector<int64_t> ms = someDims(100000);
+    for (int64_t mMax : ms) {
+      PlanAttr rowPlan = getElementwisePlan(&context, mMax * inner, vector);
+      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan);
+      for (int64_t m : ms) {
+        if (m > mMax)
+          break;
+        EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, m),
+                  Grid(getElementwisePlan(&context, m * inner, vector)
+                           .getGrid()))
+            << shape << " at M = " << m << " (row to " << mMax << ")";
+      }
+    }
+  }
+}
+
+} // namespace
