@@ -154,6 +154,12 @@ bool KernelParams::init(const CudaDriver &driver, const Manifest &manifest,
     params.push_back(&pointer);
   for (CUtensorMap &map : maps)
     params.push_back(&map);
+  // A dynamic kernel's last parameter: the value of its dim, by value.
+  dim.clear();
+  if (manifest.hasDimParam()) {
+    dim.push_back(manifest.dim);
+    params.push_back(dim.data());
+  }
   return true;
 }
 

@@ -16,7 +16,9 @@
 // distinct set of arg buffers needs its own maps; encoding is host-only and
 // takes microseconds, so launchers encode per launch or per buffer set.
 // A cluster launch goes through cuLaunchKernelEx with a
-// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute.
+// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute. A dynamic kernel, launched
+// through a manifest specializeManifest resolved at one M, takes one more
+// parameter after the maps: M, as an i64 by value (docs/dynamic-shapes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,7 +96,8 @@ public:
   bool init(const cuda::CudaDriver &driver, const Manifest &manifest,
             const cuda::CUdeviceptr *argPointers, std::string &error);
 
-  /// For cuLaunchKernel(Ex): args.size() + maps.size() entries.
+  /// For cuLaunchKernel(Ex): args.size() + maps.size() entries, then the
+  /// dim of a specialized dynamic manifest.
   void **data() { return params.data(); }
   size_t size() const { return params.size(); }
   const std::vector<cuda::CUtensorMap> &getMaps() const { return maps; }
@@ -102,6 +105,9 @@ public:
 private:
   std::vector<cuda::CUdeviceptr> args;
   std::vector<cuda::CUtensorMap> maps; // 128-byte aligned (alignof)
+  /// The dim parameter's value (one element or none): in a vector's heap
+  /// buffer, like the others, so that a move leaves params pointing at it.
+  std::vector<int64_t> dim;
   std::vector<void *> params;
 };
 

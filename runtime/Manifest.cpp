@@ -196,14 +196,57 @@ public:
   }
 
   /// A shape's element count, refusing one above kMaxElements (so that
-  /// element and byte counts stay exact in int64, size_t and double).
+  /// element and byte counts stay exact in int64, size_t and double); a
+  /// dynamic shape at the range's max.
   bool checkShape(const Shape &shape, const std::string &where) {
-    if (getCheckedNumElements(shape) < 0)
+    bool isDynamic = !shape.empty() && shape[0] == kDynamicDim;
+    Shape largest = shape;
+    if (isDynamic)
+      largest[0] = std::max<int64_t>(dynamic.max, 1);
+    if (getCheckedNumElements(largest) < 0)
       return fail(where + ": \"shape\" " + formatShape(shape) +
                   " has more than 2^" + std::to_string(kMaxElementsLog2) +
-                  " elements");
+                  " elements" +
+                  (isDynamic ? " at the range's max " +
+                                   std::to_string(dynamic.max)
+                             : std::string()));
     return true;
   }
+
+  /// Reads "shape": integers >= 1, except that in a dynamic manifest dim 0
+  /// may be kDynamicDim (-1), the dynamic dim; checked by checkShape.
+  bool readShape(const JsonValue &object, const std::string &where,
+                 Shape &shape) {
+    const JsonValue *value = require(object, "shape", where);
+    if (!value)
+      return false;
+    if (!value->isArray())
+      return fail(where + ": \"shape\" must be an array of integers");
+    shape.clear();
+    for (size_t i = 0; i < value->getArray().size(); ++i) {
+      const JsonValue &element = value->getArray()[i];
+      std::string at = where + ": \"shape\"[" + std::to_string(i) + "]";
+      if (element.isNumber() &&
+          element.getNumber() == static_cast<double>(kDynamicDim)) {
+        if (!dynamic.present)
+          return fail(at + " = -1 (a dynamic dim) but the manifest has no "
+                           "\"dynamic_dim\"");
+        if (i != 0)
+          return fail(at + " = -1: only the outermost dim may be dynamic");
+        shape.push_back(kDynamicDim);
+        continue;
+      }
+      int64_t dim;
+      if (!readInteger(element, at, 1, kMaxManifestInteger, dim))
+        return false;
+      shape.push_back(dim);
+    }
+    return checkShape(shape, where);
+  }
+
+  /// The range of a dynamic manifest (not present in a static one): shapes
+  /// may hold kDynamicDim when it is.
+  DynamicDimInfo dynamic;
 
   /// A short rendering of a JSON value for messages.
   static std::string describe(const JsonValue &value) {
@@ -234,51 +277,54 @@ static std::string joinPath(const std::string &directory,
   return directory + "/" + path;
 }
 
-static bool parseLaunch(FieldReader &reader, const JsonValue &root,
-                        LaunchConfig &launch) {
-  const JsonValue *value = reader.require(root, "launch", "manifest");
-  if (!value)
-    return false;
-  if (!value->isObject())
-    return reader.fail("manifest: \"launch\" must be an object");
+/// The most blocks a grid may have along dim `axis` (CUDA: x below 2^31, y
+/// and z to 65535).
+static int64_t getMaxGridDim(size_t axis) {
+  return axis == 0 ? 0x7fffffff : 65535;
+}
+
+/// Reads the launch object `value`; messages start with `where` ("launch",
+/// "plans[1].launch").
+static bool parseLaunchObject(FieldReader &reader, const JsonValue &value,
+                              const std::string &where, LaunchConfig &launch) {
   std::vector<int64_t> grid, block;
   // The CUDA limits: grid.x below 2^31, grid.y and .z to 65535, blocks of at
   // most 1024 threads (checked again by the driver, with a vaguer message).
-  if (!reader.readIntegerList(*value, "grid", "launch", 1, 0x7fffffff, grid) ||
-      !reader.readIntegerList(*value, "block", "launch", 1, 1024, block))
+  if (!reader.readIntegerList(value, "grid", where, 1, 0x7fffffff, grid) ||
+      !reader.readIntegerList(value, "block", where, 1, 1024, block))
     return false;
   if (grid.empty() || grid.size() > 3 || block.empty() || block.size() > 3)
-    return reader.fail("launch: \"grid\" and \"block\" need 1 to 3 entries");
+    return reader.fail(where + ": \"grid\" and \"block\" need 1 to 3 entries");
   for (size_t i = 1; i < grid.size(); ++i)
-    if (grid[i] > 65535)
-      return reader.fail("launch: \"grid\"[" + std::to_string(i) +
+    if (grid[i] > getMaxGridDim(i))
+      return reader.fail(where + ": \"grid\"[" + std::to_string(i) +
                          "] = " + std::to_string(grid[i]) +
                          " out of range (1 to 65535)");
   int64_t threads = 1;
   for (int64_t dim : block)
     threads *= dim;
   if (threads > 1024)
-    return reader.fail("launch: \"block\" " + formatShape(block) + " has " +
+    return reader.fail(where + ": \"block\" " + formatShape(block) + " has " +
                        std::to_string(threads) + " threads (at most 1024)");
   for (size_t i = 0; i < grid.size(); ++i)
     launch.grid[i] = static_cast<unsigned>(grid[i]);
   for (size_t i = 0; i < block.size(); ++i)
     launch.block[i] = static_cast<unsigned>(block[i]);
   launch.dynamicSharedBytes = 0;
-  if (const JsonValue *smem = value->get("smem")) {
+  if (const JsonValue *smem = value.get("smem")) {
     int64_t bytes;
-    if (!reader.readInteger(*smem, "launch: \"smem\"", 0, 0x7fffffff, bytes))
+    if (!reader.readInteger(*smem, where + ": \"smem\"", 0, 0x7fffffff,
+                            bytes))
       return false;
     launch.dynamicSharedBytes = static_cast<unsigned>(bytes);
   }
-  if (!value->get("cluster"))
+  if (!value.get("cluster"))
     return true;
   std::vector<int64_t> cluster;
-  if (!reader.readIntegerList(*value, "cluster", "launch", 1, 0x7fffffff,
-                              cluster))
+  if (!reader.readIntegerList(value, "cluster", where, 1, 0x7fffffff, cluster))
     return false;
   if (cluster.empty() || cluster.size() > 3)
-    return reader.fail("launch: \"cluster\" needs 1 to 3 entries");
+    return reader.fail(where + ": \"cluster\" needs 1 to 3 entries");
   for (size_t i = 0; i < cluster.size(); ++i)
     launch.cluster[i] = static_cast<unsigned>(
         std::min<int64_t>(cluster[i], kMaxPortableClusterSize + 1));
@@ -291,17 +337,27 @@ static bool parseLaunch(FieldReader &reader, const JsonValue &root,
   for (int i = 0; i < 3; ++i)
     size *= launch.cluster[i];
   if (size > kMaxPortableClusterSize)
-    return reader.fail("launch: \"cluster\" " + formatShape(cluster) +
+    return reader.fail(where + ": \"cluster\" " + formatShape(cluster) +
                        " has more than " +
                        std::to_string(kMaxPortableClusterSize) +
                        " blocks (the portable cluster size)");
   for (int i = 0; i < 3; ++i)
     if (launch.grid[i] % launch.cluster[i] != 0)
-      return reader.fail("launch: \"cluster\" " + formatDims(launch.cluster) +
-                         " does not divide \"grid\" " +
+      return reader.fail(where + ": \"cluster\" " +
+                         formatDims(launch.cluster) + " does not divide \"grid\" " +
                          formatDims(launch.grid) + " (dim " +
                          std::to_string(i) + ")");
   return true;
+}
+
+static bool parseLaunch(FieldReader &reader, const JsonValue &root,
+                        LaunchConfig &launch) {
+  const JsonValue *value = reader.require(root, "launch", "manifest");
+  if (!value)
+    return false;
+  if (!value->isObject())
+    return reader.fail("manifest: \"launch\" must be an object");
+  return parseLaunchObject(reader, *value, "launch", launch);
 }
 
 static bool parseArgs(FieldReader &reader, const JsonValue &root,
@@ -322,8 +378,7 @@ static bool parseArgs(FieldReader &reader, const JsonValue &root,
     if (!reader.readString(entry, "name", where, arg.name) ||
         !reader.readString(entry, "role", where, role) ||
         !reader.readDType(entry, where, arg.dtype) ||
-        !reader.readIntegerList(entry, "shape", where, 1, arg.shape) ||
-        !reader.checkShape(arg.shape, where))
+        !reader.readShape(entry, where, arg.shape))
       return false;
     if (role != "input" && role != "output")
       return reader.fail(where + ": role \"" + role +
@@ -446,17 +501,45 @@ static bool readChoice(FieldReader &reader, const JsonValue &entry,
                      ", got \"" + name + "\"");
 }
 
-static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
-                            const std::vector<ArgSpec> &args,
-                            std::vector<TensorMapSpec> &maps) {
-  const JsonValue *value = root.get("tensor_maps");
+/// Reads the "dims" of a tensor map of a dynamic manifest's row: integers
+/// >= 1 and at most one kDynamicDim, the dim that follows M.
+static bool readDynamicMapDims(FieldReader &reader, const JsonValue &entry,
+                               const std::string &where,
+                               std::vector<int64_t> &dims) {
+  if (!reader.readIntegerList(entry, "dims", where, kDynamicDim, dims))
+    return false;
+  int dynamicCount = 0;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 0)
+      return reader.fail(where + ": \"dims\"[" + std::to_string(i) +
+                         "] = 0 out of range (1 to " +
+                         std::to_string(kMaxManifestInteger) +
+                         ", or -1 for the dim that follows M)");
+    dynamicCount += dims[i] == kDynamicDim;
+  }
+  if (dynamicCount > 1)
+    return reader.fail(where + ": \"dims\" " + formatShape(dims) +
+                       " has more than one -1 (one dim follows M)");
+  return true;
+}
+
+/// Reads the "tensor_maps" array `value` of `owner` ("manifest", or a row
+/// "plans[i]"). In a dynamic manifest's row (`dynamicDims`) a map's dims may
+/// hold kDynamicDim and are checked once the rows are read, at each row's
+/// m_max; otherwise each map is checked against `args` here.
+static bool parseTensorMapArray(FieldReader &reader, const JsonValue *value,
+                                const std::string &owner, bool dynamicDims,
+                                const std::vector<ArgSpec> &args,
+                                std::vector<TensorMapSpec> &maps) {
   if (!value || value->isNull())
     return true; // optional: the kernel takes only the args
   if (!value->isArray())
-    return reader.fail("manifest: \"tensor_maps\" must be an array");
+    return reader.fail(owner + ": \"tensor_maps\" must be an array");
+  std::string key =
+      owner == "manifest" ? "tensor_maps" : owner + ".tensor_maps";
   for (size_t i = 0; i < value->getArray().size(); ++i) {
     const JsonValue &entry = value->getArray()[i];
-    std::string where = "tensor_maps[" + std::to_string(i) + "]";
+    std::string where = key + "[" + std::to_string(i) + "]";
     if (!entry.isObject())
       return reader.fail(where + " must be an object");
     TensorMapSpec map;
@@ -466,7 +549,9 @@ static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
         !reader.readInteger(*arg, where + ": \"arg\"", 0, 0x7fffffff,
                             argIndex) ||
         !reader.readDType(entry, where, map.dtype) ||
-        !reader.readIntegerList(entry, "dims", where, 1, map.dims) ||
+        !(dynamicDims
+              ? readDynamicMapDims(reader, entry, where, map.dims)
+              : reader.readIntegerList(entry, "dims", where, 1, map.dims)) ||
         !reader.readIntegerList(entry, "box", where, 1, map.box))
       return false;
     map.arg = static_cast<int>(argIndex);
@@ -482,11 +567,18 @@ static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
       return false;
     map.oobFillNan = oobFill == 1;
     std::string message;
-    if (!verifyTensorMapSpec(map, args, message))
+    if (!dynamicDims && !verifyTensorMapSpec(map, args, message))
       return reader.fail(where + ": " + message);
     maps.push_back(std::move(map));
   }
   return true;
+}
+
+static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
+                            const std::vector<ArgSpec> &args,
+                            std::vector<TensorMapSpec> &maps) {
+  return parseTensorMapArray(reader, root.get("tensor_maps"), "manifest",
+                             /*dynamicDims=*/false, args, maps);
 }
 
 static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
@@ -515,8 +607,7 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
     std::vector<int64_t> shape;
     if (op.kind == OpKind::Constant && !entry.get("shape"))
       shape.clear(); // a constant is rank 0 unless it says otherwise
-    else if (!reader.readIntegerList(entry, "shape", where, 1, shape) ||
-             !reader.checkShape(shape, where))
+    else if (!reader.readShape(entry, where, shape))
       return false;
     op.shape = shape;
   }
@@ -628,13 +719,10 @@ static bool verifyOpShape(FieldReader &reader, const Manifest &manifest,
   return true;
 }
 
-static bool parseCost(FieldReader &reader, const JsonValue &root,
-                      CostInfo &cost) {
-  const JsonValue *value = root.get("cost");
-  if (!value)
-    return true; // optional: timing then reports no SOL
-  if (!value->isObject())
-    return reader.fail("manifest: \"cost\" must be an object");
+/// Reads the cost object `value`; messages start with `where` ("cost",
+/// "plans[0].cost", "cost_at[2]").
+static bool parseCostObject(FieldReader &reader, const JsonValue &value,
+                            const std::string &where, CostInfo &cost) {
   cost.present = true;
   struct {
     const char *key;
@@ -643,16 +731,26 @@ static bool parseCost(FieldReader &reader, const JsonValue &root,
                  {"bytes", &cost.bytes},       {"t_ideal_us", &cost.tIdealUs},
                  {"t_pred_us", &cost.tPredUs}, {"sol_pred", &cost.solPred}};
   for (auto &number : numbers)
-    if (const JsonValue *field = value->get(number.key)) {
+    if (const JsonValue *field = value.get(number.key)) {
       if (!field->isNumber())
-        return reader.fail(std::string("cost: \"") + number.key +
+        return reader.fail(where + ": \"" + number.key +
                            "\" must be a number");
       *number.field = field->getNumber();
     }
-  if (const JsonValue *bound = value->get("bound"))
+  if (const JsonValue *bound = value.get("bound"))
     if (bound->isString())
       cost.bound = bound->getString();
   return true;
+}
+
+static bool parseCost(FieldReader &reader, const JsonValue &root,
+                      CostInfo &cost) {
+  const JsonValue *value = root.get("cost");
+  if (!value)
+    return true; // optional: timing then reports no SOL
+  if (!value->isObject())
+    return reader.fail("manifest: \"cost\" must be an object");
+  return parseCostObject(reader, *value, "cost", cost);
 }
 
 static bool parseTarget(FieldReader &reader, const JsonValue &root,
@@ -681,6 +779,389 @@ static bool parseTarget(FieldReader &reader, const JsonValue &root,
                            "\" must be a number");
       *number.field = field->getNumber();
     }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic manifests
+//===----------------------------------------------------------------------===//
+
+std::string sol::runtime::formatDimRange(const DynamicDimInfo &range) {
+  return "[" + std::to_string(range.min) + ", " + std::to_string(range.max) +
+         "]";
+}
+
+int64_t sol::runtime::evaluateGridRule(const GridRule &rule, int64_t dim,
+                                       int64_t cluster) {
+  // In double: dim * elementsPerDim may pass 2^63 for a hostile rule; the
+  // result is compared against CUDA's limits before it is used.
+  double blocks = std::ceil(static_cast<double>(dim) *
+                            static_cast<double>(rule.elementsPerDim) /
+                            static_cast<double>(rule.elementsPerBlock)) *
+                  static_cast<double>(rule.times);
+  if (rule.max > 0)
+    blocks = std::min(blocks, static_cast<double>(rule.max));
+  if (cluster > 1)
+    blocks = std::ceil(blocks / static_cast<double>(cluster)) *
+             static_cast<double>(cluster);
+  return blocks > 0x1p62 ? int64_t(1) << 62 : static_cast<int64_t>(blocks);
+}
+
+/// `shape` with its dynamic dim (dim 0 when kDynamicDim) set to `dim`.
+static Shape getShapeAtDim(const Shape &shape, int64_t dim) {
+  Shape result = shape;
+  if (!result.empty() && result[0] == kDynamicDim)
+    result[0] = dim;
+  return result;
+}
+
+static std::vector<ArgSpec> getArgsAtDim(const std::vector<ArgSpec> &args,
+                                         int64_t dim) {
+  std::vector<ArgSpec> result = args;
+  for (ArgSpec &arg : result)
+    arg.shape = getShapeAtDim(arg.shape, dim);
+  return result;
+}
+
+/// `spec` with its kDynamicDim dim resolved against `args` (already at the
+/// launch's M): the value that makes the product of the dims the arg's
+/// element count. False when no integer does.
+static bool resolveTensorMapAtDim(const TensorMapSpec &spec,
+                                  const std::vector<ArgSpec> &args,
+                                  TensorMapSpec &result, std::string &error) {
+  result = spec;
+  auto dynamicDim =
+      std::find(result.dims.begin(), result.dims.end(), kDynamicDim);
+  if (dynamicDim == result.dims.end())
+    return true;
+  if (spec.arg < 0 || spec.arg >= static_cast<int>(args.size())) {
+    error = "\"arg\" " + std::to_string(spec.arg) + " out of range (" +
+            std::to_string(args.size()) + " args)";
+    return false;
+  }
+  const ArgSpec &arg = args[spec.arg];
+  // In double: the other dims are each below 2^53 (several overflow int64).
+  double others = 1;
+  for (int64_t dim : result.dims)
+    if (dim != kDynamicDim)
+      others *= static_cast<double>(dim);
+  double count = static_cast<double>(arg.getNumElements());
+  double resolved = count / others;
+  if (resolved != std::floor(resolved) || resolved > 0x1p53) {
+    error = "\"dims\" " + formatShape(spec.dims) + ": no value of the -1 makes " +
+            "them hold the " + std::to_string(arg.getNumElements()) +
+            " elements of arg " + std::to_string(spec.arg) + " (\"" +
+            arg.name + "\", " + formatShape(arg.shape) + ")";
+    return false;
+  }
+  *dynamicDim = static_cast<int64_t>(resolved);
+  return true;
+}
+
+static bool parseDynamicDim(FieldReader &reader, const JsonValue &root,
+                            DynamicDimInfo &range) {
+  const JsonValue *value = root.get("dynamic_dim");
+  if (!value)
+    return true; // a static manifest
+  if (!value->isObject())
+    return reader.fail("manifest: \"dynamic_dim\" must be an object");
+  const JsonValue *min = reader.require(*value, "min", "dynamic_dim");
+  if (!min || !reader.readInteger(*min, "dynamic_dim: \"min\"", 0,
+                                  kMaxDynamicDim, range.min))
+    return false;
+  const JsonValue *max = reader.require(*value, "max", "dynamic_dim");
+  if (!max || !reader.readInteger(*max, "dynamic_dim: \"max\"", range.min,
+                                  kMaxDynamicDim, range.max))
+    return false;
+  if (value->get("hints") &&
+      !reader.readIntegerList(*value, "hints", "dynamic_dim", range.min,
+                              range.max, range.hints))
+    return false;
+  range.present = true;
+  return true;
+}
+
+/// A dynamic manifest's launch lives in its rows: the top-level fields a
+/// static manifest launches with would be ambiguous, so they are refused.
+static bool checkNoStaticLaunchFields(FieldReader &reader,
+                                      const JsonValue &root) {
+  for (const char *key : {"launch", "tensor_maps", "ptx", "cubin", "plan"})
+    if (root.get(key))
+      return reader.fail(std::string("manifest: a dynamic manifest has no "
+                                     "top-level \"") +
+                         key + "\" (each \"plans\" row has its own)");
+  return true;
+}
+
+static bool parseGridRule(FieldReader &reader, const JsonValue &launch,
+                          const std::string &where, GridRule &rule) {
+  const JsonValue *value = reader.require(launch, "grid_rows", where);
+  if (!value)
+    return false;
+  if (!value->isObject())
+    return reader.fail(where + ": \"grid_rows\" must be an object");
+  std::string at = where + ".grid_rows";
+  struct {
+    const char *key;
+    int64_t minimum, maximum;
+    int64_t *field;
+  } fields[] = {
+      {"elements_per_dim", 1, kMaxManifestInteger, &rule.elementsPerDim},
+      {"elements_per_block", 1, kMaxManifestInteger, &rule.elementsPerBlock},
+      {"times", 1, 0x7fffffff, &rule.times},
+      {"max", 0, 0x7fffffff, &rule.max}};
+  int64_t axis;
+  const JsonValue *axisValue = reader.require(*value, "axis", at);
+  if (!axisValue ||
+      !reader.readInteger(*axisValue, at + ": \"axis\"", 0, 2, axis))
+    return false;
+  rule.axis = static_cast<unsigned>(axis);
+  for (auto &field : fields) {
+    const JsonValue *entry = reader.require(*value, field.key, at);
+    if (!entry || !reader.readInteger(*entry, at + ": \"" + field.key + "\"",
+                                      field.minimum, field.maximum,
+                                      *field.field))
+      return false;
+  }
+  return true;
+}
+
+/// Reads row `index` of "plans" and checks what it says at its m_max.
+static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
+                         size_t index, const Manifest &manifest,
+                         const std::string &directory, PlanRow &row) {
+  std::string where = "plans[" + std::to_string(index) + "]";
+  if (!entry.isObject())
+    return reader.fail(where + " must be an object");
+  const DynamicDimInfo &range = manifest.dynamicDim;
+  const JsonValue *mMin = reader.require(entry, "m_min", where);
+  if (!mMin || !reader.readInteger(*mMin, where + ": \"m_min\"", 0,
+                                   kMaxDynamicDim, row.mMin))
+    return false;
+  const JsonValue *mMax = reader.require(entry, "m_max", where);
+  if (!mMax || !reader.readInteger(*mMax, where + ": \"m_max\"", 0,
+                                   kMaxDynamicDim, row.mMax))
+    return false;
+  if (row.mMax < row.mMin)
+    return reader.fail(where + ": \"m_max\" = " + std::to_string(row.mMax) +
+                       " is below \"m_min\" = " + std::to_string(row.mMin));
+  // Disjoint, increasing, covering: each row starts where the last ended.
+  int64_t expectedMin =
+      index == 0 ? range.min : manifest.plans[index - 1].mMax + 1;
+  if (row.mMin != expectedMin)
+    return reader.fail(
+        where + ": \"m_min\" = " + std::to_string(row.mMin) + " but " +
+        (index == 0 ? "the range starts at " + std::to_string(expectedMin)
+                    : "plans[" + std::to_string(index - 1) +
+                          "] ends at " + std::to_string(expectedMin - 1)) +
+        " (the rows must be disjoint, increasing and cover \"dynamic_dim\" " +
+        formatDimRange(range) + ")");
+  if (row.mMax > range.max)
+    return reader.fail(where + ": \"m_max\" = " + std::to_string(row.mMax) +
+                       " is past the range's max " + std::to_string(range.max) +
+                       " (\"dynamic_dim\" " + formatDimRange(range) + ")");
+  if (!reader.readString(entry, "kernel", where, row.kernel))
+    return false;
+  if (row.kernel.empty())
+    return reader.fail(where + ": \"kernel\" is empty");
+  struct {
+    const char *key;
+    std::string *path;
+  } binaries[] = {{"ptx", &row.ptxPath}, {"cubin", &row.cubinPath}};
+  for (auto &binary : binaries) {
+    const JsonValue *value = entry.get(binary.key);
+    if (!value || value->isNull())
+      continue;
+    if (!value->isString())
+      return reader.fail(where + ": \"" + binary.key + "\" must be a string");
+    *binary.path = joinPath(directory, value->getString());
+  }
+  if (const JsonValue *plan = entry.get("plan"))
+    row.plan = *plan;
+
+  const JsonValue *launch = reader.require(entry, "launch", where);
+  if (!launch)
+    return false;
+  std::string launchWhere = where + ".launch";
+  if (!launch->isObject())
+    return reader.fail(where + ": \"launch\" must be an object");
+  if (!parseLaunchObject(reader, *launch, launchWhere, row.launch) ||
+      !parseGridRule(reader, *launch, launchWhere, row.gridRows))
+    return false;
+  // The row's grid is the one at its m_max: the rule must give it there, or
+  // the launcher and the planner disagree about what the kernel covers.
+  const GridRule &rule = row.gridRows;
+  int64_t atMax =
+      evaluateGridRule(rule, row.mMax, row.launch.cluster[rule.axis]);
+  if (row.mMax > 0 && atMax != row.launch.grid[rule.axis])
+    return reader.fail(launchWhere + ": \"grid_rows\" gives grid[" +
+                       std::to_string(rule.axis) + "] = " +
+                       std::to_string(atMax) + " at m_max = " +
+                       std::to_string(row.mMax) + ", but \"grid\"[" +
+                       std::to_string(rule.axis) + "] is " +
+                       std::to_string(row.launch.grid[rule.axis]));
+
+  if (!parseTensorMapArray(reader, entry.get("tensor_maps"), where,
+                           /*dynamicDims=*/true, manifest.args,
+                           row.tensorMaps))
+    return false;
+  // Each map as the launch at m_max encodes it.
+  std::vector<ArgSpec> argsAtMax =
+      getArgsAtDim(manifest.args, std::max<int64_t>(row.mMax, 1));
+  for (size_t i = 0; i < row.tensorMaps.size(); ++i) {
+    std::string mapWhere = where + ".tensor_maps[" + std::to_string(i) + "]";
+    TensorMapSpec resolved;
+    std::string message;
+    if (!resolveTensorMapAtDim(row.tensorMaps[i], argsAtMax, resolved,
+                               message) ||
+        !verifyTensorMapSpec(resolved, argsAtMax, message))
+      return reader.fail(mapWhere + " at m_max = " +
+                         std::to_string(std::max<int64_t>(row.mMax, 1)) +
+                         ": " + message);
+  }
+  if (const JsonValue *cost = entry.get("cost")) {
+    if (!cost->isObject())
+      return reader.fail(where + ": \"cost\" must be an object");
+    if (!parseCostObject(reader, *cost, where + ".cost", row.cost))
+      return false;
+  }
+  return true;
+}
+
+static bool parsePlans(FieldReader &reader, const JsonValue &root,
+                       const std::string &directory, Manifest &manifest) {
+  const JsonValue *value = reader.require(root, "plans", "manifest");
+  if (!value)
+    return false;
+  if (!value->isArray() || value->getArray().empty())
+    return reader.fail("manifest: \"plans\" must be a non-empty array");
+  for (size_t i = 0; i < value->getArray().size(); ++i) {
+    PlanRow row;
+    if (!parsePlanRow(reader, value->getArray()[i], i, manifest, directory,
+                      row))
+      return false;
+    manifest.plans.push_back(std::move(row));
+  }
+  const DynamicDimInfo &range = manifest.dynamicDim;
+  if (manifest.plans.back().mMax != range.max)
+    return reader.fail("manifest: \"plans\" end at " +
+                       std::to_string(manifest.plans.back().mMax) +
+                       " but the range ends at " + std::to_string(range.max) +
+                       " (the rows must cover \"dynamic_dim\" " +
+                       formatDimRange(range) + ")");
+  return true;
+}
+
+static bool parseCostAt(FieldReader &reader, const JsonValue &root,
+                        Manifest &manifest) {
+  const JsonValue *value = root.get("cost_at");
+  if (!value)
+    return true;
+  if (!value->isArray())
+    return reader.fail("manifest: \"cost_at\" must be an array");
+  const DynamicDimInfo &range = manifest.dynamicDim;
+  for (size_t i = 0; i < value->getArray().size(); ++i) {
+    const JsonValue &entry = value->getArray()[i];
+    std::string where = "cost_at[" + std::to_string(i) + "]";
+    if (!entry.isObject())
+      return reader.fail(where + " must be an object");
+    CostPoint point;
+    const JsonValue *m = reader.require(entry, "m", where);
+    if (!m || !reader.readInteger(*m, where + ": \"m\"", range.min, range.max,
+                                  point.m))
+      return false;
+    if (!manifest.costAt.empty() && point.m <= manifest.costAt.back().m)
+      return reader.fail(where + ": \"m\" = " + std::to_string(point.m) +
+                         " does not follow cost_at[" + std::to_string(i - 1) +
+                         "]'s " + std::to_string(manifest.costAt.back().m) +
+                         " (the points increase)");
+    if (!parseCostObject(reader, entry, where, point.cost))
+      return false;
+    manifest.costAt.push_back(std::move(point));
+  }
+  return true;
+}
+
+/// The dynamic dim is one value: a dynamic manifest's args hold it (else
+/// there is nothing to resolve), every arg and value holding it holds it in
+/// dim 0 (readShape), and the ops relate them (verifyOpShape).
+static bool checkDynamicArgs(FieldReader &reader, const Manifest &manifest) {
+  for (const ArgSpec &arg : manifest.args)
+    if (!arg.isOutput && !arg.shape.empty() && arg.shape[0] == kDynamicDim)
+      return true;
+  return reader.fail("manifest: \"dynamic_dim\" is given but no input's "
+                     "\"shape\" is dynamic (-1 in dim 0)");
+}
+
+bool sol::runtime::specializeManifest(const Manifest &manifest, int64_t dim,
+                                      Manifest &out, std::string &error) {
+  if (!manifest.isDynamic()) {
+    error = "kernel '" + manifest.kernel +
+            "' is static: it takes no value of a dynamic dim";
+    return false;
+  }
+  const DynamicDimInfo &range = manifest.dynamicDim;
+  if (dim < range.min || dim > range.max) {
+    error = "M = " + std::to_string(dim) + " is outside the range " +
+            formatDimRange(range) + " of kernel '" + manifest.kernel +
+            "' (its \"dynamic_dim\")";
+    return false;
+  }
+  const PlanRow *row = nullptr;
+  for (const PlanRow &candidate : manifest.plans)
+    if (candidate.mMin <= dim && dim <= candidate.mMax)
+      row = &candidate;
+  if (!row) { // parseManifest checked that the rows cover the range
+    error = "kernel '" + manifest.kernel + "' has no plan row for M = " +
+            std::to_string(dim);
+    return false;
+  }
+  out = Manifest();
+  out.path = manifest.path;
+  out.directory = manifest.directory;
+  out.kernel = row->kernel;
+  out.hostKernel = manifest.kernel;
+  out.ptxPath = row->ptxPath;
+  out.cubinPath = row->cubinPath;
+  out.libPath = manifest.libPath;
+  out.target = manifest.target;
+  out.launch = row->launch;
+  out.args = getArgsAtDim(manifest.args, dim);
+  for (ProgramOp op : manifest.program) {
+    op.shape = getShapeAtDim(op.shape, dim);
+    out.program.push_back(std::move(op));
+  }
+  out.outputs = manifest.outputs;
+  out.plan = row->plan;
+  out.dim = dim;
+  out.rowMin = row->mMin;
+  out.rowMax = row->mMax;
+  // The cost model's numbers hold at the points it priced: the range's max
+  // (the top-level cost) and the report points.
+  if (dim == range.max)
+    out.cost = manifest.cost;
+  for (const CostPoint &point : manifest.costAt)
+    if (point.m == dim)
+      out.cost = point.cost;
+  const GridRule &rule = row->gridRows;
+  if (dim == 0) {
+    out.launch.grid[rule.axis] = 0; // nothing launches: no grid, no maps
+    return true;
+  }
+  out.launch.grid[rule.axis] = static_cast<unsigned>(
+      evaluateGridRule(rule, dim, row->launch.cluster[rule.axis]));
+  for (size_t i = 0; i < row->tensorMaps.size(); ++i) {
+    TensorMapSpec map;
+    if (!resolveTensorMapAtDim(row->tensorMaps[i], out.args, map, error) ||
+        !verifyTensorMapSpec(map, out.args, error)) {
+      error = "kernel '" + manifest.kernel + "' at M = " + std::to_string(dim) +
+              ": plans row " + std::to_string(row->mMin) + ".." +
+              std::to_string(row->mMax) + ": tensor_maps[" +
+              std::to_string(i) + "]: " + error;
+      return false;
+    }
+    out.tensorMaps.push_back(std::move(map));
+  }
   return true;
 }
 
@@ -718,12 +1199,28 @@ bool sol::runtime::parseManifest(const std::string &text,
     *binary.path = joinPath(directory, value->getString());
   }
 
-  if (!parseTarget(reader, root, manifest.target) ||
-      !parseLaunch(reader, root, manifest.launch) ||
-      !parseArgs(reader, root, manifest.args) ||
-      !parseTensorMaps(reader, root, manifest.args, manifest.tensorMaps) ||
-      !parseCost(reader, root, manifest.cost))
+  // A dynamic manifest (docs/dynamic-shapes.md): its range first, which
+  // lets shapes hold -1, then its launch per row of "plans" instead of one.
+  if (!parseDynamicDim(reader, root, manifest.dynamicDim))
     return false;
+  reader.dynamic = manifest.dynamicDim;
+  if (manifest.isDynamic()) {
+    if (!checkNoStaticLaunchFields(reader, root) ||
+        !parseTarget(reader, root, manifest.target) ||
+        !parseArgs(reader, root, manifest.args) ||
+        !checkDynamicArgs(reader, manifest) ||
+        !parsePlans(reader, root, directory, manifest) ||
+        !parseCost(reader, root, manifest.cost) ||
+        !parseCostAt(reader, root, manifest))
+      return false;
+  } else if (!parseTarget(reader, root, manifest.target) ||
+             !parseLaunch(reader, root, manifest.launch) ||
+             !parseArgs(reader, root, manifest.args) ||
+             !parseTensorMaps(reader, root, manifest.args,
+                              manifest.tensorMaps) ||
+             !parseCost(reader, root, manifest.cost)) {
+    return false;
+  }
   if (const JsonValue *plan = root.get("plan"))
     manifest.plan = *plan;
 

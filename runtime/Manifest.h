@@ -140,10 +140,62 @@ struct CostInfo {
   std::string bound;
 };
 
+//===----------------------------------------------------------------------===//
+// Dynamic manifests (docs/dynamic-shapes.md, section 5)
+//===----------------------------------------------------------------------===//
+
+/// The largest value a dynamic dim may take (the compiler's kMaxDynamicDim):
+/// the kernels take it as an i64, the grids of its rows stay within CUDA's.
+constexpr int64_t kMaxDynamicDim = (int64_t(1) << 31) - 1;
+/// What a shape holds for the dynamic dim (only dim 0 of a dynamic
+/// manifest's args, program values and tensor-map dims).
+constexpr int64_t kDynamicDim = -1;
+
+/// "dynamic_dim": the range of the outermost dim a dynamic kernel serves.
+struct DynamicDimInfo {
+  bool present = false;
+  int64_t min = 1, max = 1;
+  std::vector<int64_t> hints;
+};
+
+/// "grid_rows" of a plan row: how the launch grid follows the dim.
+/// grid[axis] = ceil(dim * elementsPerDim / elementsPerBlock) * times,
+/// capped at max (when max > 0), rounded up to a multiple of cluster[axis].
+struct GridRule {
+  unsigned axis = 0;
+  int64_t elementsPerDim = 1, elementsPerBlock = 1, times = 1, max = 0;
+};
+
+/// The grid dim `rule` gives at `dim` for a launch whose cluster along the
+/// rule's axis is `cluster` (>= 1). 0 at dim 0.
+int64_t evaluateGridRule(const GridRule &rule, int64_t dim, int64_t cluster);
+
+/// One "plans" row: the kernel serving m_min..m_max (inclusive).
+struct PlanRow {
+  int64_t mMin = 0, mMax = 0;
+  std::string kernel, ptxPath, cubinPath; // absolute or "" when absent
+  JsonValue plan;
+  LaunchConfig launch; // its grid is the row's at m_max
+  GridRule gridRows;
+  /// Maps over the args; a dim of kDynamicDim is resolved at the launch's M.
+  std::vector<TensorMapSpec> tensorMaps;
+  CostInfo cost; // at m_max, when the compiler wrote it
+};
+
+/// A "cost_at" entry: the cost model at one value of the dim.
+struct CostPoint {
+  int64_t m = 0;
+  CostInfo cost;
+};
+
 struct Manifest {
   std::string path;      // the file it was loaded from ("" when from text)
   std::string directory; // relative binary paths resolve against this
+  /// The GPU kernel's entry (a specialized dynamic manifest: its row's).
   std::string kernel;
+  /// A specialized dynamic manifest: the CPU function serving every M (the
+  /// dynamic manifest's "kernel"); "" when it is `kernel`.
+  std::string hostKernel;
   std::string ptxPath, cubinPath, libPath; // absolute or "" when absent
   TargetInfo target;
   LaunchConfig launch;
@@ -155,14 +207,40 @@ struct Manifest {
   CostInfo cost;
   JsonValue plan;
 
+  /// A dynamic manifest (as parsed): shapes hold kDynamicDim in dim 0, the
+  /// launch is per row of `plans`, and nothing can run until
+  /// specializeManifest resolves it at one M.
+  DynamicDimInfo dynamicDim;
+  std::vector<PlanRow> plans;
+  std::vector<CostPoint> costAt;
+  /// A manifest specializeManifest made: the M it is at (else -1). Its
+  /// kernel takes one more parameter, this value as an i64, after the args
+  /// and maps (Launch.h); the host kernel takes a pointer to it last.
+  int64_t dim = -1;
+  /// The row of the dynamic manifest it came from, for reports.
+  int64_t rowMin = 0, rowMax = 0;
+
+  bool isDynamic() const { return dynamicDim.present; }
+  /// The host backend's function: `void f(void *..., [const int64_t *dim])`.
+  const std::string &getHostEntry() const {
+    return hostKernel.empty() ? kernel : hostKernel;
+  }
+  /// Whether the kernel takes the dim (a specialized dynamic manifest).
+  bool hasDimParam() const { return dim >= 0; }
+  /// Specialized at M = 0: there is nothing to launch, outputs are empty.
+  bool isEmptyLaunch() const { return dim == 0; }
+
   size_t getNumInputs() const;
   /// Index into `args` of output `outputIndex`.
   size_t getOutputArgIndex(size_t outputIndex) const {
     return getNumInputs() + outputIndex;
   }
   size_t getTotalArgBytes() const;
-  /// Kernel parameters: one per arg, then one per tensor map.
-  size_t getNumKernelParams() const { return args.size() + tensorMaps.size(); }
+  /// Kernel parameters: one per arg, then one per tensor map, then the dim
+  /// of a specialized dynamic manifest.
+  size_t getNumKernelParams() const {
+    return args.size() + tensorMaps.size() + (hasDimParam() ? 1 : 0);
+  }
 };
 
 /// Parses and validates manifest JSON. `directory` is where relative binary
@@ -176,6 +254,19 @@ bool parseManifest(const std::string &text, const std::string &directory,
 /// Reads, parses and validates the manifest file at `path`.
 bool loadManifest(const std::string &path, Manifest &manifest,
                   std::string &error);
+
+/// The static manifest `manifest` (a dynamic one) is at `dim`: the row
+/// holding `dim` (its kernel, binaries, plan, launch and cost), every shape
+/// and tensor-map dim with the dynamic dim resolved, the grid by the row's
+/// rule, and `dim` recorded for the launch's i64 parameter. `dim` = 0 gives
+/// a manifest with empty shapes that launches nothing (isEmptyLaunch). False
+/// with a message naming the range when `dim` is outside it, or when
+/// `manifest` is not dynamic.
+bool specializeManifest(const Manifest &manifest, int64_t dim, Manifest &out,
+                        std::string &error);
+
+/// "[1, 65536]": a dynamic manifest's range, for messages.
+std::string formatDimRange(const DynamicDimInfo &range);
 
 /// The result shape of broadcasting `lhs` with `rhs` numpy-style; false when
 /// they do not broadcast.

@@ -192,9 +192,17 @@ uint64_t sol::runtime::getHostArgBytes(const Manifest &manifest,
   return backend == Backend::Cuda ? 2 * bytes : bytes;
 }
 
+/// The name a result row carries: a dynamic kernel's at one M names the M.
+static std::string getResultName(const Manifest &manifest) {
+  if (!manifest.hasDimParam())
+    return manifest.kernel;
+  return manifest.getHostEntry() + "@M=" + std::to_string(manifest.dim);
+}
+
 RunResult Runner::run(const Manifest &manifest) {
   RunResult result;
-  result.kernel = manifest.kernel;
+  result.kernel = getResultName(manifest);
+  result.dim = manifest.dim;
   result.manifestPath = manifest.path;
   result.solPred = manifest.cost.solPred;
   result.tPredUs = manifest.cost.tPredUs;
@@ -203,7 +211,16 @@ RunResult Runner::run(const Manifest &manifest) {
   uint64_t cap =
       options.maxHostBytes ? options.maxHostBytes : getDefaultHostByteCap();
   uint64_t bytes = getHostArgBytes(manifest, options.backend);
-  if (bytes > cap) {
+  if (manifest.isDynamic()) {
+    result.error = "kernel '" + manifest.kernel + "' is dynamic (M in " +
+                   formatDimRange(manifest.dynamicDim) +
+                   "): it runs at one M (specializeManifest; sol-run --dim=M)";
+  } else if (manifest.isEmptyLaunch()) {
+    // M = 0: the outputs are empty and there is nothing to launch or check.
+    result.note = "M = 0: nothing launched, the outputs are empty";
+    result.pass = true;
+    return result;
+  } else if (bytes > cap) {
     result.error =
         "the arguments need " + std::to_string(bytes) +
         " B of host memory, more than the cap of " + std::to_string(cap) +
@@ -238,16 +255,20 @@ void Runner::runHost(const Manifest &manifest, RunResult &result) {
   if (library.empty())
     library = manifest.libPath;
   if (library.empty())
-    library = manifest.directory + "/" + manifest.kernel + ".so";
+    library = manifest.directory + "/" + manifest.getHostEntry() + ".so";
   result.binaryPath = library;
   HostKernel kernel;
-  if (!kernel.load(library, manifest.kernel, result.error))
+  if (!kernel.load(library, manifest.getHostEntry(), result.error))
     return;
   std::vector<std::vector<uint8_t>> buffers =
       makeArgBuffers(manifest, options.seed);
   std::vector<void *> args;
   for (auto &buffer : buffers)
     args.push_back(buffer.data());
+  // A dynamic kernel's CPU function serves every M: a pointer to it last.
+  int64_t dim = manifest.dim;
+  if (manifest.hasDimParam())
+    args.push_back(&dim);
   auto start = std::chrono::steady_clock::now();
   if (!kernel.call(args, result.error))
     return;
@@ -367,6 +388,8 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
       if (!manifest.tensorMaps.empty())
         error += " and " + std::to_string(manifest.tensorMaps.size()) +
                  " tensor maps";
+      if (manifest.hasDimParam())
+        error += " and the i64 dim";
       return;
     }
     image.push_back('\0'); // cuModuleLoadData reads PTX as a C string
@@ -565,6 +588,8 @@ static std::string format(const char *pattern, double value) {
 JsonValue sol::runtime::toJson(const RunResult &result) {
   JsonValue row = JsonValue::makeObject();
   row.set("kernel", JsonValue::makeString(result.kernel));
+  if (result.dim >= 0)
+    row.set("dim", JsonValue::makeNumber(static_cast<double>(result.dim)));
   row.set("backend", JsonValue::makeString(result.backend));
   row.set("device", JsonValue::makeString(result.deviceName));
   row.set("pass", JsonValue::makeBool(result.pass));
@@ -603,6 +628,11 @@ std::string sol::runtime::formatResultBlock(const Manifest &manifest,
     text += "  manifest: " + manifest.path + "\n";
   if (!result.binaryPath.empty())
     text += "  binary:   " + result.binaryPath + "\n";
+  if (manifest.hasDimParam())
+    text += "  dim:      M = " + std::to_string(manifest.dim) +
+            ", plans row " + std::to_string(manifest.rowMin) + ".." +
+            std::to_string(manifest.rowMax) + " (kernel " + manifest.kernel +
+            ")\n";
   const LaunchConfig &launch = manifest.launch;
   text +=
       "  launch:   grid [" + std::to_string(launch.grid[0]) + ", " +

@@ -70,6 +70,8 @@ struct OutputCheck {
 
 struct RunResult {
   std::string kernel;
+  /// A dynamic kernel's M (else -1).
+  int64_t dim = -1;
   std::string manifestPath;
   std::string backend;    // "cuda" or "host"
   std::string deviceName; // GPU name, or "host CPU"

@@ -48,6 +48,9 @@ static const char *const usage =
     "                       sample of rows (default 3e8)\n"
     "  --max-host-bytes=N   refuse a kernel whose argument buffers need more\n"
     "                       host memory (default 3/4 of physical memory)\n"
+    "  --dim=M[,M...]       run a dynamic manifest (\"dynamic_dim\") at each\n"
+    "                       M of its range, one checked result per M\n"
+    "                       (required for one; an error for a static one)\n"
     "  --json=<out.json>    write a list of result rows\n"
     "  --help               this text\n"
     "\n"
@@ -78,8 +81,57 @@ static bool parseCount(const std::string &text, int &value) {
   return true;
 }
 
+/// "1,16,4097": the values of --dim, each an integer in 0..2^31-1.
+static bool parseDims(const std::string &text, std::vector<int64_t> &dims) {
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos
+                                              ? std::string::npos
+                                              : comma - start);
+    char *end = nullptr;
+    long long value = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || item[0] == '-' || item[0] == '+' ||
+        value < 0 || value > kMaxDynamicDim)
+      return false;
+    dims.push_back(value);
+    if (comma == std::string::npos)
+      return true;
+    start = comma + 1;
+  }
+}
+
+/// The manifests to run for the one at `path`: itself when static (without
+/// --dim), else its specialization at each of `dims`; false with the error
+/// when --dim does not fit the manifest.
+static bool getRuns(const Manifest &manifest, const std::vector<int64_t> &dims,
+                    std::vector<Manifest> &runs, std::string &error) {
+  if (!manifest.isDynamic()) {
+    if (!dims.empty()) {
+      error = "--dim given, but kernel '" + manifest.kernel +
+              "' is static (its manifest has no \"dynamic_dim\")";
+      return false;
+    }
+    runs.push_back(manifest);
+    return true;
+  }
+  if (dims.empty()) {
+    error = "kernel '" + manifest.kernel + "' is dynamic: pass --dim=M[,M...]" +
+            " with M in its range " + formatDimRange(manifest.dynamicDim);
+    return false;
+  }
+  for (int64_t dim : dims) {
+    Manifest specialized;
+    if (!specializeManifest(manifest, dim, specialized, error))
+      return false;
+    runs.push_back(std::move(specialized));
+  }
+  return true;
+}
+
 static int runMain(int argc, char **argv) {
   RunOptions options;
+  std::vector<int64_t> dims;
   std::string jsonPath;
   std::vector<std::string> manifestPaths;
   for (int i = 1; i < argc; ++i) {
@@ -121,6 +173,8 @@ static int runMain(int argc, char **argv) {
       ok = parseNumber(value, bytes) && bytes >= 1 && bytes < 0x1p64;
       if (ok)
         options.maxHostBytes = static_cast<uint64_t>(bytes);
+    } else if (startsWith(argument, "--dim=", value)) {
+      ok = parseDims(value, dims);
     } else if (startsWith(argument, "--json=", value)) {
       jsonPath = value;
       ok = !value.empty();
@@ -146,23 +200,31 @@ static int runMain(int argc, char **argv) {
   int passed = 0, failed = 0;
   for (const std::string &path : manifestPaths) {
     Manifest manifest;
+    std::vector<Manifest> runs;
     std::string error;
-    RunResult result;
-    if (!loadManifest(path, manifest, error)) {
+    if (!loadManifest(path, manifest, error) ||
+        !getRuns(manifest, dims, runs, error)) {
+      RunResult result;
       result.kernel = path;
       result.manifestPath = path;
       result.backend = options.backend == Backend::Host ? "host" : "cuda";
       result.error = error;
       std::printf("== %s FAIL\n  error:    %s\n\n", path.c_str(),
                   error.c_str());
-    } else {
-      result = runner.run(manifest);
-      std::printf("%s\n", formatResultBlock(manifest, result).c_str());
+      std::fflush(stdout);
+      ++failed;
+      rows.push(toJson(result));
+      results.push_back(std::move(result));
+      continue;
     }
-    std::fflush(stdout);
-    (result.pass ? passed : failed) += 1;
-    rows.push(toJson(result));
-    results.push_back(std::move(result));
+    for (const Manifest &run : runs) {
+      RunResult result = runner.run(run);
+      std::printf("%s\n", formatResultBlock(run, result).c_str());
+      std::fflush(stdout);
+      (result.pass ? passed : failed) += 1;
+      rows.push(toJson(result));
+      results.push_back(std::move(result));
+    }
   }
 
   std::printf("%s\n", formatTableHeader().c_str());
