@@ -143,6 +143,9 @@ struct PlanChoice {
   PlanAttr plan;
   CostAttr cost;      // the prediction under that plan
   std::string reason; // why this plan, for remarks
+  /// The plan and its prediction alone (the start of `reason`), for remarks
+  /// that say why elsewhere (a plan table's rows).
+  std::string description;
 };
 
 /// What the caller lets the tiler choose from (measurements compare paths).
@@ -157,24 +160,40 @@ struct PlanConstraints {
   /// wgmma and wgmma_tma output tiles (M, N) allowed; empty: all. The other
   /// paths' tiles are not constrained.
   SmallVector<std::pair<int64_t, int64_t>> tiles;
+  /// Plans of these families alone (isSamePlanFamily); empty: all. The
+  /// plan table prices one row's plan at another M through it.
+  SmallVector<PlanAttr> families;
   /// Whether the constraints beyond `paths` rule out plans a default choice
   /// could take (the limits only cap what the model may pick).
   bool narrowsPlans() const {
-    return minCluster > 1 || !schedules.empty() || !tiles.empty();
+    return minCluster > 1 || !schedules.empty() || !tiles.empty() ||
+           !families.empty();
   }
-  bool allows(PlanAttr plan) const {
-    bool isWgmma = plan.getPath() == KernelPath::wgmma ||
-                   plan.getPath() == KernelPath::wgmma_tma;
-    return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
-           plan.getSplitK() <= maxSplitK &&
-           (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
-           (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
-            llvm::is_contained(schedules, plan.getSchedule())) &&
-           (tiles.empty() || !isWgmma ||
-            llvm::is_contained(
-                tiles, std::make_pair(plan.getTile()[0], plan.getTile()[1])));
-  }
+  bool allows(PlanAttr plan) const;
 };
+
+/// Whether `a` and `b` are one plan built at two values of M: the same
+/// path, tile (but a gemv's row count, which is M), warps, stages, split_k,
+/// schedule and cluster: what differs is what follows M, the grid and a
+/// gemv's rows.
+bool isSamePlanFamily(PlanAttr a, PlanAttr b);
+
+inline bool PlanConstraints::allows(PlanAttr plan) const {
+  bool isWgmma = plan.getPath() == KernelPath::wgmma ||
+                 plan.getPath() == KernelPath::wgmma_tma;
+  return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
+         plan.getSplitK() <= maxSplitK &&
+         (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
+         (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
+          llvm::is_contained(schedules, plan.getSchedule())) &&
+         (tiles.empty() || !isWgmma ||
+          llvm::is_contained(
+              tiles, std::make_pair(plan.getTile()[0], plan.getTile()[1]))) &&
+         (families.empty() ||
+          llvm::any_of(families, [&](PlanAttr family) {
+            return isSamePlanFamily(plan, family);
+          }));
+}
 
 /// Chooses the plan of `kernel` on `target`: every plan a generator can
 /// build for its matmul (gemv, mma.sync tiles, wgmma and wgmma_tma tiles)
@@ -188,6 +207,37 @@ struct PlanConstraints {
 FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                        std::string &failureReason,
                                        const PlanConstraints &constraints = {});
+
+/// `chooseKernelPlan` for the static instance of dynamic `kernel` at `dim`
+/// (cloneKernelAtDim), `dim` >= 1 (at 0 there is nothing to price: the
+/// launch runs nothing).
+FailureOr<PlanChoice> chooseKernelPlanAtDim(KernelOp kernel, int64_t dim,
+                                            TargetAttr target,
+                                            std::string &failureReason,
+                                            const PlanConstraints &constraints);
+
+/// One row of a dynamic kernel's plan table: its range of M, its plan built
+/// at m_max (and that plan's prediction there), and, for remarks, why it
+/// is this plan and why it ends where it does.
+struct PlanTableRow {
+  int64_t mMin = 0, mMax = 0;
+  PlanChoice choice;
+  std::string boundary;
+};
+
+/// The plan table of `kernel`, whose outermost dim is dynamic, over the
+/// range lookupDimRange gives it (docs/dynamic-shapes.md, section 3): the
+/// best plan at every sample point (getDimSamplePoints), neighbours of one
+/// plan family merged, each boundary bisected to the first M where the next
+/// row's plan wins the same choice chooseKernelPlan makes between the two,
+/// every row rebuilt at its m_max (the largest grid it launches, a gemv's
+/// rows) and split where its plan cannot be built there. A range starting
+/// at 0 starts the first row at 0 (a launch at M = 0 runs nothing); a row
+/// ending at 0 is built at M = 1. Fails with the reason and the M where no
+/// plan exists.
+FailureOr<SmallVector<PlanTableRow>>
+choosePlanTable(KernelOp kernel, TargetAttr target, std::string &failureReason,
+                const PlanConstraints &constraints = {});
 
 /// How a dynamic kernel's launch grid follows its dynamic dim
 /// (docs/dynamic-shapes.md, section 3): grid[axis] = ceil(dim *

@@ -392,6 +392,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     choice.cost = estimateCost(work, target);
     reason << "elementwise: " << elements << " elements, " << kElementwiseBlock
            << " threads per block, " << vector << " per thread";
+    choice.description = choice.reason + ", predicted " +
+                         formatReal(choice.cost.getTPredUs()) + " us";
     return choice;
   }
 
@@ -555,6 +557,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       MatmulTiling tiling = getMatmulTiling(choice.plan);
       choice.cost = estimateCost(work, target, &tiling);
       reason << "simt: " << notMma;
+      choice.description = "simt, predicted " +
+                           formatReal(choice.cost.getTPredUs()) + " us";
       return choice;
     }
     if (unlaunchable > 0) {
@@ -608,6 +612,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   choice.cost = best->cost;
   reason << best->description << ", predicted "
          << formatReal(best->cost.getTPredUs()) << " us";
+  choice.description = choice.reason;
   if (runnerUp)
     reason << "; next " << runnerUp->description << " at "
            << formatReal(runnerUp->cost.getTPredUs()) << " us";
@@ -720,4 +725,273 @@ mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const DynamicGridRule &rule,
   extent = llvm::divideCeilSigned(extent, cluster) * cluster;
   grid[rule.axis] = extent;
   return grid;
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic M: the plan table
+//===----------------------------------------------------------------------===//
+
+bool mlir::sol::isSamePlanFamily(PlanAttr a, PlanAttr b) {
+  if (a.getPath() != b.getPath() || a.getWarps() != b.getWarps() ||
+      a.getStages() != b.getStages() || a.getSplitK() != b.getSplitK() ||
+      a.getSchedule() != b.getSchedule() || a.getCluster() != b.getCluster())
+    return false;
+  // A gemv's tile[0] is its rows, which follow M.
+  ArrayRef<int64_t> tileA = a.getTile(), tileB = b.getTile();
+  if (a.getPath() == KernelPath::gemv)
+    return tileA.drop_front() == tileB.drop_front();
+  return tileA == tileB;
+}
+
+namespace {
+/// The static instance of a dynamic kernel at one M, with static operands:
+/// cloneKernelAtDim keeps the original's dynamic operands, which the cost
+/// model's input count reads, so each is cast to its static type here (the
+/// casts go with the clone).
+class KernelAtDim {
+public:
+  KernelAtDim(KernelOp kernel, int64_t dim)
+      : clone(cloneKernelAtDim(kernel, dim)) {
+    OpBuilder builder(clone.get());
+    for (OpOperand &operand : clone->getInputsMutable()) {
+      Type type = getTypeAtDim(operand.get().getType(), dim);
+      if (type == operand.get().getType())
+        continue;
+      auto cast = UnrealizedConversionCastOp::create(
+          builder, clone->getLoc(), type, operand.get());
+      casts.push_back(cast);
+      operand.set(cast.getResult(0));
+    }
+  }
+  ~KernelAtDim() {
+    clone.release()->erase();
+    for (Operation *cast : casts)
+      cast->erase();
+  }
+  KernelOp get() { return clone.get(); }
+
+private:
+  OwningOpRef<KernelOp> clone;
+  SmallVector<Operation *> casts;
+};
+} // namespace
+
+FailureOr<PlanChoice>
+mlir::sol::chooseKernelPlanAtDim(KernelOp kernel, int64_t dim,
+                                 TargetAttr target, std::string &failureReason,
+                                 const PlanConstraints &constraints) {
+  KernelAtDim instance(kernel, dim);
+  return chooseKernelPlan(instance.get(), target, failureReason, constraints);
+}
+
+/// `family` (a plan of the table) built at `dim`, or failure where its
+/// generator cannot build it there (a gemv past its rows, a grid past
+/// CUDA's limits). The SIMT fallback ignores the constraints: a plan of
+/// another family is a failure too.
+static FailureOr<PlanChoice> buildFamilyAt(KernelOp kernel, PlanAttr family,
+                                           int64_t dim, TargetAttr target,
+                                           const PlanConstraints &constraints) {
+  PlanConstraints pinned = constraints;
+  pinned.families = {family};
+  std::string ignored;
+  FailureOr<PlanChoice> choice =
+      chooseKernelPlanAtDim(kernel, dim, target, ignored, pinned);
+  if (failed(choice) || !isSamePlanFamily(choice->plan, family))
+    return failure();
+  return choice;
+}
+
+/// A short name of a plan family for remarks: path, tile, split, schedule
+/// and cluster.
+static std::string describePlanFamily(PlanAttr plan) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << stringifyKernelPath(plan.getPath());
+  ArrayRef<int64_t> tile = plan.getTile();
+  // A gemv's other tile extents are fixed (a warp per column, 16 bytes per
+  // lane load); an elementwise plan has one per kernel.
+  if (plan.getPath() != KernelPath::elementwise &&
+      plan.getPath() != KernelPath::gemv) {
+    os << " ";
+    llvm::interleave(tile, os, "x");
+  }
+  if (plan.getSplitK() > 1)
+    os << " split_k " << plan.getSplitK();
+  if (plan.getPath() == KernelPath::wgmma_tma)
+    os << " " << stringifyConsumerSchedule(plan.getSchedule());
+  if (plan.getCluster() > 1)
+    os << " cluster " << plan.getCluster();
+  return s;
+}
+
+/// The predicted times of `prev` and `next` at `dim`, for a remark: "at
+/// <dim> <first> <time> against <second> <time>", with `prev` first unless
+/// `nextFirst`; a plan that cannot be built there says so, and a tie (the
+/// planner's 0.1%) says how the planner breaks it.
+static std::string describeTimesAt(KernelOp kernel, PlanAttr prev,
+                                   PlanAttr next, int64_t dim, bool nextFirst,
+                                   TargetAttr target,
+                                   const PlanConstraints &constraints) {
+  std::optional<double> times[2];
+  std::string text[2];
+  PlanAttr plans[2] = {nextFirst ? next : prev, nextFirst ? prev : next};
+  for (int i = 0; i < 2; ++i) {
+    FailureOr<PlanChoice> choice =
+        buildFamilyAt(kernel, plans[i], dim, target, constraints);
+    text[i] = describePlanFamily(plans[i]);
+    if (failed(choice)) {
+      text[i] += " cannot be built";
+      continue;
+    }
+    times[i] = choice->cost.getTPredUs();
+    text[i] += " " + formatReal(*times[i]) + " us";
+  }
+  std::string result =
+      "at " + std::to_string(dim) + " " + text[0] + " against " + text[1];
+  if (times[0] && times[1] && *times[0] <= *times[1] * (1 + 1e-3) &&
+      *times[0] >= *times[1] * (1 - 1e-3))
+    result += " (a tie within 0.1%, to the fewer padded outputs, then to the "
+              "plan listed first)";
+  return result;
+}
+
+FailureOr<SmallVector<PlanTableRow>>
+mlir::sol::choosePlanTable(KernelOp kernel, TargetAttr target,
+                           std::string &failureReason,
+                           const PlanConstraints &constraints) {
+  DimRangeAttr range = lookupDimRange(kernel);
+  std::string rangeText = std::to_string(range.getMin()) + ".." +
+                          std::to_string(range.getMax());
+  // M = 0 runs nothing: it is priced at no point, and the first row starts
+  // there. A range of 0 alone is planned at 1.
+  SmallVector<int64_t> samples;
+  for (int64_t m : getDimSamplePoints(range))
+    if (m >= 1)
+      samples.push_back(m);
+  if (samples.empty())
+    samples.push_back(1);
+
+  auto chooseAt = [&](int64_t m) -> FailureOr<PlanChoice> {
+    std::string why;
+    FailureOr<PlanChoice> choice =
+        chooseKernelPlanAtDim(kernel, m, target, why, constraints);
+    if (failed(choice))
+      failureReason = "at M = " + std::to_string(m) + " (of its range " +
+                      rangeText + "): " + why;
+    return choice;
+  };
+
+  // The best plan at each sample; runs of one family are one segment.
+  struct Segment {
+    PlanAttr family;
+    int64_t first, last; // its first and last sample
+  };
+  SmallVector<Segment> segments;
+  for (int64_t m : samples) {
+    FailureOr<PlanChoice> choice = chooseAt(m);
+    if (failed(choice))
+      return failure();
+    if (!segments.empty() &&
+        isSamePlanFamily(segments.back().family, choice->plan))
+      segments.back().last = m;
+    else
+      segments.push_back({choice->plan, m, m});
+  }
+
+  // Whether `next` wins the choice between `prev` and `next` at `m`: the
+  // planner's own rule (ties to the fewest padded outputs, then the one
+  // listed first), asked of the two alone.
+  auto nextWins = [&](PlanAttr prev, PlanAttr next, int64_t m) {
+    PlanConstraints pair = constraints;
+    pair.families = {prev, next};
+    std::string ignored;
+    FailureOr<PlanChoice> choice =
+        chooseKernelPlanAtDim(kernel, m, target, ignored, pair);
+    if (failed(choice))
+      return false;
+    return isSamePlanFamily(choice->plan, next) &&
+           !isSamePlanFamily(choice->plan, prev);
+  };
+
+  // Rows: each segment's run, its end bisected between its last sample and
+  // the next segment's first.
+  struct Span {
+    PlanAttr family;
+    int64_t mMin, mMax;
+    std::string boundary;
+  };
+  SmallVector<Span> spans;
+  int64_t start = range.getMin();
+  for (auto [i, segment] : llvm::enumerate(segments)) {
+    Span span{segment.family, start, range.getMax(), ""};
+    if (i + 1 < segments.size()) {
+      const Segment &next = segments[i + 1];
+      int64_t lo = segment.last, hi = next.first;
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (nextWins(segment.family, next.family, mid))
+          hi = mid;
+        else
+          lo = mid;
+      }
+      span.mMax = lo;
+      span.boundary =
+          "ends where the next plan wins: " +
+          describeTimesAt(kernel, segment.family, next.family, lo,
+                          /*nextFirst=*/false, target, constraints) +
+          "; " +
+          describeTimesAt(kernel, segment.family, next.family, hi,
+                          /*nextFirst=*/true, target, constraints);
+      start = hi;
+    } else {
+      span.boundary = "ends at the range's max";
+    }
+    spans.push_back(std::move(span));
+  }
+
+  // Each row's plan built at its m_max; where its generator cannot build it
+  // there (a grid past CUDA's limits), the row ends at the last M it can and
+  // the rest is planned afresh from the next M.
+  SmallVector<PlanTableRow> rows;
+  for (Span &span : spans) {
+    PlanAttr family = span.family;
+    int64_t mMin = span.mMin;
+    std::string boundary = span.boundary;
+    while (true) {
+      int64_t buildAt = std::max<int64_t>(span.mMax, 1);
+      FailureOr<PlanChoice> built =
+          buildFamilyAt(kernel, family, buildAt, target, constraints);
+      if (succeeded(built)) {
+        rows.push_back({mMin, span.mMax, *built, boundary});
+        break;
+      }
+      // The last M the plan can be built at: legality is monotone in M
+      // (grids only grow with it).
+      int64_t lo = std::max<int64_t>(mMin, 1), hi = buildAt;
+      if (failed(buildFamilyAt(kernel, family, lo, target, constraints))) {
+        failureReason = "at M = " + std::to_string(lo) + " (of its range " +
+                        rangeText + "): the plan chosen around it, " +
+                        describePlanFamily(family) + ", cannot be built";
+        return failure();
+      }
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (succeeded(buildFamilyAt(kernel, family, mid, target, constraints)))
+          lo = mid;
+        else
+          hi = mid;
+      }
+      FailureOr<PlanChoice> last =
+          buildFamilyAt(kernel, family, lo, target, constraints);
+      FailureOr<PlanChoice> rest = chooseAt(hi);
+      if (failed(rest))
+        return failure();
+      rows.push_back({mMin, lo, *last,
+                      "ends at " + std::to_string(lo) +
+                          ": the last M its grid is launchable at"});
+      family = rest->plan;
+      mMin = hi;
+    }
+  }
+  return rows;
 }

@@ -1,11 +1,14 @@
 //===- Tile.cpp - choose each kernel's launch and tile plan ---------------===//
 //
 // The pass over TilePlan.h: every sol.kernel gets the #sol.plan the GPU code
-// generator will implement, and the cost of that plan. The decision itself
-// lives in the library so the C API and the tests can ask it directly.
+// generator will implement, and the cost of that plan; a kernel whose
+// outermost dim is dynamic gets a table of plans over ranges of it instead
+// (docs/dynamic-shapes.md, section 3). The decisions themselves live in the
+// library so the C API and the tests can ask them directly.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
 #include "SolDialect/TilePlan.h"
@@ -58,6 +61,42 @@ parseTileList(ModuleOp module, StringRef text,
   return success();
 }
 
+/// The `costs` of a dynamic kernel planned by `rows`: at each point the
+/// cost model priced (else each report point), the prediction of the plan
+/// of the row holding it, as sol-tile rewrites a static kernel's `cost` for
+/// its plan. A point with nothing to price (M = 0: nothing runs) keeps the
+/// cost model's cost, or is left out.
+static ArrayAttr getCostPoints(KernelOp kernel, ArrayRef<PlanTableRow> rows,
+                               TargetAttr target,
+                               const PlanConstraints &constraints) {
+  MLIRContext *context = kernel.getContext();
+  SmallVector<std::pair<int64_t, CostAttr>> points;
+  if (ArrayAttr priced = kernel.getCostsAttr())
+    for (auto point : priced.getAsRange<CostPointAttr>())
+      points.push_back({point.getM(), point.getCost()});
+  else
+    for (int64_t m : getDimReportPoints(lookupDimRange(kernel)))
+      points.push_back({m, CostAttr()});
+  SmallVector<Attribute> result;
+  for (auto [m, cost] : points) {
+    const PlanTableRow *row = llvm::find_if(rows, [&](const PlanTableRow &r) {
+      return r.mMin <= m && m <= r.mMax;
+    });
+    if (m >= 1 && row != rows.end()) {
+      PlanConstraints pinned = constraints;
+      pinned.families = {row->choice.plan};
+      std::string ignored;
+      FailureOr<PlanChoice> choice =
+          chooseKernelPlanAtDim(kernel, m, target, ignored, pinned);
+      if (succeeded(choice))
+        cost = choice->cost;
+    }
+    if (cost)
+      result.push_back(CostPointAttr::get(context, m, cost));
+  }
+  return ArrayAttr::get(context, result);
+}
+
 namespace {
 
 struct TilePass : sol::impl::SolTilePassBase<TilePass> {
@@ -91,6 +130,10 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
         failed(parseTileList(module, tiles, constraints.tiles)))
       return signalPassFailure();
     WalkResult result = module.walk([&](KernelOp kernel) {
+      if (isDynamicKernel(kernel))
+        return planDynamicKernel(kernel, target, constraints)
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
       std::string failureReason;
       FailureOr<PlanChoice> choice =
           chooseKernelPlan(kernel, target, failureReason, constraints);
@@ -107,6 +150,37 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     });
     if (result.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// A kernel with a dynamic leading dim gets a plan table (`plans`) and no
+  /// `plan`; `cost` is the prediction at its range's max, `costs` (when the
+  /// cost model has not priced the points) the one at each report point.
+  bool planDynamicKernel(KernelOp kernel, TargetAttr target,
+                         const PlanConstraints &constraints) {
+    std::string failureReason;
+    FailureOr<SmallVector<PlanTableRow>> rows =
+        choosePlanTable(kernel, target, failureReason, constraints);
+    if (failed(rows)) {
+      kernel.emitError() << "sol-tile: cannot plan kernel @"
+                         << kernel.getSymName() << ": " << failureReason;
+      return false;
+    }
+    MLIRContext *context = kernel.getContext();
+    SmallVector<Attribute> entries;
+    for (const PlanTableRow &row : *rows)
+      entries.push_back(
+          PlanEntryAttr::get(context, row.mMin, row.mMax, row.choice.plan));
+    kernel->removeAttr(kernel.getPlanAttrName());
+    kernel.setPlansAttr(ArrayAttr::get(context, entries));
+    kernel.setCostAttr(rows->back().choice.cost);
+    kernel.setCostsAttr(getCostPoints(kernel, *rows, target, constraints));
+    if (remarks)
+      for (const PlanTableRow &row : *rows)
+        kernel.emitRemark() << "plan for M in " << row.mMin << ".."
+                            << row.mMax << ": " << row.choice.description
+                            << " at M = " << std::max<int64_t>(row.mMax, 1)
+                            << "; " << row.boundary;
+    return true;
   }
 };
 

@@ -41,21 +41,6 @@ func.func @two_matmuls(%x: tensor<8x16xf16>, %w: tensor<16x16xf16>) -> tensor<8x
 
 // -----
 
-// Dynamic dims: neither the model nor the generators can size the launch.
-module attributes {sol.target = #sol.target<"h200">} {
-func.func @dynamic(%x: tensor<?x16xf16>) -> tensor<?x16xf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: input #0 has type tensor<?x16xf16>; the cost model needs static shapes}}
-  %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> {
-  ^bb0(%a: tensor<?x16xf16>):
-    %n = sol.neg %a : tensor<?x16xf16>
-    sol.yield %n : tensor<?x16xf16>
-  }
-  return %0 : tensor<?x16xf16>
-}
-}
-
-// -----
-
 // A device whose shared memory holds no tile of any tensor-core path: the
 // f16 matmul (which the SIMT path is not meant for) cannot be planned.
 module attributes {sol.target = #sol.target<name = "tiny-smem", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 312.0, bf16_tflops = 312.0, tf32_tflops = 156.0, fp8_tflops = 0.0, f32_simt_tflops = 19.5, hbm_gbps = 2039.0, l2_gbps = 7219.0, l2_bytes = 41943040, smem_per_sm_bytes = 1024, regs_per_sm = 65536, launch_us = 0.0, mma_efficiency = 0.5, hbm_efficiency = 0.8>} {
