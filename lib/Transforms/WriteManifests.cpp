@@ -6,11 +6,20 @@
 // sol ops in SSA order; the runner evaluates it in float64 as the
 // reference, so the check does not trust any code the compiler generated.
 //
+// A dynamic kernel (docs/dynamic-shapes.md, section 5) has one manifest for
+// every M: its shapes hold -1 for the dynamic dim, and its launch is a table
+// of `plans` rows, one per range of M, each naming its GPU kernel and
+// binaries and saying how the grid follows M (`grid_rows`), so that the
+// runtime can resolve the manifest at the M of a launch without the
+// compiler.
+//
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
 
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,10 +49,13 @@ static std::string dtypeName(Type type) {
   return s;
 }
 
+/// What a manifest's shapes hold for the dynamic dim.
+constexpr int64_t kManifestDynamicDim = -1;
+
 static llvm::json::Array shapeOf(Type type) {
   llvm::json::Array shape;
   for (int64_t d : cast<RankedTensorType>(type).getShape())
-    shape.push_back(d);
+    shape.push_back(ShapedType::isDynamic(d) ? kManifestDynamicDim : d);
   return shape;
 }
 
@@ -147,6 +159,12 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
                             "and an [N, K] B that are kernel arguments");
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t k = lhsType.getShape().back();
+  // A dynamic A's rows follow M: -1, which the launch resolves to its
+  // element count over K.
+  auto rowsOf = [&](RankedTensorType type) -> int64_t {
+    return hasDynamicLeadingDim(type) ? kManifestDynamicDim
+                                      : type.getNumElements() / k;
+  };
   ArrayRef<int64_t> tile = plan.getTile();
   int64_t boxRows =
       tile[1] / static_cast<int64_t>(matmuls->size()) / plan.getCluster();
@@ -154,7 +172,7 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
     return llvm::json::Object{
         {"arg", arg.getArgNumber()},
         {"dtype", dtypeName(type.getElementType())},
-        {"dims", llvm::json::Array{k, type.getNumElements() / k}},
+        {"dims", llvm::json::Array{k, rowsOf(type)}},
         {"box", llvm::json::Array{tile[2], boxRows}},
         {"swizzle", "128B"},
         {"l2_promotion", "256B"},
@@ -166,6 +184,88 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
     maps.push_back(map(rhs, cast<RankedTensorType>(rhs.getType()), boxRows));
   }
   return maps;
+}
+
+static llvm::json::Object launchToJson(PlanAttr plan) {
+  return llvm::json::Object{
+      {"grid", toJson(plan.getGrid())},
+      {"block", toJson(plan.getBlock())},
+      {"smem", plan.getSmem()},
+      {"cluster", llvm::json::Array{plan.getCluster(), 1, 1}}};
+}
+
+static llvm::json::Object gridRuleToJson(const DynamicGridRule &rule) {
+  return llvm::json::Object{{"axis", static_cast<int64_t>(rule.axis)},
+                            {"elements_per_dim", rule.elementsPerDim},
+                            {"elements_per_block", rule.elementsPerBlock},
+                            {"times", rule.times},
+                            {"max", rule.max}};
+}
+
+/// The cost the kernel carries at `m` (one of its report points), or null.
+static CostAttr getCostAt(KernelOp kernel, int64_t m) {
+  if (ArrayAttr costs = kernel.getCostsAttr())
+    for (auto point : costs.getAsRange<CostPointAttr>())
+      if (point.getM() == m)
+        return point.getCost();
+  return {};
+}
+
+/// The `plans` rows of a dynamic kernel: each row's GPU kernel and binaries
+/// (named as the GPU conversion names them), its plan and launch at its
+/// m_max, the rule its grid follows M by, its TMA maps (the dynamic rows as
+/// -1) and, where the cost model priced m_max, its cost there.
+static FailureOr<llvm::json::Array> buildPlanRows(KernelOp kernel) {
+  llvm::json::Array rows;
+  for (auto entry : kernel.getPlansAttr().getAsRange<PlanEntryAttr>()) {
+    PlanAttr plan = entry.getPlan();
+    std::string name = getPlanEntryKernelName(kernel.getSymName(), entry);
+    llvm::json::Object launch = launchToJson(plan);
+    launch["grid_rows"] = gridRuleToJson(getDynamicGridRule(kernel, plan));
+    llvm::json::Object row{{"m_min", entry.getMMin()},
+                           {"m_max", entry.getMMax()},
+                           {"kernel", name},
+                           {"ptx", name + ".ptx"},
+                           {"cubin", name + ".cubin"},
+                           {"plan", planToJson(plan)},
+                           {"launch", std::move(launch)}};
+    if (plan.getPath() == KernelPath::wgmma_tma) {
+      FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
+      if (failed(maps))
+        return failure();
+      row["tensor_maps"] = std::move(*maps);
+    }
+    if (CostAttr cost = getCostAt(kernel, entry.getMMax()))
+      row["cost"] = costToJson(cost);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// The fields a dynamic kernel's manifest has instead of a static one's
+/// binaries, launch, plan and maps: its range, its plan rows and its cost at
+/// each report point.
+static LogicalResult addDynamicFields(KernelOp kernel,
+                                      llvm::json::Object &manifest) {
+  DimRangeAttr range = lookupDimRange(kernel);
+  manifest["dynamic_dim"] =
+      llvm::json::Object{{"min", range.getMin()},
+                         {"max", range.getMax()},
+                         {"hints", toJson(range.getHints())}};
+  FailureOr<llvm::json::Array> rows = buildPlanRows(kernel);
+  if (failed(rows))
+    return failure();
+  manifest["plans"] = std::move(*rows);
+  if (ArrayAttr costs = kernel.getCostsAttr()) {
+    llvm::json::Array points;
+    for (auto point : costs.getAsRange<CostPointAttr>()) {
+      llvm::json::Object json = costToJson(point.getCost());
+      json["m"] = point.getM();
+      points.push_back(std::move(json));
+    }
+    manifest["cost_at"] = std::move(points);
+  }
+  return success();
 }
 
 namespace {
@@ -208,8 +308,13 @@ struct WriteManifestsPass
       return kernel.emitError("sol-write-manifests: kernel @")
              << kernel.getSymNameAttr() << " cannot name a file: its name "
              << why;
+    bool isDynamic = isDynamicKernel(kernel);
     PlanAttr plan = kernel.getPlanAttr();
-    if (!plan)
+    if (isDynamic && !kernel.getPlansAttr())
+      return kernel.emitError("sol-write-manifests: dynamic kernel @")
+             << kernel.getSymName()
+             << " has no plan table ('plans'): run sol-tile first";
+    if (!isDynamic && !plan)
       return kernel.emitError("sol-write-manifests: kernel @")
              << kernel.getSymName() << " has no plan: run sol-tile first";
     FailureOr<llvm::json::Object> program = buildProgram(kernel);
@@ -239,30 +344,32 @@ struct WriteManifestsPass
                        getElementTypeOrSelf(matmul.getLhs().getType())) /
                    1e12;
 
+    // The top-level kernel is the CPU function's name (the host backend);
+    // a dynamic kernel's rows name its GPU kernels.
     llvm::json::Object manifest{
         {"kernel", name},
-        {"ptx", name + ".ptx"},
-        {"cubin", name + ".cubin"},
         {"target", llvm::json::Object{{"name", target.getName()},
                                       {"chip", target.getChip()},
                                       {"l2_bytes", target.getL2Bytes()},
                                       {"peak_tflops", peakTflops},
                                       {"peak_gbps", target.getHbmGbps()}}},
-        {"launch",
-         llvm::json::Object{
-             {"grid", toJson(plan.getGrid())},
-             {"block", toJson(plan.getBlock())},
-             {"smem", plan.getSmem()},
-             {"cluster", llvm::json::Array{plan.getCluster(), 1, 1}}}},
         {"args", std::move(args)},
         {"program", std::move((*program)["program"])},
-        {"outputs", std::move((*program)["outputs"])},
-        {"plan", planToJson(plan)}};
-    if (plan.getPath() == KernelPath::wgmma_tma) {
-      FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
-      if (failed(maps))
+        {"outputs", std::move((*program)["outputs"])}};
+    if (isDynamic) {
+      if (failed(addDynamicFields(kernel, manifest)))
         return failure();
-      manifest["tensor_maps"] = std::move(*maps);
+    } else {
+      manifest["ptx"] = name + ".ptx";
+      manifest["cubin"] = name + ".cubin";
+      manifest["launch"] = launchToJson(plan);
+      manifest["plan"] = planToJson(plan);
+      if (plan.getPath() == KernelPath::wgmma_tma) {
+        FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
+        if (failed(maps))
+          return failure();
+        manifest["tensor_maps"] = std::move(*maps);
+      }
     }
     if (CostAttr cost = kernel.getCostAttr())
       manifest["cost"] = costToJson(cost);

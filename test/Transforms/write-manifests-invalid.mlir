@@ -67,3 +67,19 @@ func.func @escaping_name(%x: tensor<8xf16>) -> tensor<8xf16> {
   return %0 : tensor<8xf16>
 }
 }
+
+// -----
+
+// A dynamic kernel's manifest states a launch per row of its plan table:
+// without one there is nothing to state.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @dynamic_unplanned(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{sol-write-manifests: dynamic kernel @k has no plan table ('plans'): run sol-tile first}}
+  %0 = sol.kernel @k ins(%x : tensor<?x8xf16>) -> tensor<?x8xf16> {
+  ^bb0(%a: tensor<?x8xf16>):
+    %n = sol.neg %a : tensor<?x8xf16>
+    sol.yield %n : tensor<?x8xf16>
+  }
+  return %0 : tensor<?x8xf16>
+}
+}
