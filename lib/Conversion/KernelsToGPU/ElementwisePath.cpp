@@ -1,7 +1,8 @@
 //===- ElementwisePath.cpp - the elementwise path -------------------------===//
 //
 // Kernels without a matmul: one thread per element, or per 16-byte vector
-// of the innermost dim, running the epilogue body.
+// of the innermost dim, running the epilogue body. A dynamic kernel bounds
+// its threads by the dynamic dim it is launched with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,19 @@ LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value linear = ib.mul(ib.add(ib.mul(bid, block[0]), tid), vector);
-  emitIf(b, loc, ib.lt(linear, total), [&](OpBuilder &b) {
+  // A dynamic kernel's plan covers its row's m_max (the check above); the
+  // launch's grid covers the actual dim, and threads past its elements
+  // (the dynamic dim times the static inner dims) do nothing.
+  Value inBounds;
+  if (kernel.dim) {
+    int64_t innerElems = 1;
+    for (int64_t d : ArrayRef<int64_t>(kernel.spec.outShape).drop_front())
+      innerElems *= d;
+    inBounds = ib.lt(linear, ib.mul(kernel.dim, innerElems));
+  } else {
+    inBounds = ib.lt(linear, total);
+  }
+  emitIf(b, loc, inBounds, [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
     SmallVector<Value> ivs = delinearize(ib, linear, kernel.spec.outShape);
     if (vector == 1)

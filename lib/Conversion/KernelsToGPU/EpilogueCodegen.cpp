@@ -283,11 +283,30 @@ MatmulGeometry getGeometry(const GpuKernel &kernel) {
   g.rows = spec.batchedB ? m : batch * m;
   g.aSliceStride = spec.batchedB ? m * g.k : 0;
   g.bSliceStride = spec.batchedB ? g.k * g.n : 0;
+  // A dynamic kernel's rows: its dynamic dim (A's outermost) times A's
+  // other leading dims (a batched B, whose batch would be the dynamic dim,
+  // takes a static A: readKernel refuses the other).
+  if (kernel.dim) {
+    assert(!spec.batchedB && "a batched B takes a static A");
+    OpBuilder b(kernel.dim.getContext());
+    b.setInsertionPointAfterValue(kernel.dim);
+    IndexBuilder ib(b, kernel.dim.getLoc());
+    int64_t inner = 1;
+    for (size_t d = 1; d + 1 < a.size(); ++d)
+      inner *= a[d];
+    g.dynamicRows = ib.mul(kernel.dim, inner);
+  }
   return g;
 }
 
+Value isRowInBounds(IndexBuilder &ib, Value row, const MatmulGeometry &g) {
+  return g.dynamicRows ? ib.lt(row, g.dynamicRows) : ib.lt(row, g.rows);
+}
+
 /// A grid that does not cover the output would leave it partly unwritten:
-/// the plan must match the shapes it is applied to.
+/// the plan must match the shapes it is applied to. A dynamic kernel's
+/// plan is checked at its row's m_max, the shapes it was built for (the
+/// launch computes the grid for the actual M, never larger).
 LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
                         int64_t tileM, int64_t tileN, int64_t kSplits) {
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
@@ -338,7 +357,7 @@ void emitFragmentEpilogue(
       for (unsigned c = 0; c < kernel.spec.getNumContractions(); ++c)
         for (int64_t v = 0; v < vector; ++v)
           p.acc.push_back(accAt(b, c, nb, e + v));
-      p.inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+      p.inBounds = ib.land(isRowInBounds(ib, row, g), ib.lt(col, g.n));
       p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
       p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
       batch.push_back(std::move(p));
@@ -357,11 +376,15 @@ void emitFragmentEpilogue(
 /// edge tiles need no other masking. With `swizzle128`, 16-byte chunk c of
 /// row r lands at chunk c ^ (r % 8): the 128-byte swizzle wgmma descriptors
 /// name.
-void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
-                       Value global, Value base, Value rowStart,
-                       int64_t rowLimit, Value colStart, int64_t colLimit,
-                       Value dst, Value stage, int64_t tileRows,
-                       int64_t tileCols, bool swizzle128) {
+/// `dynamicRowLimit`, when set, replaces `rowLimit` in the row mask (the
+/// copy's offsets never use the row limit).
+static void emitAsyncTileCopyImpl(OpBuilder &b, Location loc, Value tid,
+                                  int64_t threads, Value global, Value base,
+                                  Value rowStart, int64_t rowLimit,
+                                  Value dynamicRowLimit, Value colStart,
+                                  int64_t colLimit, Value dst, Value stage,
+                                  int64_t tileRows, int64_t tileCols,
+                                  bool swizzle128) {
   MLIRContext *ctx = b.getContext();
   int64_t chunksPerRow = tileCols / 8;
   int64_t chunks = tileRows * chunksPerRow;
@@ -373,7 +396,12 @@ void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
       Value c = ib.rem(chunk, chunksPerRow);
       Value gRow = ib.add(rowStart, r);
       Value gCol = ib.add(colStart, ib.mul(c, 8));
-      Value valid = ib.land(ib.lt(gRow, rowLimit), ib.lt(gCol, colLimit));
+      // The column test first: the order the static kernels' IR has
+      // always had (kept so their code does not change).
+      Value colValid = ib.lt(gCol, colLimit);
+      Value rowValid = dynamicRowLimit ? ib.lt(gRow, dynamicRowLimit)
+                                       : ib.lt(gRow, rowLimit);
+      Value valid = ib.land(rowValid, colValid);
       Value offset = ib.add(base, ib.add(ib.mul(gRow, colLimit), gCol));
       Value safe = ib.select(valid, offset, ib.c(0));
       Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
@@ -392,6 +420,36 @@ void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
     else
       emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
   }
+}
+
+void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
+                       Value global, Value base, Value rowStart,
+                       int64_t rowLimit, Value colStart, int64_t colLimit,
+                       Value dst, Value stage, int64_t tileRows,
+                       int64_t tileCols, bool swizzle128) {
+  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart, rowLimit,
+                        Value(), colStart, colLimit, dst, stage, tileRows,
+                        tileCols, swizzle128);
+}
+
+void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
+                       Value global, Value base, Value rowStart, Value rowLimit,
+                       Value colStart, int64_t colLimit, Value dst, Value stage,
+                       int64_t tileRows, int64_t tileCols, bool swizzle128) {
+  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart,
+                        /*rowLimit=*/0, rowLimit, colStart, colLimit, dst,
+                        stage, tileRows, tileCols, swizzle128);
+}
+
+void emitAsyncRowTileCopy(OpBuilder &b, Location loc, Value tid,
+                          int64_t threads, Value global, Value base,
+                          Value rowStart, const MatmulGeometry &g,
+                          Value colStart, int64_t colLimit, Value dst,
+                          Value stage, int64_t tileRows, int64_t tileCols,
+                          bool swizzle128) {
+  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart, g.rows,
+                        g.dynamicRows, colStart, colLimit, dst, stage, tileRows,
+                        tileCols, swizzle128);
 }
 
 } // namespace mlir::sol::codegen

@@ -13,7 +13,8 @@ namespace mlir::sol::codegen {
 /// of block b owns output column n = b * warps + w: its lanes stream row n
 /// of the weight with 128-bit loads (the weight is read once, by every SM),
 /// multiply by the rows of A (small, served by L1/L2), reduce across the warp
-/// with shuffles, and lane m runs the epilogue of row m.
+/// with shuffles, and lane m runs the epilogue of row m. A dynamic kernel's
+/// row serves 1 to m_max rows with tile[0] = m_max (the row's plan).
 LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   IndexBuilder ib(b, loc);
   MatmulGeometry g = getGeometry(kernel);
@@ -33,6 +34,26 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         "K] weight, tile = [rows, warps, 128-bit vector] with 1 to 16 rows, K "
         "a multiple of the vector and a grid covering N)");
   int64_t rows = g.rows, warps = tile[1];
+  // A dynamic kernel's tile holds its row's m_max rows; rows at or past the
+  // launch's count neither load A nor store (the branch is warp-uniform).
+  // Null where every row is there (a static kernel).
+  SmallVector<Value> rowValid(rows);
+  if (g.dynamicRows)
+    for (int64_t m = 0; m < rows; ++m)
+      rowValid[m] = isRowInBounds(ib, ib.c(m), g);
+  // `then(b)` where `cond` holds, else `otherwise`.
+  auto emitIfElse = [&](OpBuilder &b, Value cond,
+                        function_ref<Value(OpBuilder &)> then,
+                        Value otherwise) -> Value {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{otherwise.getType()}, cond,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, then(b));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, otherwise);
+    return ifOp.getResult(0);
+  };
   int64_t laneStride = 32 * vector;
   int64_t trips = llvm::divideCeilSigned(g.k, laneStride);
   // Unrolled so each lane has several 128-bit weight loads in flight.
@@ -82,17 +103,23 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
                           vector::ExtractOp::create(b, loc, weightVecs[u],
                                                     ArrayRef<int64_t>{e})));
         for (int64_t m = 0; m < rows; ++m) {
-          Value x =
-              vector::LoadOp::create(b, loc, vecType, globalA,
-                                     ValueRange{lb.add(lb.c(m * g.k), safeK)},
-                                     false, llvm::MaybeAlign(alignBytes));
-          Value sum = acc[m];
-          for (int64_t e = 0; e < vector; ++e) {
-            Value xe = extendToF32(
-                b, loc,
-                vector::ExtractOp::create(b, loc, x, ArrayRef<int64_t>{e}));
-            sum = math::FmaOp::create(b, loc, w[e], xe, sum);
-          }
+          auto dot = [&](OpBuilder &b) -> Value {
+            IndexBuilder lb(b, loc);
+            Value x =
+                vector::LoadOp::create(b, loc, vecType, globalA,
+                                       ValueRange{lb.add(lb.c(m * g.k), safeK)},
+                                       false, llvm::MaybeAlign(alignBytes));
+            Value sum = acc[m];
+            for (int64_t e = 0; e < vector; ++e) {
+              Value xe = extendToF32(
+                  b, loc,
+                  vector::ExtractOp::create(b, loc, x, ArrayRef<int64_t>{e}));
+              sum = math::FmaOp::create(b, loc, w[e], xe, sum);
+            }
+            return sum;
+          };
+          Value sum =
+              rowValid[m] ? emitIfElse(b, rowValid[m], dot, acc[m]) : dot(b);
           // Lanes past K contribute nothing (their loads were clamped).
           acc[m] = arith::SelectOp::create(b, loc, valid, sum, acc[m]);
         }
@@ -103,18 +130,25 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     SmallVector<Value> sums(loop.getResults().begin(), loop.getResults().end());
     Value width = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(32));
     for (int64_t m = 0; m < rows; ++m) {
-      for (int64_t offset = 16; offset >= 1; offset /= 2) {
-        Value off =
-            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
-        auto shuffle = gpu::ShuffleOp::create(b, loc, sums[m], off, width,
-                                              gpu::ShuffleMode::XOR);
-        sums[m] =
-            arith::AddFOp::create(b, loc, sums[m], shuffle.getShuffleResult());
-      }
+      auto reduce = [&](OpBuilder &b) -> Value {
+        Value sum = sums[m];
+        for (int64_t offset = 16; offset >= 1; offset /= 2) {
+          Value off =
+              arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
+          auto shuffle = gpu::ShuffleOp::create(b, loc, sum, off, width,
+                                                gpu::ShuffleMode::XOR);
+          sum = arith::AddFOp::create(b, loc, sum, shuffle.getShuffleResult());
+        }
+        return sum;
+      };
+      sums[m] =
+          rowValid[m] ? emitIfElse(b, rowValid[m], reduce, sums[m]) : reduce(b);
     }
     for (int64_t m = 0; m < rows; ++m) {
       Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                          ib.c(m % 32));
+      if (rowValid[m])
+        mine = ib.land(mine, rowValid[m]);
       emitIf(b, loc, mine, [&](OpBuilder &b) {
         IndexBuilder ib(b, loc);
         SmallVector<Value> ivs =

@@ -33,6 +33,11 @@ namespace mlir::sol::codegen {
 struct KernelSpec {
   func::FuncOp func;
   PlanAttr plan;
+  /// The plan-table row this kernel is generated for, for a kernel whose
+  /// outermost dim is dynamic (docs/dynamic-shapes.md); null for a static
+  /// kernel. The shapes below are then the row's largest instance: the
+  /// dynamic dim at the row's m_max, which the plan was built for.
+  PlanEntryAttr entry;
   unsigned numInputs = 0;
   /// The contraction, when the kernel has one, and where its operands come
   /// from (function argument numbers).
@@ -53,14 +58,20 @@ struct KernelSpec {
   unsigned getNumContractions() const {
     return contraction ? (siblingContraction ? 2 : 1) : 0;
   }
-  /// Output iteration space (the shape of every output).
+  /// Output iteration space (the shape of every output; for a dynamic
+  /// kernel at the row's m_max).
   SmallVector<int64_t> outShape;
+
+  bool isDynamic() const { return static_cast<bool>(entry); }
 };
 
 /// Reads a kernel function of convert-sol-to-linalg (one optional
 /// contraction, one all-parallel epilogue generic) into a KernelSpec, or
-/// fails with a diagnostic on the function.
-FailureOr<KernelSpec> readKernel(func::FuncOp func);
+/// fails with a diagnostic on the function. A static kernel reads its
+/// `sol.plan`; a dynamic one is read once per row `entry` of its
+/// `sol.plans`, with the row's plan.
+FailureOr<KernelSpec> readKernel(func::FuncOp func,
+                                 PlanEntryAttr entry = PlanEntryAttr());
 
 /// Index arithmetic with constants folded at build time where both sides
 /// are constant, so the emitted IR stays readable before canonicalization.
@@ -83,6 +94,11 @@ public:
   Value lt(Value x, int64_t y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
   }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  /// ceil(x / y) for a non-negative x.
+  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
   Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value select(Value cond, Value x, Value y) {
     return arith::SelectOp::create(b, loc, cond, x, y);
@@ -100,13 +116,26 @@ struct GpuKernel {
   SmallVector<SmallVector<int64_t>> argShapes;
   /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
   bool fastMath = false;
+  /// A dynamic kernel's value of its dynamic dim (its last parameter, as an
+  /// index); null for a static kernel, whose code takes every bound as a
+  /// constant.
+  Value dim;
 };
 
 /// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
+/// For a dynamic kernel `rows` is the row's largest row count (at its
+/// m_max: what the plan's grid, workspaces and tiles were sized for) and
+/// `dynamicRows` the launch's (the dynamic dim times A's static inner
+/// leading dims); every mask compares against it. Null for a static kernel.
 struct MatmulGeometry {
   int64_t rows, n, k;
   int64_t aSliceStride, bSliceStride; // elements between grid z slices
+  Value dynamicRows;
 };
+
+/// `row` < the matmul's row count: the launch's for a dynamic kernel, the
+/// constant one otherwise.
+Value isRowInBounds(IndexBuilder &ib, Value row, const MatmulGeometry &g);
 
 /// Row-major strides of `shape`.
 SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape);
@@ -154,6 +183,19 @@ void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
                        int64_t rowLimit, Value colStart, int64_t colLimit,
                        Value dst, Value stage, int64_t tileRows,
                        int64_t tileCols, bool swizzle128);
+/// The same with a row limit known at run time (a dynamic kernel's rows).
+void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
+                       Value global, Value base, Value rowStart, Value rowLimit,
+                       Value colStart, int64_t colLimit, Value dst, Value stage,
+                       int64_t tileRows, int64_t tileCols, bool swizzle128);
+/// A's tile copy with the matmul's row limit: the launch's for a dynamic
+/// kernel.
+void emitAsyncRowTileCopy(OpBuilder &b, Location loc, Value tid,
+                          int64_t threads, Value global, Value base,
+                          Value rowStart, const MatmulGeometry &g,
+                          Value colStart, int64_t colLimit, Value dst,
+                          Value stage, int64_t tileRows, int64_t tileCols,
+                          bool swizzle128);
 
 /// The code-generation paths, one per #sol.plan path.
 LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,

@@ -46,6 +46,7 @@
 // manifest.
 //
 //===----------------------------------------------------------------------===//
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/TilePlan.h"
 
@@ -156,10 +157,12 @@ static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
   return success();
 }
 
-FailureOr<KernelSpec> readKernel(func::FuncOp func) {
+FailureOr<KernelSpec> readKernel(func::FuncOp func, PlanEntryAttr entry) {
   KernelSpec spec;
   spec.func = func;
-  spec.plan = func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
+  spec.entry = entry;
+  spec.plan = entry ? entry.getPlan()
+                    : func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
   if (!spec.plan)
     return func.emitError("sol kernel @")
            << func.getSymName() << " has no #sol.plan: run sol-tile first";
@@ -237,9 +240,16 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
     }
   }
   auto outType = cast<RankedTensorType>(epilogue.getResult(0).getType());
-  spec.outShape.assign(outType.getShape().begin(), outType.getShape().end());
-  if (!outType.hasStaticShape())
+  if (!outType.hasStaticShape() && !entry)
     return epilogue.emitError("sol kernel: dynamic output shape");
+  if (entry && !hasDynamicLeadingDim(outType))
+    return epilogue.emitError("sol kernel: a kernel with a plan table "
+                              "('sol.plans') must have outputs whose "
+                              "outermost dim is dynamic");
+  // A dynamic kernel's iteration space at its row's largest M.
+  auto outAtMax = cast<RankedTensorType>(
+      entry ? getTypeAtDim(outType, entry.getMMax()) : Type(outType));
+  spec.outShape.assign(outAtMax.getShape().begin(), outAtMax.getShape().end());
   if (spec.contraction &&
       cast<RankedTensorType>(spec.contraction->getResult(0).getType())
               .getShape() != outType.getShape())
@@ -253,6 +263,9 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
   if (!spec.contraction && path != KernelPath::elementwise)
     return func.emitError("sol kernel: a matmul plan for a kernel without a "
                           "matmul");
+  if (entry && spec.batchedB)
+    return func.emitError("sol kernel: a batched B takes a static A (its "
+                          "batch is a grid dim of the plan)");
   if (spec.siblingContraction &&
       (path != KernelPath::wgmma_tma || spec.plan.getCluster() != 1 ||
        spec.plan.getTile().size() != 3 || spec.plan.getTile()[1] % 16 != 0))
@@ -268,9 +281,43 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
-                                   bool fastMath) {
-  FailureOr<KernelSpec> spec = readKernel(func);
+/// Whether `func` is a dynamic kernel: one with a plan table. Its shapes
+/// must then be dynamic in the outermost dim (and only there), a static
+/// kernel's static.
+static FailureOr<bool> isDynamicKernelFunc(func::FuncOp func) {
+  bool hasTable = func->hasAttr(SolDialect::kPlansAttrName);
+  if (hasTable && func->hasAttr(SolDialect::kPlanAttrName))
+    return func.emitError("sol kernel: both a #sol.plan and a plan table "
+                          "('sol.plans'): a dynamic kernel has a plan per "
+                          "row of its table, a static one its plan");
+  bool anyDynamic = false;
+  for (Type type : func.getArgumentTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return func.emitError("sol kernel: argument type ")
+             << type << " is not a ranked tensor";
+    if (tensor.hasStaticShape())
+      continue;
+    std::string whyNot = whyNotSupportedShape(tensor);
+    if (!whyNot.empty())
+      return func.emitError("sol kernel: ") << whyNot;
+    anyDynamic = true;
+  }
+  if (anyDynamic && !hasTable)
+    return func.emitError("sol kernel: dynamic argument shape without a plan "
+                          "table ('sol.plans'): run sol-tile first");
+  if (!anyDynamic && hasTable)
+    return func.emitError("sol kernel: a plan table ('sol.plans') on a "
+                          "kernel without a dynamic dim");
+  return hasTable;
+}
+
+/// Generates the kernel of `func` for `entry`, a row of its plan table, or
+/// for its #sol.plan when `entry` is null: a gpu.module holding one
+/// gpu.func named for the row.
+static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
+                                      OpBuilder &moduleBuilder, bool fastMath) {
+  FailureOr<KernelSpec> spec = readKernel(func, entry);
   if (failed(spec))
     return failure();
   Location loc = func.getLoc();
@@ -281,7 +328,11 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
   kernel.fastMath = fastMath;
   SmallVector<Type> argTypes;
   for (Type type : func.getArgumentTypes()) {
-    auto tensor = cast<RankedTensorType>(type);
+    // A dynamic kernel's buffers are typed for its row's largest M: bare
+    // pointers once lowered, whose size bounds nothing (the masks use the
+    // launch's M).
+    auto tensor = cast<RankedTensorType>(
+        entry ? getTypeAtDim(type, entry.getMMax()) : type);
     if (!tensor.hasStaticShape())
       return func.emitError("sol kernel: dynamic argument shape");
     // The generators index flat buffers with int64 offsets: a tensor whose
@@ -297,10 +348,11 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
                         tensor.getElementType()));
   }
 
-  auto gpuModule =
-      gpu::GPUModuleOp::create(moduleBuilder, loc, func.getSymName());
+  std::string name = entry ? getPlanEntryKernelName(func.getSymName(), entry)
+                           : func.getSymName().str();
+  auto gpuModule = gpu::GPUModuleOp::create(moduleBuilder, loc, name);
   OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
-  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, func.getSymName(),
+  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, name,
                                         FunctionType::get(ctx, argTypes, {}));
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   PlanAttr plan = spec->plan;
@@ -309,26 +361,37 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
                               static_cast<int32_t>(plan.getBlock()[1]),
                               static_cast<int32_t>(plan.getBlock()[2])}));
   gpuFunc->setAttr(SolDialect::kPlanAttrName, plan);
-  if (Attribute cost = func->getAttr(SolDialect::kCostAttrName))
+  // The function's cost is a static kernel's; a dynamic one's is at its
+  // range's end, not a row's (the manifest prices each row).
+  if (entry)
+    gpuFunc->setAttr(SolDialect::kPlansAttrName, b.getArrayAttr({entry}));
+  else if (Attribute cost = func->getAttr(SolDialect::kCostAttrName))
     gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
   for (BlockArgument arg : gpuFunc.getArguments())
     kernel.args.push_back(arg);
   // A wgmma_tma kernel takes its A and B TMA maps (128-byte CUtensorMaps)
   // after its buffers, as pointers here; sol-tensor-map-params makes them
   // by-value grid constants once the kernel is in LLVM form.
+  Block &body = gpuFunc.getBody().front();
   SmallVector<Value> maps;
   if (plan.getPath() == KernelPath::wgmma_tma) {
     auto mapType = LLVM::LLVMPointerType::get(ctx);
     unsigned numMaps = 1 + spec->getNumContractions();
     for (unsigned i = 0; i < numMaps; ++i)
-      maps.push_back(gpuFunc.getBody().front().addArgument(mapType, loc));
-    gpuFunc.setType(FunctionType::get(
-        ctx, gpuFunc.getBody().front().getArgumentTypes(), {}));
+      maps.push_back(body.addArgument(mapType, loc));
     gpuFunc->setAttr(SolDialect::kTensorMapsAttrName,
                      b.getI64IntegerAttr(numMaps));
   }
+  // A dynamic kernel takes the value of its dynamic dim last.
+  BlockArgument dimArg;
+  if (entry)
+    dimArg = body.addArgument(b.getI64Type(), loc);
+  if (!maps.empty() || dimArg)
+    gpuFunc.setType(FunctionType::get(ctx, body.getArgumentTypes(), {}));
 
-  b.setInsertionPointToStart(&gpuFunc.getBody().front());
+  b.setInsertionPointToStart(&body);
+  if (dimArg)
+    kernel.dim = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), dimArg);
   LogicalResult result = success();
   switch (plan.getPath()) {
   case KernelPath::elementwise:
@@ -355,6 +418,26 @@ static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
     return failure();
   }
   gpu::ReturnOp::create(b, loc);
+  return success();
+}
+
+/// A static kernel becomes one gpu.module; a dynamic one, one per row of
+/// its plan table (docs/dynamic-shapes.md, section 4).
+static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
+                                   bool fastMath) {
+  FailureOr<bool> dynamic = isDynamicKernelFunc(func);
+  if (failed(dynamic))
+    return failure();
+  if (!*dynamic)
+    return convertKernelFor(func, PlanEntryAttr(), moduleBuilder, fastMath);
+  auto table = func->getAttrOfType<ArrayAttr>(SolDialect::kPlansAttrName);
+  for (PlanEntryAttr entry : table.getAsRange<PlanEntryAttr>()) {
+    if (entry.getMMax() < 1)
+      return func.emitError("sol kernel: the plan table's row ")
+             << entry << " serves no M >= 1 (M = 0 launches nothing)";
+    if (failed(convertKernelFor(func, entry, moduleBuilder, fastMath)))
+      return failure();
+  }
   return success();
 }
 

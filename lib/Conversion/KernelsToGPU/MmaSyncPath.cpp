@@ -115,8 +115,8 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     IndexBuilder ib(b, loc);
     Value kBase = ib.mul(ib.add(firstKTile, kTile), t.tileK);
     // A: tileM rows of A, tileK columns.
-    emitAsyncTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g.rows,
-                      kBase, g.k, sA, stage, t.tileM, t.tileK, false);
+    emitAsyncRowTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g,
+                         kBase, g.k, sA, stage, t.tileM, t.tileK, false);
     if (l.transposeB) // B is [N, K]: tileN rows of B, tileK columns.
       emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, colBase, g.n,
                         kBase, g.k, sB, stage, t.tileN, t.tileK, false);
@@ -256,6 +256,10 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   // resets the tile's count, so the counts are zero again for the next
   // launch. Both live in the kernel's module: zero-initialised when it is
   // loaded, shared by its launches (which therefore must not overlap).
+  // A dynamic kernel sizes both for its row's m_max (the plan's grid) and
+  // numbers tiles by that grid's width, the N tiles, which the launch keeps:
+  // a launch at a smaller M runs fewer M tiles (grid y), whose ids stay
+  // below the m_max count.
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   int64_t tiles = grid[0] * grid[1];
   int64_t tileElems = t.tileM * t.tileN;

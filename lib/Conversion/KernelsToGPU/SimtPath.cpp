@@ -28,7 +28,7 @@ LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
   Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   Value col = ib.add(ib.mul(bx, tile[1]), tx);
   Value row = ib.add(ib.mul(by, tile[0]), ty);
-  Value inBounds = ib.land(ib.lt(row, g.rows), ib.lt(col, g.n));
+  Value inBounds = ib.land(isRowInBounds(ib, row, g), ib.lt(col, g.n));
   emitIf(b, loc, inBounds, [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
     Value aRow = ib.add(ib.mul(bz, g.aSliceStride), ib.mul(row, g.k));

@@ -11,7 +11,8 @@
 // gpu.func cannot carry the attributes (nvvm.grid_constant is verified on
 // LLVM kernels only, and convert-gpu-to-nvvm drops llvm.byval), so this pass
 // runs on the LLVM form: the plan says which kernels take maps, and the
-// generator's ABI puts them last (KernelsToGPU.cpp).
+// generator's ABI puts them last, or last but the dynamic dim's value in a
+// dynamic kernel (KernelsToGPU.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,15 +59,26 @@ struct TensorMapParamsPass
                           << "tensor maps it takes ('"
                           << SolDialect::kTensorMapsAttrName << "')");
       unsigned numMaps = count.getInt();
+      // A dynamic kernel (one row of a plan table) takes the value of its
+      // dynamic dim after the maps.
+      bool dynamic = func->hasAttr(SolDialect::kPlansAttrName);
       unsigned numArgs = func.getNumArguments();
-      if (numArgs < numMaps)
+      unsigned mapsEnd = numArgs - (dynamic ? 1 : 0);
+      if (dynamic && (numArgs == 0 ||
+                      !func.getArgument(numArgs - 1).getType().isInteger(64)))
+        return WalkResult(func.emitError()
+                          << "sol-tensor-map-params: a dynamic kernel ends "
+                             "with the i64 value of its dynamic dim; @"
+                          << func.getName() << " does not");
+      if (mapsEnd < numMaps)
         return WalkResult(func.emitError()
                           << "sol-tensor-map-params: a wgmma_tma kernel ends "
                              "with its "
-                          << numMaps << " tensor-map parameters; @"
+                          << numMaps << " tensor-map parameters"
+                          << (dynamic ? " (then its dynamic dim)" : "") << "; @"
                           << func.getName() << " has " << numArgs
                           << " parameter(s)");
-      for (unsigned i = numArgs - numMaps; i < numArgs; ++i) {
+      for (unsigned i = mapsEnd - numMaps; i < mapsEnd; ++i) {
         if (!isa<LLVM::LLVMPointerType>(func.getArgument(i).getType()))
           return WalkResult(func.emitError()
                             << "sol-tensor-map-params: parameter " << i

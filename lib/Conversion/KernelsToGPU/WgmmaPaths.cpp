@@ -170,8 +170,8 @@ LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
     IndexBuilder ib(b, loc);
     Value kBase = ib.mul(kTile, tileK);
-    emitAsyncTileCopy(b, loc, tid, threads, globalA, aBase, rowBase, g.rows,
-                      kBase, g.k, sA, stage, tileM, tileK, true);
+    emitAsyncRowTileCopy(b, loc, tid, threads, globalA, aBase, rowBase, g,
+                         kBase, g.k, sA, stage, tileM, tileK, true);
     emitAsyncTileCopy(b, loc, tid, threads, globalB, bBase, colBase, g.n, kBase,
                       g.k, sB, stage, tileN, tileK, true);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -247,14 +247,19 @@ LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
 static constexpr int64_t kTileGroupRows = 8;
 
 /// Splits unit `unit` (a cluster's column of `cluster` M tiles at one N
-/// tile) into its cluster-row index and N tile.
+/// tile) into its cluster-row index and N tile. `dynamicUnitsM`, when set,
+/// is the launch's count of cluster rows (a dynamic kernel's), replacing
+/// `unitsM`.
 static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
-                                          int64_t unitsM, int64_t tilesN) {
+                                          int64_t unitsM, Value dynamicUnitsM,
+                                          int64_t tilesN) {
   int64_t groupSize = kTileGroupRows * tilesN;
   Value group = ib.div(unit, groupSize);
   Value firstRow = ib.mul(group, kTileGroupRows);
   Value rowsInGroup = arith::MinUIOp::create(
-      ib.b, ib.loc, arith::SubIOp::create(ib.b, ib.loc, ib.c(unitsM), firstRow),
+      ib.b, ib.loc,
+      arith::SubIOp::create(
+          ib.b, ib.loc, dynamicUnitsM ? dynamicUnitsM : ib.c(unitsM), firstRow),
       ib.c(kTileGroupRows));
   Value local = ib.rem(unit, groupSize);
   Value row = ib.add(firstRow,
@@ -337,6 +342,18 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
   int64_t tilesN = llvm::divideCeilSigned(g.n, weightRows);
   int64_t unitsM = llvm::divideCeilSigned(tilesM, cluster);
   int64_t units = unitsM * tilesN;
+  // A dynamic kernel walks the tiles of the launch's rows: the same grouped
+  // order over ceil(ceil(rows / tileM) / cluster) cluster rows. (The A map,
+  // encoded at launch, holds the actual rows: TMA zero-fills boxes past
+  // them; the epilogue masks its stores by them. A cluster's second block
+  // past the last M tile still runs its unit: it multicasts its share of
+  // B to the first.)
+  Value dynamicUnitsM, dynamicUnits;
+  if (g.dynamicRows) {
+    IndexBuilder ib(b, loc);
+    dynamicUnitsM = ib.ceilDiv(ib.ceilDiv(g.dynamicRows, tileM), cluster);
+    dynamicUnits = ib.mul(dynamicUnitsM, tilesN);
+  }
   // The consuming warps (of every block of the cluster) release a stage:
   // both warpgroups' (cooperative) or the owning warpgroup's (ping-pong).
   int64_t emptyArrivals = (pingpong ? 4 : 8) * cluster;
@@ -492,7 +509,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
           function_ref<void(OpBuilder &, Value, Value, Value, Value)> body) {
         IndexBuilder ib(b, loc);
         auto loop = scf::ForOp::create(
-            b, loc, ib.add(clusterId, ib.mul(skip, numClusters)), ib.c(units),
+            b, loc, ib.add(clusterId, ib.mul(skip, numClusters)),
+            dynamicUnits ? dynamicUnits : ib.c(units),
             ib.mul(numClusters, ib.c(every)));
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
@@ -501,7 +519,8 @@ LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,
         Value sequence = arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, unit, clusterId),
             numClusters);
-        auto [unitRow, nTile] = unitToTile(lb, unit, unitsM, tilesN);
+        auto [unitRow, nTile] =
+            unitToTile(lb, unit, unitsM, dynamicUnitsM, tilesN);
         Value mTile = lb.add(lb.mul(unitRow, cluster), rank);
         body(b, sequence, lb.mul(sequence, numK), mTile, nTile);
       };
