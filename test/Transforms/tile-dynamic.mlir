@@ -1,0 +1,280 @@
+// RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics | FileCheck %s
+
+// The seed's o_proj + residual (x[M, 2560] @ W[2560, 2560]^T + r) with the
+// token count open over the default range, 1..65536. The table follows the
+// static planner's choices as M grows: gemv while the weight stream of a
+// warp per column beats every tile grid (launch-bound, M <= 4); mma.sync
+// 16x64 tiles with K split over 4 blocks while 40 column tiles leave the
+// SMs idle without the split (5..59); 16x16 tiles at 60..64, where the
+// model ties them with the split-K tiles (640 blocks each) and the tie goes
+// to the tile listed first; 32x64 tiles to 288; then the persistent
+// TMA-fed wgmma: cooperative 128x128 while few tiles leave nothing for
+// ping-pong to overlap (289..768), ping-pong 128x160 where its tile count
+// fills the last wave better (769..3072), and ping-pong 128x128, the static
+// prefill plan (tile.mlir), from there to the end. Each row's plan is built
+// at its m_max: the gemv row's tile[0] is 4, every grid the largest the row
+// launches (the launch computes the rest by getDynamicGridRule).
+// CHECK-LABEL: func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1256.8,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1256.8{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [120, 1, 1], block = [384, 1, 1], smem = 197728>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]}
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  // expected-remark @+7 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
+  // expected-remark @+6 {{plan for M in 5..59: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 14.677 us at M = 59; ends where the next plan wins: at 59 mma_sync 16x64x64 split_k 4 14.677 us against mma_sync 16x16x64 14.695 us; at 60 mma_sync 16x16x64 14.696 us against mma_sync 16x64x64 split_k 4 14.696 us (a tie within 0.1%, to the fewer padded outputs, then to the plan listed first)}}
+  // expected-remark @+5 {{plan for M in 60..64: mma_sync: 16x16x64 tile}}
+  // expected-remark @+4 {{plan for M in 65..288: mma_sync: 32x64x64 tile}}
+  // expected-remark @+3 {{plan for M in 289..768: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
+  // expected-remark @+2 {{plan for M in 769..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups}}
+  // expected-remark @+1 {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536; ends at the range's max}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+    %s = sol.add %m, %c : tensor<?x2560xf16>, tensor<?x2560xf16> -> tensor<?x2560xf16>
+    sol.yield %s : tensor<?x2560xf16>
+  }
+  return %0 : tensor<?x2560xf16>
+}
+}
+
+// -----
+
+// The MLP up projection + bias + GELU (2560 -> 10240). Its weight is 4x
+// o_proj's, so the tile grids fill the SMs sooner: gemv for one token only
+// (a warp per each of 10240 columns; at 2 tokens 640 16x16 tiles already
+// beat it), narrow mma.sync tiles to 16 rows (2..6 and 7..16 are the
+// model's near-tie between 16x16 and 16x32: at 7 the two are within 0.1%
+// and the first listed, 16x32, takes it), 32x64 to 64, the cp.async wgmma
+// while the rows fit one 128-row tile (65..128: 29.6 us at 128 against
+// wgmma_tma's 37.4), then wgmma_tma, whose best width changes with how the
+// tiles fill the last wave of 132 SMs: ping-pong 128x160, cooperative
+// 256x160 while its tiles fit one wave (2 x 64 = 128 at 512: ping-pong
+// would leave each consumer one tile, nothing to overlap), 128x160 again,
+// and the static prefill plan's 128x192 from 1281.
+// CHECK-LABEL: func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5233.8,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.347{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5233.8{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2560, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [640, 1, 1], block = [32, 1, 1], smem = 27648>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 16, plan = <path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [320, 1, 1], block = [64, 1, 1], smem = 27648>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 17, m_max = 64, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [160, 2, 1], block = [128, 1, 1], smem = 55296>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [80, 1, 1], block = [256, 1, 1], smem = 131072>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 288, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 512, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 214080>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 1280, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
+  // expected-remark @+9 {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1; ends where the next plan wins: at 1 gemv 15.347 us against mma_sync 16x16x64 15.637 us; at 2 mma_sync 16x16x64 15.655 us against gemv 16.028 us}}
+  // expected-remark @+8 {{plan for M in 2..6: mma_sync: 16x16x64 tile}}
+  // expected-remark @+7 {{plan for M in 7..16: mma_sync: 16x32x64 tile}}
+  // expected-remark @+6 {{plan for M in 17..64: mma_sync: 32x64x64 tile}}
+  // expected-remark @+5 {{plan for M in 65..128: wgmma: 128x128x64 tile, 2 warpgroups, 4 stages, predicted 29.602 us at M = 128; ends where the next plan wins: at 128 wgmma 128x128x64 29.602 us against wgmma_tma 128x160x64 pingpong 37.378 us; at 129 wgmma_tma 128x160x64 pingpong 32.989 us against wgmma 128x128x64 45.201 us}}
+  // expected-remark @+4 {{plan for M in 129..288: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @+3 {{plan for M in 289..512: wgmma_tma: 256x160x64 tile}}
+  // expected-remark @+2 {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @+1 {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile}}
+  %0 = sol.kernel @k ins(%x, %w, %b : tensor<?x2560xf16>, tensor<10240x2560xf16>, tensor<10240xf16>) -> tensor<?x10240xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %wa: tensor<10240x2560xf16>, %ba: tensor<10240xf16>):
+    %m = sol.matmul %a, %wa transpose_b : tensor<?x2560xf16>, tensor<10240x2560xf16> -> tensor<?x10240xf16>
+    %s = sol.add %m, %ba : tensor<?x10240xf16>, tensor<10240xf16> -> tensor<?x10240xf16>
+    %g = sol.gelu tanh %s : tensor<?x10240xf16>
+    sol.yield %g : tensor<?x10240xf16>
+  }
+  return %0 : tensor<?x10240xf16>
+}
+}
+
+// -----
+
+// The SwiGLU gate/up sibling pair has one generator, wgmma_tma, and the
+// static planner refuses it below one 128-row tile (whyNotSiblingWgmmaTma;
+// sol-fuse does not pair siblings there, and a dynamic range reaching below
+// 128 is refused the same way: tile-dynamic-invalid.mlir). A range from 128
+// is planned on the sibling tiles alone, without clusters: cooperative
+// 128x128 to 153, 128x256 to 256 (fewer, wider tiles while there are fewer
+// tiles than SMs), then ping-pong 128x144 and, from 513, the static plan's
+// 128x192 (tile.mlir). The persistent grid is the row's largest; the launch
+// caps ceil(M / 128) x tiles_n at it.
+// CHECK-LABEL: func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 886.94,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 28.096{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 886.94{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 128, m_max = 153, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 154, m_max = 256, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [108, 1, 1], block = [384, 1, 1], smem = 197696>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 512, plan = <path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 210032, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<?x6912xf16> attributes {sol.dim_range = #sol.dim_range<min = 128, max = 8192>} {
+  // expected-remark @+4 {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight)}}
+  // expected-remark @+3 {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight)}}
+  // expected-remark @+2 {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight)}}
+  // expected-remark @+1 {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192; ends at the range's max}}
+  %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<?x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<?x6912xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
+    %mg = sol.matmul %a, %g transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
+    %s = sol.silu %mg : tensor<?x6912xf16>
+    %mu = sol.matmul %a, %u transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
+    %p = sol.mul %s, %mu : tensor<?x6912xf16>, tensor<?x6912xf16> -> tensor<?x6912xf16>
+    sol.yield %p : tensor<?x6912xf16>
+  }
+  return %0 : tensor<?x6912xf16>
+}
+}
+
+// -----
+
+// An elementwise chain has one plan at every M (256 threads of 8 halves,
+// the block's 2048 elements): one row, its grid sized for the range's max;
+// the launch computes ceil(M x 4096 / 2048).
+// CHECK-LABEL: func.func @elementwise_chain_is_one_row
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 376.03,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 3.2076{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 376.03{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 65536, plan = <path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [131072, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x4096xf16>, %z: tensor<4096xf16>) -> tensor<?x4096xf16> {
+  // expected-remark @+1 {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536; ends at the range's max}}
+  %0 = sol.kernel @k ins(%x, %y, %z : tensor<?x4096xf16>, tensor<?x4096xf16>, tensor<4096xf16>) -> tensor<?x4096xf16> {
+  ^bb0(%a: tensor<?x4096xf16>, %b: tensor<?x4096xf16>, %c: tensor<4096xf16>):
+    %s = sol.add %a, %b : tensor<?x4096xf16>, tensor<?x4096xf16> -> tensor<?x4096xf16>
+    %g = sol.silu %s : tensor<?x4096xf16>
+    %h = sol.mul %g, %c : tensor<?x4096xf16>, tensor<4096xf16> -> tensor<?x4096xf16>
+    sol.yield %h : tensor<?x4096xf16>
+  }
+  return %0 : tensor<?x4096xf16>
+}
+}
+
+// -----
+
+// A module range from 0 with hints: the first row starts at 0 (M = 0
+// launches nothing, so nothing is priced there), the rows are the default
+// range's (the hints add sample points, no boundary moves), the last row
+// ends at the range's max. `costs` has a point per hint and end but 0.
+// CHECK-LABEL: func.func @range_from_zero_with_hints
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 167.45,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 10.937{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 87.351{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 167.45{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [120, 1, 1], block = [384, 1, 1], smem = 197728>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
+module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
+func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  // expected-remark @+7 {{plan for M in 0..4: gemv: 4 rows}}
+  // expected-remark @+6 {{plan for M in 5..59: mma_sync}}
+  // expected-remark @+5 {{plan for M in 60..64: mma_sync}}
+  // expected-remark @+4 {{plan for M in 65..288: mma_sync}}
+  // expected-remark @+3 {{plan for M in 289..768: wgmma_tma}}
+  // expected-remark @+2 {{plan for M in 769..3072: wgmma_tma}}
+  // expected-remark @+1 {{plan for M in 3073..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 167.45 us at M = 8192}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+    %s = sol.add %m, %c : tensor<?x2560xf16>, tensor<?x2560xf16> -> tensor<?x2560xf16>
+    sol.yield %s : tensor<?x2560xf16>
+  }
+  return %0 : tensor<?x2560xf16>
+}
+}
+
+// -----
+
+// A decode-only range, 1..8: gemv to 4 rows and split-K mma.sync from 5,
+// where gemv's per-row weight passes (each warp re-reads its column's
+// weight row for every token) cost more than 16-row tiles that compute 11
+// rows of padding: 11.218 against 10.896 us at 5. A range the gemv wins
+// throughout is one gemv row whose tile[0] is its max (gemv_range_is_one_row).
+// CHECK-LABEL: func.func @narrow_decode_range_is_gemv_then_split_k
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 10.907,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 8, cost = <{{[^>]*}}t_pred_us = 10.907{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 8, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>>]} {
+// CHECK-LABEL: func.func @gemv_range_is_one_row
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 9.6141,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 4, cost = <{{[^>]*}}t_pred_us = 9.6141{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>]} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8>} {
+  // expected-remark @+2 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
+  // expected-remark @+1 {{plan for M in 5..8: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.907 us at M = 8; ends at the range's max}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+    %s = sol.add %m, %c : tensor<?x2560xf16>, tensor<?x2560xf16> -> tensor<?x2560xf16>
+    sol.yield %s : tensor<?x2560xf16>
+  }
+  return %0 : tensor<?x2560xf16>
+}
+func.func @gemv_range_is_one_row(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
+  // expected-remark @+1 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends at the range's max}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
+  ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+    %s = sol.add %m, %c : tensor<?x2560xf16>, tensor<?x2560xf16> -> tensor<?x2560xf16>
+    sol.yield %s : tensor<?x2560xf16>
+  }
+  return %0 : tensor<?x2560xf16>
+}
+}
+
+// -----
+
+// A [?, 512, 2560] A against a rank-2 B: the 512 rows per unit of M fold
+// into the matmul's rows, so even M = 1 is 512 rows (wgmma_tma from the
+// start) and the grid rule counts 512 rows per unit of the dim.
+// CHECK-LABEL: func.func @batched_rows_fold_into_m
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 631.53,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 22.744{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 631.53{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [80, 1, 1], block = [384, 1, 1], smem = 197728>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
+  // expected-remark @+3 {{plan for M in 1..1: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
+  // expected-remark @+2 {{plan for M in 2..6: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @+1 {{plan for M in 7..64: wgmma_tma: 128x128x64 tile}}
+  %0 = sol.kernel @k ins(%x, %w : tensor<?x512x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> {
+  ^bb0(%a: tensor<?x512x2560xf16>, %b: tensor<2560x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x512x2560xf16>, tensor<2560x2560xf16> -> tensor<?x512x2560xf16>
+    sol.yield %m : tensor<?x512x2560xf16>
+  }
+  return %0 : tensor<?x512x2560xf16>
+}
+}
+
+// -----
+
+// A static kernel is planned as before: `plan`, `cost`, no table (the
+// 16-token decode of tile.mlir).
+// CHECK-LABEL: func.func @static_kernel_keeps_one_plan
+//       CHECK:   sol.kernel @k
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 10.937,
+//  CHECK-SAME:     limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @static_kernel_keeps_one_plan(%x: tensor<16x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x2560xf16>) -> tensor<16x2560xf16> {
+  // expected-remark @+1 {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us}}
+  %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x2560xf16>, tensor<2560x2560xf16>, tensor<16x2560xf16>) -> tensor<16x2560xf16> {
+  ^bb0(%a: tensor<16x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x2560xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<16x2560xf16>, tensor<2560x2560xf16> -> tensor<16x2560xf16>
+    %s = sol.add %m, %c : tensor<16x2560xf16>, tensor<16x2560xf16> -> tensor<16x2560xf16>
+    sol.yield %s : tensor<16x2560xf16>
+  }
+  return %0 : tensor<16x2560xf16>
+}
+}
