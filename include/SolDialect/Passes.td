@@ -70,6 +70,15 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     is rewritten for the chosen plan. Run after sol-form-kernels (lone ops
     are not tiled). `remarks` says, per kernel, what was chosen, the
     runner-up and why.
+
+    A kernel whose outermost dim is dynamic gets `plans`, a table of
+    #sol.plan_entry rows covering its #sol.dim_range, instead of `plan`
+    (docs/dynamic-shapes.md, section 3): the best plan at each sample point,
+    neighbours of one plan merged, each boundary bisected to where the next
+    row's plan wins, each row's plan built at its m_max. `cost` is the
+    prediction at the range's max, `costs` the rows' predictions at the
+    report points; `remarks` gives one remark per row, with both plans'
+    times on either side of its boundary.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
