@@ -82,3 +82,32 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A dynamic kernel (a row of a plan table, 'sol.plans') takes the value of
+// its dynamic dim after its maps: the maps are the parameters before it.
+// CHECK-LABEL: llvm.func @dynamic_tma_kernel
+//  CHECK-SAME:   (%{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr,
+//  CHECK-SAME:   %{{[^:]*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
+//  CHECK-SAME:   %{{[^:]*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant},
+//  CHECK-SAME:   %{{[^:]*}}: i64)
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    llvm.func @dynamic_tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr, %dim: i64) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>>]} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// The dynamic dim's value is an i64, after the maps.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{sol-tensor-map-params: a dynamic kernel ends with the i64 value of its dynamic dim; @dynamic_no_dim does not}}
+    llvm.func @dynamic_no_dim(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>>]} {
+      llvm.return
+    }
+  }
+}
