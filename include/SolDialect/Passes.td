@@ -389,4 +389,25 @@ def SolDropKernelResultsPass
   }];
 }
 
+def SolCpuKernelAbiPass : Pass<"sol-cpu-kernel-abi", "::mlir::ModuleOp"> {
+  let summary = "Give dynamic kernel functions the CPU ABI `void name(void *in..., void *out..., const int64_t *dim)`";
+  let description = [{
+    Runs in sol-lower-to-cpu after bufferization and sol-drop-kernel-results,
+    on a module of kernel functions only. The bare-pointer calling convention
+    the kernel library uses passes a static memref as one pointer but cannot
+    pass a dynamic one (its sizes are not in the type). Each function with a
+    memref argument whose outermost dim is dynamic is rewritten in place:
+    every such argument becomes a rank-0 memref of its element type (one
+    pointer to the dense row-major buffer), a trailing `memref<i64>` argument
+    (the pointer to the dim) is added, and the body sees each buffer rebuilt
+    by `memref.reinterpret_cast` with the loaded dim as its outermost size
+    and row-major strides. One function serves every M
+    (docs/dynamic-shapes.md, section 4). Static functions are untouched. A
+    dynamic inner dim, a non-identity layout or a remaining result is an
+    error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // SOL_PASSES

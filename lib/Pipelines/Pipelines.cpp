@@ -179,6 +179,9 @@ void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
 // sol-drop-kernel-results removes the results, which are the out arguments
 // themselves (it fails otherwise), so nothing is copied or returned. The f32
 // accumulator is the one allocation; the deallocation pipeline frees it.
+// A kernel with a dynamic outermost dim takes it through a trailing
+// `const int64_t *` (sol-cpu-kernel-abi), as the bare-pointer convention
+// cannot pass a dynamic memref.
 // math ops without an LLVM intrinsic (erf, tanh) become libm calls.
 // bf16 <-> f32 conversions are expanded to integer code (round to nearest
 // even), as no runtime library on the CI machine provides them.
@@ -188,6 +191,7 @@ static constexpr StringLiteral kCpuPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "sol-drop-kernel-results,"
     "buffer-deallocation-pipeline,"
+    "sol-cpu-kernel-abi,"
     "convert-linalg-to-loops,"
     "convert-scf-to-cf,"
     "expand-strided-metadata,"
@@ -218,7 +222,8 @@ void mlir::sol::registerSolPipelines() {
       "sol-lower-to-cpu",
       "Lower convert-sol-to-linalg output to LLVM dialect: kernel functions "
       "only, each `void name(void *in..., void *out...)` on dense row-major "
-      "buffers",
+      "buffers (a kernel with a dynamic outermost dim takes one more "
+      "argument, `const int64_t *dim`)",
       [](OpPassManager &pm) {
         if (failed(buildSolLowerToCpuPipeline(pm)))
           llvm::report_fatal_error("sol-lower-to-cpu: bad pass pipeline");

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/Conversion/ScalarCodegen.h"
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/FormKernels.h"
 #include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
@@ -62,6 +63,37 @@ static FailureOr<AffineMap> getBroadcastMap(ArrayRef<int64_t> shape,
   return AffineMap::get(space.size(), 0, exprs, ctx);
 }
 
+/// The value of the dynamic dim: the outermost size of the first of `values`
+/// whose leading dim is dynamic. Every dynamic dim of a kernel is the same
+/// value (docs/dynamic-shapes.md), so any of them sizes all the others.
+static Value getDynamicDim(OpBuilder &b, Location loc, ValueRange values) {
+  for (Value v : values)
+    if (hasDynamicLeadingDim(v.getType()))
+      return tensor::DimOp::create(b, loc, v, 0);
+  return Value();
+}
+
+/// `tensor.empty` of `type`, its dynamic leading dim (if any) `dim`.
+static Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value dim) {
+  SmallVector<Value, 1> dynamicSizes;
+  if (hasDynamicLeadingDim(type))
+    dynamicSizes.push_back(dim);
+  return tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+}
+
+/// The range to copy onto a dynamic kernel's function: the one its own
+/// function or module declares, so that passes on the outlined function (and
+/// on the gpu.func made of it) see it; none when the default applies, which
+/// they find by themselves.
+static DimRangeAttr getDeclaredDimRange(Operation *op) {
+  for (Operation *scope = op->getParentOp(); scope;
+       scope = scope->getParentOp())
+    if (scope->hasAttr(SolDialect::kDimRangeAttrName))
+      return lookupDimRange(op);
+  return DimRangeAttr();
+}
+
 static Value extendToF32(OpBuilder &b, Location loc, Value scalar) {
   if (scalar.getType().isF32())
     return scalar;
@@ -103,10 +135,15 @@ private:
              << "cannot outline sol.kernel @" << name
              << ": the module already has a symbol of that name";
     for (Value v : llvm::concat<Value>(kernel.getInputs(), kernel.getResults()))
-      if (!cast<ShapedType>(v.getType()).hasStaticShape())
-        return kernel.emitError()
-               << "sol.kernel @" << name << " has dynamic shapes ("
-               << v.getType() << "); convert-sol-to-linalg needs static shapes";
+      if (std::string why = whyNotSupportedShape(v.getType()); !why.empty())
+        return kernel.emitError() << "sol.kernel @" << name << " has shape "
+                                  << v.getType() << ": " << why;
+    if (isDynamicKernel(kernel) &&
+        !llvm::any_of(kernel.getInputs().getTypes(), hasDynamicLeadingDim))
+      return kernel.emitError()
+             << "sol.kernel @" << name
+             << " has dynamic results but no input with a dynamic leading "
+                "dim to size them by";
     if (kernel.getNumResults() == 0)
       return kernel.emitError()
              << "sol.kernel @" << name << " writes nothing; nothing to lower";
@@ -123,11 +160,6 @@ private:
         return op.emitError() << "'" << op.getName()
                               << "' in a sol.kernel cannot be lowered to "
                                  "linalg; expected sol compute ops";
-      for (Value result : op.getResults())
-        if (!cast<ShapedType>(result.getType()).hasStaticShape())
-          return op.emitError() << "dynamic shapes (" << result.getType()
-                                << "); convert-sol-to-linalg needs static "
-                                   "shapes";
     }
     std::string reason;
     FailureOr<SmallVector<MatmulOp, 2>> found =
@@ -158,6 +190,11 @@ private:
       func->setAttr(SolDialect::kCostAttrName, cost);
     if (PlanAttr plan = kernel.getPlanAttr())
       func->setAttr(SolDialect::kPlanAttrName, plan);
+    if (ArrayAttr plans = kernel.getPlansAttr())
+      func->setAttr(SolDialect::kPlansAttrName, plans);
+    if (isDynamicKernel(kernel))
+      if (DimRangeAttr range = getDeclaredDimRange(kernel))
+        func->setAttr(SolDialect::kDimRangeAttrName, range);
     for (NamedAttribute attr : kernel->getDiscardableAttrs()) {
       StringRef attrName = attr.getName().getValue();
       std::string prefixed = attrName.starts_with("sol.")
@@ -174,12 +211,14 @@ private:
   }
 
   /// Fill + contraction: the f32 accumulator of the matmul's result shape.
-  Value buildContraction(OpBuilder &b, MatmulOp matmul, Value lhs, Value rhs) {
+  /// `dim` sizes a dynamic accumulator (null for a static kernel).
+  Value buildContraction(OpBuilder &b, MatmulOp matmul, Value lhs, Value rhs,
+                         Value dim) {
     Location loc = matmul.getLoc();
     Type f32 = b.getF32Type();
     ArrayRef<int64_t> accShape = shapeOf(matmul.getResult());
     auto accType = RankedTensorType::get(accShape, f32);
-    Value init = tensor::EmptyOp::create(b, loc, accShape, f32);
+    Value init = createEmpty(b, loc, accType, dim);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     Value acc =
         linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
@@ -238,6 +277,7 @@ private:
         entry.getArguments().drop_front(numInputs);
     ArrayRef<int64_t> space = shapeOf(kernel.getResult(0));
     YieldOp yield = kernel.getYield();
+    Value dim = getDynamicDim(b, kernel.getLoc(), entry.getArguments());
 
     // Epilogue operands: accumulator, then the inputs elementwise code reads.
     SmallVector<Value> ins;
@@ -261,7 +301,7 @@ private:
           cast<BlockArgument>(matmul.getLhs()).getArgNumber());
       Value rhs = entry.getArgument(
           cast<BlockArgument>(matmul.getRhs()).getArgNumber());
-      Value acc = buildContraction(b, matmul, lhs, rhs);
+      Value acc = buildContraction(b, matmul, lhs, rhs, dim);
       if (failed(addIn(matmul.getResult(), acc)))
         return failure();
     }
@@ -326,16 +366,15 @@ private:
     return success();
   }
 
-  /// `func.call @name(ins..., tensor.empty()...)` in place of the kernel.
+  /// `func.call @name(ins..., tensor.empty()...)` in place of the kernel;
+  /// dynamic outs are sized by an input's dynamic dim.
   void replaceWithCall(func::FuncOp func) {
     OpBuilder b(kernel);
     SmallVector<Value> operands(kernel.getInputs());
-    for (Type type : kernel.getResultTypes()) {
-      auto tensorType = cast<RankedTensorType>(type);
-      operands.push_back(tensor::EmptyOp::create(b, kernel.getLoc(),
-                                                 tensorType.getShape(),
-                                                 tensorType.getElementType()));
-    }
+    Value dim = getDynamicDim(b, kernel.getLoc(), kernel.getInputs());
+    for (Type type : kernel.getResultTypes())
+      operands.push_back(
+          createEmpty(b, kernel.getLoc(), cast<RankedTensorType>(type), dim));
     auto call = func::CallOp::create(b, kernel.getLoc(), func, operands);
     kernel.replaceAllUsesWith(call.getResults());
     kernel.erase();

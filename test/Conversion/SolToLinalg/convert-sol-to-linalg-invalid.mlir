@@ -28,28 +28,6 @@ func.func @outputs_of_different_shapes(%x: tensor<4x8xf16>, %b: tensor<8xf16>) -
 
 // -----
 
-func.func @dynamic_kernel(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
-  // expected-error @+1 {{sol.kernel @dynamic_kernel_exp_0 has dynamic shapes ('tensor<?x8xf16>'); convert-sol-to-linalg needs static shapes}}
-  %k = sol.kernel @dynamic_kernel_exp_0 ins(%x : tensor<?x8xf16>) -> tensor<?x8xf16> {
-  ^bb0(%a: tensor<?x8xf16>):
-    %e = sol.exp %a : tensor<?x8xf16>
-    sol.yield %e : tensor<?x8xf16>
-  }
-  return %k : tensor<?x8xf16>
-}
-
-// -----
-
-// A lone op with dynamic shapes is wrapped first, then refused at its kernel
-// (which carries the op's location).
-func.func @dynamic_lone_op(%x: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{sol.kernel @dynamic_lone_op_neg_0 has dynamic shapes ('tensor<?xf32>')}}
-  %y = sol.neg %x : tensor<?xf32>
-  return %y : tensor<?xf32>
-}
-
-// -----
-
 // The kernel's function takes the kernel's name: it must be free.
 func.func @taken() {
   return
