@@ -255,4 +255,100 @@ TEST_F(TilePlanTest, ElementwiseGridFollowsElements) {
   }
 }
 
+/// The plan table's promises (docs/dynamic-shapes.md, section 3) on random
+/// ranges: rows disjoint, increasing and covering the range; at each sample
+/// point the row holding it has the plan the static planner chooses there;
+/// each row's plan is its plan family built at its m_max, whose grid the
+/// rule reproduces there; each boundary is where the next row's plan wins
+/// the choice between the two.
+TEST_F(TilePlanTest, PlanTableCoversTheRangeWithTheBestPlanAtEachSample) {
+  std::mt19937_64 random(2026);
+  SmallVector<OwningOpRef<ModuleOp>> modules;
+  modules.push_back(matmulKernel("", 2560, 2560));
+  modules.push_back(matmulKernel("", 2560, 10240));
+  modules.push_back(matmulKernel("3x", 1024, 1000));
+  modules.push_back(parse(R"(
+      func.func @f(%x: A, %y: A) -> A {
+        %0 = sol.kernel @k ins(%x, %y : A, A) -> A {
+        ^bb0(%a: A, %b: A):
+          %s = sol.add %a, %b : A, A -> A
+          sol.yield %s : A
+        }
+        return %0 : A
+      })",
+                          "tensor<?x4096xf16>", "", ""));
+  TargetAttr h200 = getTargetPreset(&context, "h200");
+  for (OwningOpRef<ModuleOp> &module : modules) {
+    ASSERT_TRUE(module);
+    (*module)->setAttr(SolDialect::kTargetAttrName, h200);
+    KernelOp kernel = getKernel(*module);
+    auto func = kernel->getParentOfType<func::FuncOp>();
+    for (int trial = 0; trial < 8; ++trial) {
+      int64_t min = trial % 3 == 0 ? 0 : 1 + random() % 300;
+      int64_t max = min + random() % (trial % 2 ? 70000 : 600);
+      SmallVector<int64_t> hints;
+      if (max > min)
+        hints.push_back(min + 1 + random() % (max - min));
+      auto range = DimRangeAttr::get(&context, min, max, hints);
+      func->setAttr(SolDialect::kDimRangeAttrName, range);
+      std::string reason;
+      FailureOr<SmallVector<PlanTableRow>> rows =
+          choosePlanTable(kernel, h200, reason);
+      ASSERT_TRUE(succeeded(rows)) << reason;
+      std::string where = "range " + std::to_string(min) + ".." +
+                          std::to_string(max);
+      ASSERT_FALSE(rows->empty()) << where;
+      EXPECT_EQ(rows->front().mMin, min) << where;
+      EXPECT_EQ(rows->back().mMax, max) << where;
+      for (size_t i = 0; i < rows->size(); ++i) {
+        const PlanTableRow &row = (*rows)[i];
+        EXPECT_LE(row.mMin, row.mMax) << where;
+        PlanAttr plan = row.choice.plan;
+        // Built at m_max: the family's plan there, grid and rows included.
+        int64_t at = std::max<int64_t>(row.mMax, 1);
+        PlanConstraints pinned;
+        pinned.families = {plan};
+        FailureOr<PlanChoice> built =
+            chooseKernelPlanAtDim(kernel, at, h200, reason, pinned);
+        ASSERT_TRUE(succeeded(built)) << where << ": " << reason;
+        EXPECT_EQ(built->plan, plan) << where << ", row " << i;
+        EXPECT_EQ(evaluateDynamicGridRule(plan, getDynamicGridRule(kernel, plan),
+                                          at),
+                  Grid(plan.getGrid()))
+            << where << ", row " << i;
+        if (i + 1 == rows->size())
+          continue;
+        const PlanTableRow &next = (*rows)[i + 1];
+        EXPECT_EQ(next.mMin, row.mMax + 1) << where;
+        EXPECT_FALSE(isSamePlanFamily(plan, next.choice.plan)) << where;
+        // The boundary: the pair's choice flips between m_max and m_max + 1.
+        PlanConstraints pair;
+        pair.families = {plan, next.choice.plan};
+        FailureOr<PlanChoice> before =
+            chooseKernelPlanAtDim(kernel, at, h200, reason, pair);
+        FailureOr<PlanChoice> after =
+            chooseKernelPlanAtDim(kernel, next.mMin, h200, reason, pair);
+        ASSERT_TRUE(succeeded(before) && succeeded(after)) << where;
+        EXPECT_TRUE(isSamePlanFamily(before->plan, plan)) << where;
+        EXPECT_TRUE(isSamePlanFamily(after->plan, next.choice.plan)) << where;
+      }
+      for (int64_t m : getDimSamplePoints(range)) {
+        if (m < 1)
+          continue;
+        const PlanTableRow *row =
+            llvm::find_if(*rows, [&](const PlanTableRow &r) {
+              return r.mMin <= m && m <= r.mMax;
+            });
+        ASSERT_NE(row, rows->end()) << where << ", M = " << m;
+        FailureOr<PlanChoice> best =
+            chooseKernelPlanAtDim(kernel, m, h200, reason, {});
+        ASSERT_TRUE(succeeded(best)) << reason;
+        EXPECT_TRUE(isSamePlanFamily(best->plan, row->choice.plan))
+            << where << ": at sample M = " << m << " the row from "
+            << row->mMin << " has another plan than the planner's";
+      }
+    }
+  }
+}
+
 } // namespace
