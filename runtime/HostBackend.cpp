@@ -77,3 +77,10 @@ bool HostKernel::call(const std::vector<void *> &args,
   callers[args.size()](entry, args.data());
   return true;
 }
+
+bool HostKernel::callAtDim(const std::vector<void *> &args, int64_t dim,
+                           std::string &error) const {
+  std::vector<void *> withDim(args);
+  withDim.push_back(&dim);
+  return call(withDim, error);
+}

@@ -6,7 +6,12 @@
 # fused with force=always), convert-sol-to-linalg outlines each kernel,
 # sol-lower-to-cpu keeps only the kernels. Each kernel is exported as
 #   void <kernel name>(void *in0, ..., void *out0, ...)
-# on dense row-major buffers of the kernel's input and result types; the
+# on dense row-major buffers of the kernel's input and result types; a
+# kernel whose outermost dim is dynamic (tensor<?x...>) takes the value of
+# that dim through one more, trailing, argument (docs/dynamic-shapes.md, 4):
+#   void <kernel name>(void *in0, ..., void *out0, ..., const int64_t *dim)
+# and serves every M from the one library. The caller allocates each buffer
+# at that M; the kernel writes its outs in place. The
 # kernel names are listed in <outdir>/kernels.txt. Intermediates stay in
 # <outdir> (kernels.linalg.mlir, kernels.llvm.mlir, kernels.ll, kernels.o).
 set -euo pipefail

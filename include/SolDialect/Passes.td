@@ -351,10 +351,17 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
          accumulator.
       3. func.return of the epilogue's results.
 
-    Kernel functions hold no sol ops. Dynamic shapes, two matmuls that are
-    not siblings (or more than two) in a kernel, a matmul operand computed
-    inside the kernel (a prologue) and
-    kernel results of different shapes are located errors.
+    A kernel with a dynamic outermost dim (docs/dynamic-shapes.md) keeps it:
+    its function takes and returns `tensor<?x...>`, each accumulator's
+    `tensor.empty(%dim)` takes `%dim = tensor.dim` of the first dynamic
+    argument at index 0 (built only when there is an accumulator), and the
+    host sizes the outs it passes the same way. Such a function also carries
+    the kernel's plan table (`sol.plans`) and, where its function or module
+    declares one, `sol.dim_range`.
+
+    Kernel functions hold no sol ops. Two matmuls that are not siblings (or
+    more than two) in a kernel, a matmul operand computed inside the kernel
+    (a prologue) and kernel results of different shapes are located errors.
   }];
   let dependentDialects = [
     "::mlir::sol::SolDialect", "::mlir::func::FuncDialect",

@@ -7,7 +7,10 @@
 // linalg.generic whose body is f32 scalar code (emitScalarElementwise). The
 // form is deliberately rigid (Passes.td spells it out): the GPU code
 // generators pattern-match it instead of analysing arbitrary linalg, and the
-// CPU build (sol-lower-to-cpu) lowers it with upstream passes only.
+// CPU build (sol-lower-to-cpu) lowers it with upstream passes only. A kernel
+// with a dynamic outermost dim keeps it: every dynamic dim of a kernel is the
+// same value (docs/dynamic-shapes.md), so one tensor.dim of an input sizes
+// its accumulators and the outs the host passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -277,7 +280,11 @@ private:
         entry.getArguments().drop_front(numInputs);
     ArrayRef<int64_t> space = shapeOf(kernel.getResult(0));
     YieldOp yield = kernel.getYield();
-    Value dim = getDynamicDim(b, kernel.getLoc(), entry.getArguments());
+    // Only accumulators are allocated here: an elementwise kernel writes its
+    // outs and needs no dim (the canonical form has no dead ops).
+    Value dim = matmuls.empty()
+                    ? Value()
+                    : getDynamicDim(b, kernel.getLoc(), entry.getArguments());
 
     // Epilogue operands: accumulator, then the inputs elementwise code reads.
     SmallVector<Value> ins;

@@ -50,3 +50,29 @@ func.func @two_kernels(%x: tensor<4x8xbf16>, %b: tensor<8xbf16>) -> tensor<4x8xb
   %s = sol.add %h, %b : tensor<4x8xbf16>, tensor<8xbf16> -> tensor<4x8xbf16>
   return %s : tensor<4x8xbf16>
 }
+
+// -----
+
+// A dynamic kernel is `void name(void *x, void *w, void *r, void *out,
+// const int64_t *dim)` (sol-cpu-kernel-abi): the same bare pointers plus the
+// pointer to the dim, which it loads and sizes its accumulator by.
+// CHECK-LABEL: module {
+//   CHECK-NOT:   llvm.func @dyn_oproj(
+//       CHECK:   llvm.func @dyn_oproj_matmul_0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+//       CHECK:     %[[DIM:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+//       CHECK:     llvm.mul %[[DIM]], %{{.*}} : i64
+//       CHECK:     %[[ACC:.*]] = llvm.call @malloc
+//   CHECK-NOT:     llvm.call @malloc
+//       CHECK:     llvm.call @free(%[[ACC]])
+//  CHECK-NEXT:     llvm.return{{$}}
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @dyn_oproj(%x: tensor<?x8xf16>, %w: tensor<4x8xf16>, %r: tensor<?x4xf16>) -> tensor<?x4xf16> {
+    %k = sol.kernel @dyn_oproj_matmul_0 ins(%x, %w, %r : tensor<?x8xf16>, tensor<4x8xf16>, tensor<?x4xf16>) -> tensor<?x4xf16> {
+    ^bb0(%a: tensor<?x8xf16>, %b: tensor<4x8xf16>, %c: tensor<?x4xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<?x8xf16>, tensor<4x8xf16> -> tensor<?x4xf16>
+      %s = sol.add %m, %c : tensor<?x4xf16>, tensor<?x4xf16> -> tensor<?x4xf16>
+      sol.yield %s : tensor<?x4xf16>
+    }
+    return %k : tensor<?x4xf16>
+  }
+}
