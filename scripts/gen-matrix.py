@@ -10,6 +10,14 @@ outputs, the [K, N] layout) and every elementwise op with broadcasting, in
 f16, bf16 and f32, over M in {1, 7, 64, 4097}, the N and K of the DESIGN.md
 section 7 workloads and odd ones (77, 129, 200, 1000). The `cpu` profile
 keeps the same patterns on small odd shapes, for the host backend in CI.
+
+With --dynamic the same cases are written with `?` for M
+(docs/dynamic-shapes.md): the cases that differ only in M become one
+function, `<pattern>_<dtype>_dynx<n>x<k>`, whose `sol.dim_range` runs from 1
+to the largest of their Ms and hints each of them (the Ms the check runs the
+kernels at: a manifest's `dynamic_dim.hints`). The [B, S, K] activation
+pattern takes its batch as the dynamic dim (rows = dim x S: one function per
+S); a batched B takes a static A, so bmm_residual has no dynamic case.
 """
 import argparse
 import re
@@ -74,7 +82,7 @@ class Fn:
             self.name, sig, res, body, ret)
 
 
-def matmul_case(pattern, dtype, m, n, k):
+def matmul_case(pattern, dtype, m, n, k, batch=2):
     f = Fn(pattern)
     if pattern == "bmm_residual":
         x = f.arg([2, m, k], dtype)
@@ -84,11 +92,11 @@ def matmul_case(pattern, dtype, m, n, k):
         return f.text([f.binary("add", y, r, [2, m, n])])
     if pattern == "mm_residual_batched_lhs":
         # The seed's [B, S, K] activations: batch dims fold into M.
-        x = f.arg([2, m, k], dtype)
+        x = f.arg([batch, m, k], dtype)
         w = f.arg([n, k], dtype)
-        r = f.arg([2, m, n], dtype)
-        y = f.matmul(x, w, True, [2, m, n])
-        return f.text([f.binary("add", y, r, [2, m, n])])
+        r = f.arg([batch, m, n], dtype)
+        y = f.matmul(x, w, True, [batch, m, n])
+        return f.text([f.binary("add", y, r, [batch, m, n])])
     x = f.arg([m, k], dtype)
     if pattern == "mm_swiglu":
         # Sibling matmuls over one x: one kernel where the target has a
@@ -211,6 +219,47 @@ def cases(profile):
                 yield "{}_{}_{}x{}".format(pattern, dtype, m, n), elementwise_case(pattern, dtype, m, n)
 
 
+#: The dynamic dim's name in the dynamic cases' function names.
+DYN = "dyn"
+
+
+def with_dim_range(text, lo, hi, hints):
+    """`text` (one function) declaring the range of its dynamic dim."""
+    attr = "#sol.dim_range<min = {}, max = {}, hints = [{}]>".format(
+        lo, hi, ", ".join(str(h) for h in hints))
+    return text.replace(") {\n", ") attributes {{sol.dim_range = {}}} {{\n".format(attr), 1)
+
+
+def dynamic_cases(profile):
+    """The cases of `cases(profile)` with `?` for M, one function per group of
+    cases that differ only in M."""
+    groups = {}
+    for name, _ in cases(profile):
+        pattern_dtype, shape = name.rsplit("_", 1)
+        dims = shape.split("x")
+        groups.setdefault((pattern_dtype, tuple(dims[1:])), []).append(int(dims[0]))
+    for (pattern_dtype, rest), ms in groups.items():
+        dtype = pattern_dtype.rsplit("_", 1)[1]
+        pattern = pattern_dtype[:-len(dtype) - 1]
+        ints = [int(d) for d in rest]
+        if pattern == "bmm_residual":
+            continue  # a batched B takes a static A
+        if pattern == "mm_residual_batched_lhs":
+            # The batch is the dynamic dim; S (the case's M) stays static.
+            for m in ms:
+                name = "{}_{}x{}".format(pattern_dtype, DYN, "x".join([str(m)] + list(rest)))
+                yield name, with_dim_range(
+                    matmul_case(pattern, dtype, m, ints[0], ints[1], batch="?"), 1, 2, [1, 2])
+            continue
+        name = "{}_{}x{}".format(pattern_dtype, DYN, "x".join(rest))
+        hints = sorted(set(ms))
+        if pattern in MATMUL_PATTERNS:
+            text = matmul_case(pattern, dtype, "?", ints[0], ints[1])
+        else:
+            text = elementwise_case(pattern, dtype, "?", ints[0])
+        yield name, with_dim_range(text, 1, max(ms), hints)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--profile", choices=["gpu", "cpu"], default="gpu")
@@ -219,12 +268,16 @@ def main():
     parser.add_argument("--suffix", default="",
                         help="append to every case name (to compile a subset "
                              "again under other sol-tile constraints)")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="write the cases with a dynamic M (one function "
+                             "per group of cases that differ only in M, its "
+                             "range 1 to their largest M, hinting each)")
     parser.add_argument("out", help="the module to write, one function per case")
     args = parser.parse_args()
     count = 0
     with open(args.out, "w") as f:
         f.write(TARGET)
-        for name, text in cases(args.profile):
+        for name, text in (dynamic_cases if args.dynamic else cases)(args.profile):
             if args.only and not re.search(args.only, name):
                 continue
             name += args.suffix

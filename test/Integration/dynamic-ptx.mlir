@@ -45,6 +45,13 @@
 // RUN: sh -c 'for f in %t/mma/*.ptx %t/wgmma/*.ptx %t/cluster/*.ptx %t/pingpong/*.ptx %t/tall/*.ptx %t/gemv/*.ptx %t/simt/*.ptx; do if grep -B1 "^)$" $f | head -1 | grep -q "\.param \.u64 [a-z0-9_]*__m[0-9]*_[0-9]*_param_[0-9]*$"; then echo OK; else echo "BAD $f"; fi; done' | sort | uniq | FileCheck %s --check-prefix=ABI
 // RUN: sh -c 'for d in mma wgmma cluster pingpong tall gemv simt; do cd %t/$d && for p in $(grep -ho "\"ptx\": \"[^\"]*\"" *.json | sed "s/.*: \"//;s/\"$//"); do test -f $p && test -f ${p%%.ptx}.cubin && echo HAVE || echo "MISSING $d/$p"; done; done' | sort | uniq | FileCheck %s --check-prefix=FILES
 //
+// The correctness matrix's cases with a dynamic M (gen-matrix.py --dynamic,
+// the cpu profile's shapes), every kernel of it:
+// RUN: python3 %sol_src_root/scripts/gen-matrix.py --profile=cpu --dynamic %t/matrix.mlir | FileCheck %s --check-prefix=GENDYN
+// RUN: sol-opt %t/matrix.mlir --sol-to-ptx=out-dir=%t/matrix -o /dev/null 2> /dev/null
+// RUN: sh -c 'for f in %t/matrix/*.ptx; do if grep -B1 "^)$" $f | head -1 | grep -q "\.param \.u64 [a-z0-9_]*__m[0-9]*_[0-9]*_param_[0-9]*$"; then echo OK; else echo "BAD $f"; fi; done' | sort | uniq | FileCheck %s --check-prefix=ABI
+// RUN: sh -c 'cd %t/matrix && for p in $(grep -ho "\"ptx\": \"[^\"]*\"" *.json | sed "s/.*: \"//;s/\"$//"); do test -f $p && test -f ${p%%.ptx}.cubin && echo HAVE || echo "MISSING $p"; done' | sort | uniq | FileCheck %s --check-prefix=FILES
+//
 // The hand-written linalg kernels, through the GPU half of sol-to-ptx:
 // RUN: sol-opt %t/linalg.mlir --split-input-file --pass-pipeline='builtin.module(convert-sol-kernels-to-gpu,canonicalize,cse,sol-attach-nvvm-target,convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},canonicalize,cse,reconcile-unrealized-casts),gpu.module(sol-tensor-map-params),gpu-module-to-binary{format=isa toolkit=/usr/local/cuda},sol-write-binaries{dir=%t/linalg})' -o /dev/null
 // RUN: ls %t/linalg | FileCheck %s --check-prefix=LINALG
@@ -57,6 +64,8 @@
 // DEFAULT-DAG: {{^}}ew_bias_relu_{{.*}}__m1_65536.cubin
 // DEFAULT-DAG: {{^}}decode_{{.*}}__m1_16.cubin
 // DEFAULT-DAG: {{^}}f32_exp_matmul_0__m1_{{[0-9]+}}.cubin
+
+// GENDYN: 132 cases in
 
 // ABI-NOT: BAD
 // ABI: OK
