@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/TilePlan.h"
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
-#include "SolDialect/TilePlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,7 +38,10 @@ protected:
                               const std::string &w, const std::string &o) {
     std::string text;
     for (char ch : ir)
-      text += ch == 'A' ? a : ch == 'W' ? w : ch == 'O' ? o : std::string(1, ch);
+      text += ch == 'A'   ? a
+              : ch == 'W' ? w
+              : ch == 'O' ? o
+                          : std::string(1, ch);
     return parseSourceString<ModuleOp>(text, &context);
   }
 
@@ -185,8 +188,7 @@ TEST_F(TilePlanTest, GemvGridIsFixedOverItsRows) {
   KernelOp kernel = getKernel(*module);
   expectRuleMatches(
       kernel, someDims(kGemvMaxRows),
-      [&](const MatmulProblem &p) { return getGemvPlan(&context, p); },
-      "gemv");
+      [&](const MatmulProblem &p) { return getGemvPlan(&context, p); }, "gemv");
 }
 
 TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
@@ -195,20 +197,18 @@ TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
   };
   OwningOpRef<ModuleOp> module = matmulKernel("", 2560, 2560);
   KernelOp kernel = getKernel(*module);
-  for (Case c : {Case{128, 128, 1, 132}, Case{128, 128, 2, 132},
-                 Case{128, 256, 2, 132}, Case{256, 160, 1, 132},
-                 Case{128, 192, 1, 7}, Case{128, 144, 2, 9}})
+  for (Case c :
+       {Case{128, 128, 1, 132}, Case{128, 128, 2, 132}, Case{128, 256, 2, 132},
+        Case{256, 160, 1, 132}, Case{128, 192, 1, 7}, Case{128, 144, 2, 9}})
     expectRuleMatches(
         kernel, someDims(65536),
         [&](const MatmulProblem &p) {
-          return getWgmmaTmaPlan(&context, p, c.tileN, 4, c.cluster,
-                                 c.smCount, ConsumerSchedule::cooperative,
-                                 c.tileM);
+          return getWgmmaTmaPlan(&context, p, c.tileN, 4, c.cluster, c.smCount,
+                                 ConsumerSchedule::cooperative, c.tileM);
         },
-        "wgmma_tma " + std::to_string(c.tileM) + "x" +
-            std::to_string(c.tileN) + " cluster " +
-            std::to_string(c.cluster) + " on " + std::to_string(c.smCount) +
-            " SMs");
+        "wgmma_tma " + std::to_string(c.tileM) + "x" + std::to_string(c.tileN) +
+            " cluster " + std::to_string(c.cluster) + " on " +
+            std::to_string(c.smCount) + " SMs");
   // Siblings: a tile_n-wide tile holds tile_n / 2 columns of each weight.
   OwningOpRef<ModuleOp> siblings = siblingKernel(2560, 6912);
   expectRuleMatches(
@@ -246,9 +246,9 @@ TEST_F(TilePlanTest, ElementwiseGridFollowsElements) {
       for (int64_t m : ms) {
         if (m > mMax)
           break;
-        EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, m),
-                  Grid(getElementwisePlan(&context, m * inner, vector)
-                           .getGrid()))
+        EXPECT_EQ(
+            evaluateDynamicGridRule(rowPlan, rule, m),
+            Grid(getElementwisePlan(&context, m * inner, vector).getGrid()))
             << shape << " at M = " << m << " (row to " << mMax << ")";
       }
     }
@@ -295,8 +295,8 @@ TEST_F(TilePlanTest, PlanTableCoversTheRangeWithTheBestPlanAtEachSample) {
       FailureOr<SmallVector<PlanTableRow>> rows =
           choosePlanTable(kernel, h200, reason);
       ASSERT_TRUE(succeeded(rows)) << reason;
-      std::string where = "range " + std::to_string(min) + ".." +
-                          std::to_string(max);
+      std::string where =
+          "range " + std::to_string(min) + ".." + std::to_string(max);
       ASSERT_FALSE(rows->empty()) << where;
       EXPECT_EQ(rows->front().mMin, min) << where;
       EXPECT_EQ(rows->back().mMax, max) << where;
@@ -312,9 +312,9 @@ TEST_F(TilePlanTest, PlanTableCoversTheRangeWithTheBestPlanAtEachSample) {
             chooseKernelPlanAtDim(kernel, at, h200, reason, pinned);
         ASSERT_TRUE(succeeded(built)) << where << ": " << reason;
         EXPECT_EQ(built->plan, plan) << where << ", row " << i;
-        EXPECT_EQ(evaluateDynamicGridRule(plan, getDynamicGridRule(kernel, plan),
-                                          at),
-                  Grid(plan.getGrid()))
+        EXPECT_EQ(
+            evaluateDynamicGridRule(plan, getDynamicGridRule(kernel, plan), at),
+            Grid(plan.getGrid()))
             << where << ", row " << i;
         if (i + 1 == rows->size())
           continue;
@@ -344,8 +344,8 @@ TEST_F(TilePlanTest, PlanTableCoversTheRangeWithTheBestPlanAtEachSample) {
             chooseKernelPlanAtDim(kernel, m, h200, reason, {});
         ASSERT_TRUE(succeeded(best)) << reason;
         EXPECT_TRUE(isSamePlanFamily(best->plan, row->choice.plan))
-            << where << ": at sample M = " << m << " the row from "
-            << row->mMin << " has another plan than the planner's";
+            << where << ": at sample M = " << m << " the row from " << row->mMin
+            << " has another plan than the planner's";
       }
     }
   }

@@ -189,8 +189,7 @@ inline bool PlanConstraints::allows(PlanAttr plan) const {
          (tiles.empty() || !isWgmma ||
           llvm::is_contained(
               tiles, std::make_pair(plan.getTile()[0], plan.getTile()[1]))) &&
-         (families.empty() ||
-          llvm::any_of(families, [&](PlanAttr family) {
+         (families.empty() || llvm::any_of(families, [&](PlanAttr family) {
             return isSamePlanFamily(plan, family);
           }));
 }

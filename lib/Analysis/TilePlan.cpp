@@ -557,8 +557,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       MatmulTiling tiling = getMatmulTiling(choice.plan);
       choice.cost = estimateCost(work, target, &tiling);
       reason << "simt: " << notMma;
-      choice.description = "simt, predicted " +
-                           formatReal(choice.cost.getTPredUs()) + " us";
+      choice.description =
+          "simt, predicted " + formatReal(choice.cost.getTPredUs()) + " us";
       return choice;
     }
     if (unlaunchable > 0) {
@@ -672,10 +672,9 @@ DynamicGridRule mlir::sol::getDynamicGridRule(KernelOp kernel, PlanAttr plan) {
   std::string ignored;
   FailureOr<SmallVector<MatmulOp, 2>> matmuls =
       getKernelMatmuls(kernel.getBodyBlock(), ignored);
-  int64_t rowsPerDim =
-      succeeded(matmuls) && !matmuls->empty()
-          ? getMatmulRowsPerDim(matmuls->front())
-          : 0;
+  int64_t rowsPerDim = succeeded(matmuls) && !matmuls->empty()
+                           ? getMatmulRowsPerDim(matmuls->front())
+                           : 0;
   unsigned axis = plan.getPath() == KernelPath::wgmma_tma ? 0 : 1;
   if (rowsPerDim == 0)
     return getFixedGridRule(axis, grid[axis]);
@@ -713,11 +712,11 @@ SmallVector<int64_t, 3>
 mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const DynamicGridRule &rule,
                                    int64_t dim) {
   SmallVector<int64_t, 3> grid(plan.getGrid());
-  int64_t extent = saturate(
-      CheckedCount(llvm::divideCeilSigned(
-          saturate(CheckedCount(dim) * rule.elementsPerDim),
-          rule.elementsPerBlock)) *
-      rule.times);
+  int64_t extent =
+      saturate(CheckedCount(llvm::divideCeilSigned(
+                   saturate(CheckedCount(dim) * rule.elementsPerDim),
+                   rule.elementsPerBlock)) *
+               rule.times);
   if (rule.max > 0)
     extent = std::min(extent, rule.max);
   // The plan's cluster runs along grid x.
@@ -757,8 +756,8 @@ public:
       Type type = getTypeAtDim(operand.get().getType(), dim);
       if (type == operand.get().getType())
         continue;
-      auto cast = UnrealizedConversionCastOp::create(
-          builder, clone->getLoc(), type, operand.get());
+      auto cast = UnrealizedConversionCastOp::create(builder, clone->getLoc(),
+                                                     type, operand.get());
       casts.push_back(cast);
       operand.set(cast.getResult(0));
     }
@@ -860,8 +859,8 @@ mlir::sol::choosePlanTable(KernelOp kernel, TargetAttr target,
                            std::string &failureReason,
                            const PlanConstraints &constraints) {
   DimRangeAttr range = lookupDimRange(kernel);
-  std::string rangeText = std::to_string(range.getMin()) + ".." +
-                          std::to_string(range.getMax());
+  std::string rangeText =
+      std::to_string(range.getMin()) + ".." + std::to_string(range.getMax());
   // M = 0 runs nothing: it is priced at no point, and the first row starts
   // there. A range of 0 alone is planned at 1.
   SmallVector<int64_t> samples;

@@ -176,8 +176,8 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     kernel.setCostsAttr(getCostPoints(kernel, *rows, target, constraints));
     if (remarks)
       for (const PlanTableRow &row : *rows)
-        kernel.emitRemark() << "plan for M in " << row.mMin << ".."
-                            << row.mMax << ": " << row.choice.description
+        kernel.emitRemark() << "plan for M in " << row.mMin << ".." << row.mMax
+                            << ": " << row.choice.description
                             << " at M = " << std::max<int64_t>(row.mMax, 1)
                             << "; " << row.boundary;
     return true;
