@@ -24,6 +24,7 @@
 #define SOL_C_SOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(_WIN32)
 #define SOL_CAPI_EXPORT __declspec(dllexport)
@@ -144,6 +145,25 @@ SOL_CAPI_EXPORT const void *sol_kernel_cubin(const sol_compilation *compilation,
 SOL_CAPI_EXPORT const char *
 sol_kernel_manifest_json(const sol_compilation *compilation, size_t index);
 
+/* A dynamic kernel (docs/dynamic-shapes.md: its outermost dim is M, given at
+ * launch) is a table of GPU kernels, one per range of M: its manifest has
+ * "dynamic_dim" and "plans" (one row per range, naming its GPU kernel), and
+ * its binaries are per row; sol_kernel_ptx and sol_kernel_cubin give "" (size
+ * 0) for it. The rows' count (0 for a static kernel), and row `row`'s GPU
+ * kernel name, PTX and cubin, in the manifest's "plans" order; NULL (size
+ * 0) when `index` or `row` is out of range. */
+SOL_CAPI_EXPORT size_t sol_kernel_num_plans(const sol_compilation *compilation,
+                                            size_t index);
+SOL_CAPI_EXPORT const char *
+sol_kernel_plan_name(const sol_compilation *compilation, size_t index,
+                     size_t row);
+SOL_CAPI_EXPORT const char *
+sol_kernel_plan_ptx(const sol_compilation *compilation, size_t index,
+                    size_t row);
+SOL_CAPI_EXPORT const void *
+sol_kernel_plan_cubin(const sol_compilation *compilation, size_t index,
+                      size_t row, size_t *size);
+
 /* A JSON array with one object per kernel: {"kernel", "bound", "intensity",
  * "tc_flops", "ew_flops", "bytes", "t_ideal_us", "t_pred_us", "sol_pred",
  * "limiter"}: the manifests' cost objects. Release with sol_string_free. */
@@ -192,6 +212,20 @@ SOL_CAPI_EXPORT int sol_module_load_on_device(const void *image, size_t size,
                                               sol_loaded_kernel **out,
                                               char **error);
 
+/* Loads a kernel from `num_images` images (`images[i]`, `sizes[i]` bytes):
+ * for a dynamic manifest one per "plans" row, in order (the rows'
+ * sol_kernel_plan_cubin), each looked up by its row's kernel name; for a
+ * static one, one image (sol_module_load_on_device). `kernel_name` is the
+ * manifest's "kernel". sol_module_load and sol_module_load_on_device refuse
+ * a dynamic manifest (naming this function). */
+SOL_CAPI_EXPORT int sol_module_load_plans(const void *const *images,
+                                          const size_t *sizes,
+                                          size_t num_images,
+                                          const char *kernel_name,
+                                          const char *manifest_json,
+                                          int device, sol_loaded_kernel **out,
+                                          char **error);
+
 /* The device ordinal a loaded kernel lives on (-1 for NULL). */
 SOL_CAPI_EXPORT int sol_loaded_kernel_device(const sol_loaded_kernel *kernel);
 
@@ -208,6 +242,23 @@ SOL_CAPI_EXPORT int sol_kernel_launch(sol_loaded_kernel *kernel,
                                       void **arg_device_pointers,
                                       size_t num_args, void *cuda_stream,
                                       char **error);
+
+/* sol_kernel_launch for a dynamic kernel at M = `dim`, the outermost dim of
+ * its dynamic arguments (the buffers hold M rows of them): the row holding
+ * M, its grid for M (the row's "grid_rows"), its tensor maps over M rows,
+ * and M passed as the kernel's last (i64) parameter. M = 0 launches nothing
+ * and succeeds (the outputs are empty); an M outside the manifest's
+ * "dynamic_dim" is an error naming the range. sol_kernel_launch refuses a
+ * dynamic kernel and this function a static one. */
+SOL_CAPI_EXPORT int sol_kernel_launch_dim(sol_loaded_kernel *kernel,
+                                          void **arg_device_pointers,
+                                          size_t num_args, int64_t dim,
+                                          void *cuda_stream, char **error);
+
+/* 1 and the range of M (`*min`, `*max`, each when not NULL) for a dynamic
+ * kernel, 0 for a static one or NULL. */
+SOL_CAPI_EXPORT int sol_loaded_kernel_dim_range(const sol_loaded_kernel *kernel,
+                                                int64_t *min, int64_t *max);
 
 /* The manifest's argument count (inputs and outputs). */
 SOL_CAPI_EXPORT size_t

@@ -37,6 +37,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -62,8 +63,16 @@ namespace cuda = ::sol::runtime::cuda;
 
 #define SOL_CAPI_VERSION "0.1.0"
 
+/// One row of a dynamic kernel's plan table: its GPU kernel's binaries.
+struct SolPlanBinary {
+  std::string name, ptx, cubin;
+};
+
 struct SolKernel {
   std::string name, ptx, cubin, manifest;
+  /// A dynamic kernel's rows, in the manifest's "plans" order (its ptx and
+  /// cubin above are empty); none for a static kernel.
+  std::vector<SolPlanBinary> plans;
 };
 
 struct sol_compilation {
@@ -72,8 +81,13 @@ struct sol_compilation {
 };
 
 struct sol_loaded_kernel {
+  /// A static kernel's module and function; a dynamic kernel's first row's.
   cuda::CUmodule module = nullptr;
   cuda::CUfunction function = nullptr;
+  /// A dynamic kernel's modules and functions, one per "plans" row (the
+  /// first is also `module`, `function`).
+  std::vector<cuda::CUmodule> rowModules;
+  std::vector<cuda::CUfunction> rowFunctions;
   ::sol::runtime::Manifest manifest;
   /// The CUDA device (ordinal) whose primary context holds the module.
   int device = 0;
@@ -573,6 +587,51 @@ struct CompileJob {
 
 /// The unprotected compile. Fills `compilation` and returns 0, or sets
 /// `message` and returns nonzero; `diagnostics` collects every diagnostic.
+/// Reads dynamic kernel `name`'s manifest and each of its rows' binaries,
+/// in the manifest's "plans" order, into a new kernel of `compilation`.
+static bool readDynamicKernel(StringRef outDir, StringRef name,
+                              sol_compilation &compilation,
+                              std::string &message) {
+  SolKernel kernel;
+  kernel.name = name.str();
+  llvm::SmallString<256> base(outDir);
+  llvm::sys::path::append(base, name);
+  auto fail = [&](const std::string &what) {
+    message = "sol_compile: " + what + " for kernel '" + kernel.name + "'";
+    return false;
+  };
+  if (!readFile(base + ".json", kernel.manifest))
+    return fail("the pipeline wrote no manifest");
+  llvm::Expected<llvm::json::Value> manifest =
+      llvm::json::parse(kernel.manifest);
+  if (!manifest) {
+    llvm::consumeError(manifest.takeError());
+    return fail("the pipeline wrote a manifest that is not JSON");
+  }
+  const llvm::json::Object *root = manifest->getAsObject();
+  const llvm::json::Array *rows = root ? root->getArray("plans") : nullptr;
+  if (!rows || rows->empty())
+    return fail("the pipeline wrote a dynamic manifest without plans");
+  for (const llvm::json::Value &row : *rows) {
+    const llvm::json::Object *entry = row.getAsObject();
+    std::optional<StringRef> rowName =
+        entry ? entry->getString("kernel") : std::nullopt;
+    if (!rowName)
+      return fail("a plans row without its kernel's name");
+    SolPlanBinary binary;
+    binary.name = rowName->str();
+    llvm::SmallString<256> rowBase(outDir);
+    llvm::sys::path::append(rowBase, binary.name);
+    if (!readFile(rowBase + ".ptx", binary.ptx) ||
+        !readFile(rowBase + ".cubin", binary.cubin))
+      return fail("the pipeline wrote no PTX or cubin of row '" + binary.name +
+                  "'");
+    kernel.plans.push_back(std::move(binary));
+  }
+  compilation.kernels.push_back(std::move(kernel));
+  return true;
+}
+
 static int runCompile(CompileJob &job, StringRef mlirText, const char *target,
                       const CompileOptions &options, StringRef outDir,
                       std::string &diagnostics, sol_compilation &compilation,
@@ -633,21 +692,34 @@ static int runCompile(CompileJob &job, StringRef mlirText, const char *target,
   if (failed(job.pm->run(module)))
     return failWithDiagnostics("sol_compile: the sol-to-ptx pipeline failed");
 
-  // Kernels in module order: each became a gpu.binary named after it.
+  // Kernels in module order: each static kernel became a gpu.binary named
+  // after it, each row of a dynamic kernel's plan table one named
+  // <kernel>__m<min>_<max> (its manifest, <kernel>.json, lists them).
+  llvm::StringSet<> dynamicKernels;
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
-    SolKernel kernel;
-    kernel.name = binary.getSymName().str();
+    StringRef binaryName = binary.getSymName();
     llvm::SmallString<256> base(outDir);
-    llvm::sys::path::append(base, kernel.name);
-    if (!readFile(base + ".json", kernel.manifest) ||
-        !readFile(base + ".ptx", kernel.ptx) ||
-        !readFile(base + ".cubin", kernel.cubin)) {
-      message = "sol_compile: the pipeline wrote no manifest, PTX or cubin "
-                "for kernel '" +
-                kernel.name + "'";
-      return 1;
+    llvm::sys::path::append(base, binaryName);
+    if (llvm::sys::fs::exists(base + ".json")) {
+      SolKernel kernel;
+      kernel.name = binaryName.str();
+      if (!readFile(base + ".json", kernel.manifest) ||
+          !readFile(base + ".ptx", kernel.ptx) ||
+          !readFile(base + ".cubin", kernel.cubin)) {
+        message = "sol_compile: the pipeline wrote no manifest, PTX or cubin "
+                  "for kernel '" +
+                  kernel.name + "'";
+        return 1;
+      }
+      compilation.kernels.push_back(std::move(kernel));
+      continue;
     }
-    compilation.kernels.push_back(std::move(kernel));
+    size_t row = binaryName.rfind("__m");
+    StringRef kernelName = binaryName.substr(0, row);
+    if (row == StringRef::npos || !dynamicKernels.insert(kernelName).second)
+      continue; // a later row of a dynamic kernel read already
+    if (!readDynamicKernel(outDir, kernelName, compilation, message))
+      return 1;
   }
   return 0;
 }
@@ -803,6 +875,41 @@ sol_kernel_manifest_json(const sol_compilation *compilation, size_t index) {
   return kernel ? kernel->manifest.c_str() : nullptr;
 }
 
+extern "C" size_t sol_kernel_num_plans(const sol_compilation *compilation,
+                                       size_t index) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  return kernel ? kernel->plans.size() : 0;
+}
+
+static const SolPlanBinary *getPlan(const sol_compilation *compilation,
+                                    size_t index, size_t row) {
+  const SolKernel *kernel = getKernel(compilation, index);
+  if (!kernel || row >= kernel->plans.size())
+    return nullptr;
+  return &kernel->plans[row];
+}
+
+extern "C" const char *sol_kernel_plan_name(const sol_compilation *compilation,
+                                            size_t index, size_t row) {
+  const SolPlanBinary *plan = getPlan(compilation, index, row);
+  return plan ? plan->name.c_str() : nullptr;
+}
+
+extern "C" const char *sol_kernel_plan_ptx(const sol_compilation *compilation,
+                                           size_t index, size_t row) {
+  const SolPlanBinary *plan = getPlan(compilation, index, row);
+  return plan ? plan->ptx.c_str() : nullptr;
+}
+
+extern "C" const void *
+sol_kernel_plan_cubin(const sol_compilation *compilation, size_t index,
+                      size_t row, size_t *size) {
+  const SolPlanBinary *plan = getPlan(compilation, index, row);
+  if (size)
+    *size = plan ? plan->cubin.size() : 0;
+  return plan ? plan->cubin.data() : nullptr;
+}
+
 static char *getCostReport(const sol_compilation *compilation) {
   llvm::json::Array report;
   if (compilation) {
@@ -910,29 +1017,13 @@ static bool enterKernelDevice(const sol_loaded_kernel *kernel,
   return initCuda(driver, error, kernel->device);
 }
 
-static int loadModule(const void *image, size_t size, const char *kernelName,
-                      const char *manifestJson, int device,
-                      sol_loaded_kernel **out, char **error) {
-  if (!image || size == 0 || !kernelName || !manifestJson || !out)
-    return fail(error, "sol_module_load: image, kernel_name, manifest_json "
-                       "and out must be given (and size nonzero)");
-  auto kernel = std::make_unique<sol_loaded_kernel>();
-  std::string message;
-  if (!::sol::runtime::parseManifest(manifestJson, "", kernel->manifest,
-                                     message))
-    return fail(error, "sol_module_load: " + message);
-  if (kernel->manifest.kernel != kernelName)
-    return fail(error, "sol_module_load: the manifest describes kernel '" +
-                           kernel->manifest.kernel + "', not '" + kernelName +
-                           "'");
-
-  const cuda::CudaDriver *driver = nullptr;
-  kernel->device = device;
-  if (!initCuda(driver, message, device))
-    return fail(error, "sol_module_load: " + message);
-  if (!::sol::runtime::checkLaunchSupport(*driver, kernel->manifest, message))
-    return fail(error, "sol_module_load: " + message);
-
+/// Loads `image` (a cubin or PTX, `size` bytes) as a module and looks up
+/// `entry`, setting its dynamic shared memory to `smem`; on failure the
+/// message, and any module loaded is left in `module` for the caller to free.
+static bool loadImage(const cuda::CudaDriver &driver, const void *image,
+                      size_t size, const std::string &entry, unsigned smem,
+                      cuda::CUmodule &module, cuda::CUfunction &function,
+                      std::string &message) {
   // PTX is read as a C string: make sure one NUL ends it.
   std::string bytes(static_cast<const char *>(image), size);
   bytes.push_back('\0');
@@ -940,51 +1031,164 @@ static int loadModule(const void *image, size_t size, const char *kernelName,
   cuda::CUjit_option options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER,
                                   cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1)};
-  cuda::CUresult status = driver->cuModuleLoadDataEx(
-      &kernel->module, bytes.data(), 2, options, values);
+  cuda::CUresult status =
+      driver.cuModuleLoadDataEx(&module, bytes.data(), 2, options, values);
   if (status != cuda::CUDA_SUCCESS) {
-    kernel->module = nullptr;
-    message = "sol_module_load: cannot load the module of '" +
-              std::string(kernelName) + "': " + driver->describe(status);
+    module = nullptr;
+    message = "cannot load the module of '" + entry +
+              "': " + driver.describe(status);
     if (errorLog[0])
       message += "\n  JIT error log:\n" + std::string(errorLog);
-    return fail(error, message);
+    return false;
   }
+  if (!driver.check(driver.cuModuleGetFunction(&function, module,
+                                               entry.c_str()),
+                    "cuModuleGetFunction", message))
+    return false;
+  return smem == 0 ||
+         driver.check(driver.cuFuncSetAttribute(
+                          function,
+                          cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          static_cast<int>(smem)),
+                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                      message);
+}
+
+/// Loads a kernel from `numImages` images: one for a static manifest, one
+/// per "plans" row (in order) for a dynamic one (only when `allowDynamic`:
+/// sol_module_load's single image cannot hold a plan table). `api` names the
+/// entry point in messages.
+static int loadModules(const void *const *images, const size_t *sizes,
+                       size_t numImages, const char *kernelName,
+                       const char *manifestJson, int device, bool allowDynamic,
+                       const char *api, sol_loaded_kernel **out,
+                       char **error) {
+  std::string prefix = std::string(api) + ": ";
+  if (!images || !sizes || !kernelName || !manifestJson || !out)
+    return fail(error, prefix + "image, kernel_name, manifest_json and out "
+                                "must be given (and size nonzero)");
+  for (size_t i = 0; i < numImages; ++i)
+    if (!images[i] || sizes[i] == 0)
+      return fail(error, prefix + "image, kernel_name, manifest_json and out "
+                                  "must be given (and size nonzero)");
+  auto kernel = std::make_unique<sol_loaded_kernel>();
+  std::string message;
+  ::sol::runtime::Manifest &manifest = kernel->manifest;
+  if (!::sol::runtime::parseManifest(manifestJson, "", manifest, message))
+    return fail(error, prefix + message);
+  if (manifest.kernel != kernelName)
+    return fail(error, prefix + "the manifest describes kernel '" +
+                           manifest.kernel + "', not '" + kernelName + "'");
+  size_t expected = manifest.isDynamic() ? manifest.plans.size() : 1;
+  if (manifest.isDynamic() && !allowDynamic)
+    return fail(error, prefix + "kernel '" + manifest.kernel +
+                           "' is dynamic (M in " +
+                           ::sol::runtime::formatDimRange(manifest.dynamicDim) +
+                           "): load its " + std::to_string(expected) +
+                           " plan rows' images with sol_module_load_plans");
+  if (numImages != expected)
+    return fail(error, prefix + "kernel '" + manifest.kernel + "' takes " +
+                           std::to_string(expected) + " image" +
+                           (expected == 1 ? "" : "s") +
+                           (manifest.isDynamic() ? " (one per plans row)" : "") +
+                           ", got " + std::to_string(numImages));
+
+  const cuda::CudaDriver *driver = nullptr;
+  kernel->device = device;
+  if (!initCuda(driver, message, device))
+    return fail(error, prefix + message);
   std::unique_ptr<sol_loaded_kernel, void (*)(sol_loaded_kernel *)> guard(
       kernel.release(), sol_loaded_kernel_free);
-  if (!driver->check(driver->cuModuleGetFunction(&guard->function,
-                                                 guard->module, kernelName),
-                     "cuModuleGetFunction", message))
-    return fail(error, "sol_module_load: " + message);
-  unsigned smem = guard->manifest.launch.dynamicSharedBytes;
-  if (smem > 0 &&
-      !driver->check(driver->cuFuncSetAttribute(
-                         guard->function,
-                         cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                         static_cast<int>(smem)),
-                     "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                     message))
-    return fail(error, "sol_module_load: " + message);
+  if (!guard->manifest.isDynamic()) {
+    if (!::sol::runtime::checkLaunchSupport(*driver, guard->manifest, message))
+      return fail(error, prefix + message);
+    if (!loadImage(*driver, images[0], sizes[0], guard->manifest.kernel,
+                   guard->manifest.launch.dynamicSharedBytes, guard->module,
+                   guard->function, message))
+      return fail(error, prefix + message);
+    *out = guard.release();
+    return 0;
+  }
+  // Each row is a kernel of its own, with its launch (cluster, maps, smem).
+  for (size_t i = 0; i < numImages; ++i) {
+    const ::sol::runtime::PlanRow &row = guard->manifest.plans[i];
+    ::sol::runtime::Manifest rowView;
+    rowView.kernel = row.kernel;
+    rowView.launch = row.launch;
+    rowView.tensorMaps = row.tensorMaps;
+    cuda::CUmodule module = nullptr;
+    cuda::CUfunction function = nullptr;
+    bool loaded =
+        ::sol::runtime::checkLaunchSupport(*driver, rowView, message) &&
+        loadImage(*driver, images[i], sizes[i], row.kernel,
+                  row.launch.dynamicSharedBytes, module, function, message);
+    if (module)
+      guard->rowModules.push_back(module);
+    guard->rowFunctions.push_back(function);
+    if (!loaded)
+      return fail(error, prefix + "plans[" + std::to_string(i) + "]: " +
+                             message);
+  }
+  guard->module = guard->rowModules.front();
+  guard->function = guard->rowFunctions.front();
   *out = guard.release();
   return 0;
 }
 
+static int loadModule(const void *image, size_t size, const char *kernelName,
+                      const char *manifestJson, int device,
+                      sol_loaded_kernel **out, char **error) {
+  if (!image || size == 0)
+    return fail(error, "sol_module_load: image, kernel_name, manifest_json "
+                       "and out must be given (and size nonzero)");
+  return loadModules(&image, &size, 1, kernelName, manifestJson, device,
+                     /*allowDynamic=*/false, "sol_module_load", out, error);
+}
+
+/// Launches `kernel` (a static one, or a dynamic one at `dim`, >= 0).
 static int launchLoadedKernel(sol_loaded_kernel *kernel,
                               void **argDevicePointers, size_t numArgs,
-                              void *cudaStream, char **error) {
+                              int64_t dim, void *cudaStream, char **error) {
+  const char *api = dim < 0 ? "sol_kernel_launch" : "sol_kernel_launch_dim";
+  std::string prefix = std::string(api) + ": ";
   if (!kernel || !kernel->function)
-    return fail(error, "sol_kernel_launch: no loaded kernel");
-  const ::sol::runtime::Manifest &manifest = kernel->manifest;
+    return fail(error, prefix + "no loaded kernel");
+  // A dynamic kernel launches the row holding M, resolved at M.
+  ::sol::runtime::Manifest specialized;
+  cuda::CUfunction function = kernel->function;
+  if (kernel->manifest.isDynamic() != (dim >= 0))
+    return fail(error,
+                prefix + "kernel '" + kernel->manifest.kernel + "' is " +
+                    (kernel->manifest.isDynamic()
+                         ? "dynamic (M in " +
+                               ::sol::runtime::formatDimRange(
+                                   kernel->manifest.dynamicDim) +
+                               "): launch it with sol_kernel_launch_dim"
+                         : std::string("static: launch it with "
+                                       "sol_kernel_launch")));
+  std::string message;
+  if (dim >= 0) {
+    if (!::sol::runtime::specializeManifest(kernel->manifest, dim, specialized,
+                                            message))
+      return fail(error, prefix + message);
+    for (size_t i = 0; i < kernel->manifest.plans.size(); ++i)
+      if (kernel->manifest.plans[i].mMin == specialized.rowMin)
+        function = kernel->rowFunctions[i];
+  }
+  const ::sol::runtime::Manifest &manifest =
+      dim >= 0 ? specialized : kernel->manifest;
   if (numArgs != manifest.args.size())
-    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
+    return fail(error, prefix + "kernel '" + manifest.getHostEntry() +
                            "' takes " + std::to_string(manifest.args.size()) +
                            " arguments, got " + std::to_string(numArgs));
   if (numArgs > 0 && !argDevicePointers)
-    return fail(error, "sol_kernel_launch: arg_device_pointers is NULL");
+    return fail(error, prefix + "arg_device_pointers is NULL");
+  // M = 0: empty outputs, nothing to launch.
+  if (manifest.isEmptyLaunch())
+    return 0;
   const cuda::CudaDriver *driver = nullptr;
-  std::string message;
   if (!enterKernelDevice(kernel, driver, message))
-    return fail(error, "sol_kernel_launch: " + message);
+    return fail(error, prefix + message);
   // Bare-pointer calling convention: one device pointer per argument, then
   // each tensor map by value (runtime/Launch.h), encoded now on the host over
   // these buffers. The driver copies the parameters at the launch call, so
@@ -995,16 +1199,14 @@ static int launchLoadedKernel(sol_loaded_kernel *kernel,
     pointers[i] = reinterpret_cast<cuda::CUdeviceptr>(argDevicePointers[i]);
   ::sol::runtime::KernelParams params;
   if (!params.init(*driver, manifest, pointers.data(), message))
-    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
-                           "': " + message);
+    return fail(error, prefix + "kernel '" + manifest.kernel + "': " + message);
   if (!driver->check(
           ::sol::runtime::launchKernel(
-              *driver, kernel->function, manifest.launch,
+              *driver, function, manifest.launch,
               static_cast<cuda::CUstream>(cudaStream), params.data()),
           manifest.launch.hasCluster() ? "cuLaunchKernelEx" : "cuLaunchKernel",
           message))
-    return fail(error, "sol_kernel_launch: kernel '" + manifest.kernel +
-                           "': " + message);
+    return fail(error, prefix + "kernel '" + manifest.kernel + "': " + message);
   return 0;
 }
 
@@ -1035,6 +1237,22 @@ extern "C" int sol_module_load_on_device(const void *image, size_t size,
   }
 }
 
+extern "C" int sol_module_load_plans(const void *const *images,
+                                     const size_t *sizes, size_t num_images,
+                                     const char *kernelName,
+                                     const char *manifestJson, int device,
+                                     sol_loaded_kernel **out, char **error) {
+  if (out)
+    *out = nullptr;
+  try {
+    return loadModules(images, sizes, num_images, kernelName, manifestJson,
+                       device, /*allowDynamic=*/true, "sol_module_load_plans",
+                       out, error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_module_load_plans: out of memory");
+  }
+}
+
 extern "C" int sol_loaded_kernel_device(const sol_loaded_kernel *kernel) {
   return kernel ? kernel->device : -1;
 }
@@ -1043,11 +1261,37 @@ extern "C" int sol_kernel_launch(sol_loaded_kernel *kernel,
                                  void **argDevicePointers, size_t numArgs,
                                  void *cudaStream, char **error) {
   try {
-    return launchLoadedKernel(kernel, argDevicePointers, numArgs, cudaStream,
-                              error);
+    return launchLoadedKernel(kernel, argDevicePointers, numArgs, -1,
+                              cudaStream, error);
   } catch (const std::bad_alloc &) {
     return fail(error, "sol_kernel_launch: out of memory");
   }
+}
+
+extern "C" int sol_kernel_launch_dim(sol_loaded_kernel *kernel,
+                                     void **argDevicePointers, size_t numArgs,
+                                     int64_t dim, void *cudaStream,
+                                     char **error) {
+  if (dim < 0)
+    return fail(error, "sol_kernel_launch_dim: M = " + std::to_string(dim) +
+                           " is negative");
+  try {
+    return launchLoadedKernel(kernel, argDevicePointers, numArgs, dim,
+                              cudaStream, error);
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_kernel_launch_dim: out of memory");
+  }
+}
+
+extern "C" int sol_loaded_kernel_dim_range(const sol_loaded_kernel *kernel,
+                                           int64_t *min, int64_t *max) {
+  if (!kernel || !kernel->manifest.isDynamic())
+    return 0;
+  if (min)
+    *min = kernel->manifest.dynamicDim.min;
+  if (max)
+    *max = kernel->manifest.dynamicDim.max;
+  return 1;
 }
 
 extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
@@ -1057,11 +1301,15 @@ extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
 extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {
   if (!kernel)
     return;
-  if (kernel->module) {
+  std::vector<cuda::CUmodule> modules = kernel->rowModules;
+  if (modules.empty() && kernel->module)
+    modules.push_back(kernel->module);
+  if (!modules.empty()) {
     const cuda::CudaDriver *driver = nullptr;
     std::string ignored;
     if (enterKernelDevice(kernel, driver, ignored))
-      driver->cuModuleUnload(kernel->module);
+      for (cuda::CUmodule module : modules)
+        driver->cuModuleUnload(module);
   }
   delete kernel;
 }

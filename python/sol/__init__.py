@@ -6,6 +6,10 @@
     kernel = compilation.kernels[0]   # .name .ptx .cubin .manifest .cost
     out = kernel.launch(x, w, r)      # torch CUDA tensors; outputs allocated
 
+A dynamic kernel (`tensor<?x...>`, docs/dynamic-shapes.md) serves every M of
+its range: `kernel.is_dynamic`, its rows' binaries in `kernel.plans`, and
+`launch` takes M from its tensors' outermost dim.
+
 `sol.torch_backend` registers the torch.compile backend "sol".
 """
 
@@ -14,8 +18,8 @@ import json
 
 from ._capi import SolError, build_id, lib, take_string
 
-__all__ = ["SolError", "Compilation", "Kernel", "build_id", "compile",
-           "version"]
+__all__ = ["SolError", "Compilation", "Kernel", "PlanBinary", "build_id",
+           "compile", "version"]
 
 # Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
 _TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
@@ -26,16 +30,54 @@ def version():
     return lib().sol_version().decode()
 
 
-class Kernel:
-    """One compiled kernel: its binaries, manifest and cost."""
+class PlanBinary:
+    """One row of a dynamic kernel's plan table: its GPU kernel's name and
+    binaries (the manifest's "plans" row of the same index says which M it
+    serves)."""
 
-    def __init__(self, name, ptx, cubin, manifest_json):
+    def __init__(self, name, ptx, cubin):
+        self.name = name
+        self.ptx = ptx
+        self.cubin = cubin
+
+    def __repr__(self):
+        return f"<sol.PlanBinary {self.name}>"
+
+
+class Kernel:
+    """One compiled kernel: its binaries, manifest and cost. A dynamic
+    kernel's binaries are per row of its plan table (`plans`); its `ptx` and
+    `cubin` are empty."""
+
+    def __init__(self, name, ptx, cubin, manifest_json, plans=None):
         self.name = name
         self.ptx = ptx
         self.cubin = cubin
         self.manifest_json = manifest_json
         self.manifest = json.loads(manifest_json)
+        self.plans = list(plans or [])
         self._loaded = {}   # CUDA device ordinal -> loaded kernel handle
+
+    @property
+    def is_dynamic(self):
+        """Whether the outermost dim of its tensors is M, given at launch."""
+        return "dynamic_dim" in self.manifest
+
+    @property
+    def dim_range(self):
+        """(min, max) of M for a dynamic kernel, else None."""
+        if not self.is_dynamic:
+            return None
+        dim = self.manifest["dynamic_dim"]
+        return dim["min"], dim["max"]
+
+    def dim_of(self, tensors):
+        """A dynamic kernel's M: the outermost dim of the first tensor whose
+        manifest shape is dynamic (-1 in dim 0); None for a static kernel."""
+        for spec, tensor in zip(self.manifest["args"], tensors):
+            if spec["shape"] and spec["shape"][0] == -1:
+                return int(tensor.shape[0])
+        return None
 
     @property
     def cost(self):
@@ -60,10 +102,23 @@ class Kernel:
         if handle is None:
             handle = ctypes.c_void_p()
             error = ctypes.c_void_p()
-            if lib().sol_module_load_on_device(
+            if self.is_dynamic:
+                # One image per plan row, in the manifest's order.
+                images = [p.cubin for p in self.plans]
+                status = lib().sol_module_load_plans(
+                    (ctypes.c_void_p * len(images))(
+                        *[ctypes.cast(ctypes.c_char_p(i), ctypes.c_void_p)
+                          for i in images]),
+                    (ctypes.c_size_t * len(images))(*map(len, images)),
+                    len(images), self.name.encode(),
+                    self.manifest_json.encode(), device, ctypes.byref(handle),
+                    ctypes.byref(error))
+            else:
+                status = lib().sol_module_load_on_device(
                     self.cubin, len(self.cubin), self.name.encode(),
                     self.manifest_json.encode(), device, ctypes.byref(handle),
-                    ctypes.byref(error)):
+                    ctypes.byref(error))
+            if status:
                 raise SolError(take_string(error))
             self._loaded[device] = handle
         return handle
@@ -78,13 +133,15 @@ class Kernel:
     def check_args(self, tensors):
         """Raises SolError unless `tensors` match the manifest's args (inputs,
         or inputs then outputs): torch tensors, CUDA, contiguous, dtype and
-        shape as compiled."""
+        shape as compiled. A dynamic kernel's -1 (the outermost dim) matches
+        one M, the same in every tensor and within the kernel's range."""
         import torch
         specs = self.manifest["args"]
         if len(tensors) not in (len(self.inputs), len(specs)):
             raise SolError(
                 f"kernel {self.name} takes {len(self.inputs)} inputs (and "
                 f"optionally {len(self.outputs)} outputs), got {len(tensors)}")
+        m = None
         for spec, tensor in zip(specs, tensors):
             where = f"kernel {self.name}, {spec['role']} {spec['name']}"
             if not isinstance(tensor, torch.Tensor):
@@ -94,9 +151,23 @@ class Kernel:
             if tensor.dtype != dtype:
                 raise SolError(f"{where}: dtype {tensor.dtype}, compiled for "
                                f"{spec['dtype']}")
-            if list(tensor.shape) != list(spec["shape"]):
+            shape = list(spec["shape"])
+            if shape and shape[0] == -1 and tensor.dim() == len(shape):
+                if m is None:
+                    m = int(tensor.shape[0])
+                    low, high = self.dim_range
+                    if not low <= m <= high:
+                        raise SolError(
+                            f"{where}: M = {m} is outside the kernel's range "
+                            f"[{low}, {high}]")
+                shape[0] = m
+            if list(tensor.shape) != shape:
                 raise SolError(f"{where}: shape {list(tensor.shape)}, "
-                               f"compiled for {spec['shape']}")
+                               f"compiled for {spec['shape']}"
+                               + (f" (M = {m})" if m is not None else ""))
+        # Where the tensors live, once their types and shapes are right.
+        for spec, tensor in zip(specs, tensors):
+            where = f"kernel {self.name}, {spec['role']} {spec['name']}"
             if not tensor.is_cuda:
                 raise SolError(f"{where}: tensor is on {tensor.device}, not "
                                "CUDA")
@@ -116,7 +187,7 @@ class Kernel:
         args = list(tensors)
         if len(args) == len(self.inputs):
             device = args[0].device if args else torch.device("cuda", 0)
-            for shape, dtype in self.output_specs():
+            for shape, dtype in self.output_specs(self.dim_of(args)):
                 args.append(torch.empty(shape, device=device, dtype=dtype))
         if stream is None:
             stream = torch.cuda.current_stream(args[0].device)
@@ -124,10 +195,12 @@ class Kernel:
         outputs = tuple(args[len(self.inputs):])
         return outputs[0] if len(outputs) == 1 else outputs
 
-    def output_specs(self):
-        """(shape, torch dtype) of each output, in order."""
+    def output_specs(self, m=None):
+        """(shape, torch dtype) of each output, in order; a dynamic kernel's
+        shapes hold -1 for M unless `m` gives it."""
         import torch
-        return [(tuple(spec["shape"]),
+        return [(tuple(m if m is not None and i == 0 and d == -1 else d
+                       for i, d in enumerate(spec["shape"])),
                  getattr(torch, _TORCH_DTYPES[spec["dtype"]]))
                 for spec in self.outputs]
 
@@ -137,14 +210,22 @@ class Kernel:
         check_args on tensors of the same shapes, dtypes and device before
         (the torch backend, whose graph guards keep them). The kernel runs
         on the device of the first tensor (loaded there the first time);
-        `stream` must belong to it. Raises SolError."""
+        `stream` must belong to it. A dynamic kernel runs at the M of its
+        tensors (dim_of). Raises SolError."""
         pointers = (ctypes.c_void_p * len(tensors))(
             *[t.data_ptr() for t in tensors])
         error = ctypes.c_void_p()
         device = (tensors[0].device.index or 0) if tensors else 0
-        if lib().sol_kernel_launch(self.load(device), pointers, len(tensors),
-                                   ctypes.c_void_p(stream),
-                                   ctypes.byref(error)):
+        handle = self.load(device)
+        if self.is_dynamic:
+            status = lib().sol_kernel_launch_dim(
+                handle, pointers, len(tensors), self.dim_of(tensors),
+                ctypes.c_void_p(stream), ctypes.byref(error))
+        else:
+            status = lib().sol_kernel_launch(handle, pointers, len(tensors),
+                                             ctypes.c_void_p(stream),
+                                             ctypes.byref(error))
+        if status:
             raise SolError(take_string(error))
 
 
@@ -182,14 +263,21 @@ class Compilation:
         """Everything needed to rebuild the compilation (the disk cache)."""
         return {"kernels": [{"name": k.name, "ptx": k.ptx,
                              "cubin": k.cubin.hex(),
-                             "manifest": k.manifest_json}
+                             "manifest": k.manifest_json,
+                             "plans": [{"name": p.name, "ptx": p.ptx,
+                                        "cubin": p.cubin.hex()}
+                                       for p in k.plans]}
                             for k in self.kernels],
                 "host_program": self.host_program}
 
     @classmethod
     def from_json(cls, data):
         return cls([Kernel(k["name"], k["ptx"], bytes.fromhex(k["cubin"]),
-                           k["manifest"]) for k in data["kernels"]],
+                           k["manifest"],
+                           [PlanBinary(p["name"], p["ptx"],
+                                       bytes.fromhex(p["cubin"]))
+                            for p in k.get("plans", [])])
+                    for k in data["kernels"]],
                    data["host_program"])
 
 
@@ -214,11 +302,21 @@ def compile(mlir_text, target=None, options=None):
         for i in range(l.sol_compilation_num_kernels(handle)):
             size = ctypes.c_size_t()
             cubin = l.sol_kernel_cubin(handle, i, ctypes.byref(size))
+            plans = []
+            for row in range(l.sol_kernel_num_plans(handle, i)):
+                row_size = ctypes.c_size_t()
+                row_cubin = l.sol_kernel_plan_cubin(handle, i, row,
+                                                    ctypes.byref(row_size))
+                plans.append(PlanBinary(
+                    l.sol_kernel_plan_name(handle, i, row).decode(),
+                    l.sol_kernel_plan_ptx(handle, i, row).decode(),
+                    ctypes.string_at(row_cubin, row_size.value)
+                    if row_cubin else b""))
             kernels.append(Kernel(
                 l.sol_kernel_name(handle, i).decode(),
                 l.sol_kernel_ptx(handle, i).decode(),
-                ctypes.string_at(cubin, size.value) if cubin else b"",
-                l.sol_kernel_manifest_json(handle, i).decode()))
+                ctypes.string_at(cubin, size.value) if size.value else b"",
+                l.sol_kernel_manifest_json(handle, i).decode(), plans))
         host = json.loads(l.sol_compilation_host_program_json(handle))
     finally:
         l.sol_compilation_free(handle)

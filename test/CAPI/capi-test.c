@@ -437,6 +437,104 @@ int main(int argc, char **argv) {
     }
   }
 
+  // A dynamic kernel (docs/dynamic-shapes.md): its binaries come per row of
+  // its plan table, named as its manifest's "plans" rows name them; it loads
+  // through sol_module_load_plans (one image per row) and launches through
+  // sol_kernel_launch_dim with its M.
+  {
+    const char *dynamic =
+        "module attributes {sol.target = #sol.target<\"h200\">} {\n"
+        "func.func @d(%x: tensor<?x256xf16>, %w: tensor<256x256xf16>) -> "
+        "tensor<?x256xf16> attributes {sol.dim_range = #sol.dim_range<min = "
+        "1, max = 8192>} {\n"
+        "  %m = sol.matmul %x, %w transpose_b : tensor<?x256xf16>, "
+        "tensor<256x256xf16> -> tensor<?x256xf16>\n"
+        "  return %m : tensor<?x256xf16>\n"
+        "}\n"
+        "}\n";
+    sol_compilation *compiled = NULL;
+    char *error = NULL;
+    if (sol_compile(dynamic, NULL, &compiled, &error) != 0) {
+      printf("dynamic: %s\n", error);
+      sol_string_free(error);
+      ++failures;
+    } else {
+      size_t rows = sol_kernel_num_plans(compiled, 0);
+      const char *manifest = sol_kernel_manifest_json(compiled, 0);
+      size_t size = 0;
+      sol_kernel_cubin(compiled, 0, &size);
+      // CHECK: dynamic: rows {{[1-9][0-9]*}}, no top-level binaries 1, dynamic_dim 1
+      printf("dynamic: rows %zu, no top-level binaries %d, dynamic_dim %d\n",
+             rows, size == 0 && !*sol_kernel_ptx(compiled, 0),
+             strstr(manifest, "\"dynamic_dim\"") != NULL);
+      int named = 1, binaries = 1;
+      const void *images[64];
+      size_t sizes[64];
+      for (size_t row = 0; row < rows && row < 64; ++row) {
+        const char *name = sol_kernel_plan_name(compiled, 0, row);
+        char quoted[256];
+        snprintf(quoted, sizeof(quoted), "\"kernel\": \"%s\"", name);
+        named &= strncmp(name, "d_matmul_0__m", 13) == 0 &&
+                 strstr(manifest, quoted) != NULL;
+        char entry[256];
+        snprintf(entry, sizeof(entry), ".entry %s(", name);
+        images[row] = sol_kernel_plan_cubin(compiled, 0, row, &sizes[row]);
+        binaries &= strstr(sol_kernel_plan_ptx(compiled, 0, row), entry) !=
+                        NULL &&
+                    sizes[row] > 4 && memcmp(images[row], "\x7f" "ELF", 4) == 0;
+      }
+      // CHECK-NEXT: rows named in the manifest 1, their PTX entries and cubins 1
+      printf("rows named in the manifest %d, their PTX entries and cubins "
+             "%d\n",
+             named, binaries);
+      // CHECK-NEXT: row out of range: null
+      printf("row out of range: %s\n",
+             sol_kernel_plan_name(compiled, 0, rows) ? "non-null" : "null");
+      sol_loaded_kernel *loaded = NULL;
+      // CHECK-NEXT: one image: error: sol_module_load: kernel 'd_matmul_0' is dynamic (M in [1, 8192]): load its {{[0-9]+}} plan rows' images with sol_module_load_plans
+      if (sol_module_load(images[0], sizes[0], "d_matmul_0", manifest,
+                          &loaded, &error) == 0) {
+        printf("one image: unexpectedly loaded\n");
+        ++failures;
+      } else {
+        printf("one image: error: %s\n", error);
+        sol_string_free(error);
+      }
+      // CHECK-NEXT: too few images: error: sol_module_load_plans: kernel 'd_matmul_0' takes {{[0-9]+}} images (one per plans row), got 0
+      if (sol_module_load_plans(images, sizes, 0, "d_matmul_0", manifest, 0,
+                                &loaded, &error) == 0) {
+        printf("too few images: unexpectedly loaded\n");
+        ++failures;
+      } else {
+        printf("too few images: error: %s\n", error);
+        sol_string_free(error);
+      }
+      // CHECK-NEXT: load plans: {{ok|error: sol_module_load_plans: .+}}
+      if (sol_module_load_plans(images, sizes, rows, "d_matmul_0", manifest, 0,
+                                &loaded, &error) == 0) {
+        printf("load plans: ok\n");
+      } else {
+        printf("load plans: error: %s\n", error);
+        sol_string_free(error);
+        failures += loaded != NULL;
+      }
+      // CHECK-NEXT: launch dim: error: sol_kernel_launch_dim: {{.+}}
+      void *pointers[1] = {NULL};
+      if (sol_kernel_launch_dim(loaded, pointers, 1, 7, NULL, &error) == 0) {
+        printf("launch dim: unexpectedly launched\n");
+        ++failures;
+      } else {
+        printf("launch dim: error: %s\n", error);
+        sol_string_free(error);
+      }
+      // CHECK-NEXT: dim range of nothing: 0
+      printf("dim range of nothing: %d\n",
+             sol_loaded_kernel_dim_range(NULL, NULL, NULL));
+      sol_loaded_kernel_free(loaded);
+      sol_compilation_free(compiled);
+    }
+  }
+
   // CHECK: failures: 0
   printf("failures: %d\n", failures);
   return failures != 0;

@@ -2,6 +2,7 @@
 # the cost report, and get sol's diagnostics (with locations) as SolError.
 # RUN: %sol_python %s %sol_src_root/examples/oproj_residual.mlir | FileCheck %s
 
+import json
 import sys
 
 import sol
@@ -79,3 +80,67 @@ except ImportError:
     print("launch: SolError: (no torch)")
 except sol.SolError as error:
     print("launch: SolError:", error)
+
+# A dynamic kernel (docs/dynamic-shapes.md): one kernel set for every M of
+# the range, its binaries per row of the plan table, M taken from the
+# tensors at launch. Without a GPU: the rows, their binaries, the shapes at
+# an M, the cache's round trip, and the load's error.
+DYNAMIC = """module attributes {sol.target = #sol.target<"h200">} {
+func.func @d(%x: tensor<?x256xf16>, %w: tensor<256x256xf16>) -> tensor<?x256xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8192, hints = [16]>} {
+  %m = sol.matmul %x, %w transpose_b : tensor<?x256xf16>, tensor<256x256xf16> -> tensor<?x256xf16>
+  return %m : tensor<?x256xf16>
+}
+}"""
+dynamic = sol.compile(DYNAMIC).kernels[0]
+# CHECK: dynamic: True (1, 8192), no top-level binaries: True
+print(f"dynamic: {dynamic.is_dynamic} {dynamic.dim_range}, no top-level "
+      f"binaries: {dynamic.ptx == '' and dynamic.cubin == b''}")
+rows = dynamic.manifest["plans"]
+# CHECK-NEXT: rows cover 1..8192: True, named as the manifest names them: True
+covered = (rows[0]["m_min"] == 1 and rows[-1]["m_max"] == 8192 and
+           all(a["m_max"] + 1 == b["m_min"] for a, b in zip(rows, rows[1:])))
+named = [r["kernel"] for r in rows] == [p.name for p in dynamic.plans]
+print(f"rows cover 1..8192: {covered}, named as the manifest names them: "
+      f"{named}")
+# CHECK-NEXT: row binaries: PTX entries True, cubins True
+entries = all(f".entry {p.name}(" in p.ptx for p in dynamic.plans)
+cubins = all(p.cubin[:4] == b"\x7fELF" for p in dynamic.plans)
+print(f"row binaries: PTX entries {entries}, cubins {cubins}")
+# The cache's round trip keeps the rows.
+again = sol.Compilation.from_json(
+    json.loads(json.dumps(sol.Compilation([dynamic], []).to_json()))).kernels[0]
+# CHECK-NEXT: round trip: True
+print("round trip:", [(p.name, p.ptx, p.cubin) for p in again.plans] ==
+      [(p.name, p.ptx, p.cubin) for p in dynamic.plans] and again.is_dynamic)
+# Launching takes M from the tensors' outermost dim: the outputs are M rows,
+# an M outside the range or a tensor of another M is refused (before the
+# device is touched).
+# CHECK-NEXT: M of [7, 256]: 7, outputs (7, 256)
+# CHECK-NEXT: outside: SolError: kernel d_matmul_0, input arg0: M = 9000 is outside the kernel's range [1, 8192]
+# CHECK-NEXT: another M: SolError: kernel d_matmul_0, output out0: shape [6, 256], compiled for [-1, 256] (M = 7)
+try:
+    import torch
+    x, w = (torch.zeros(7, 256, dtype=torch.float16),
+            torch.zeros(256, 256, dtype=torch.float16))
+    print(f"M of [7, 256]: {dynamic.dim_of([x, w])}, outputs",
+          dynamic.output_specs(7)[0][0])
+    for label, tensors in (
+            ("outside", [torch.zeros(9000, 256, dtype=torch.float16), w]),
+            ("another M", [x, w, torch.zeros(6, 256, dtype=torch.float16)])):
+        try:
+            dynamic.check_args(tensors)
+        except sol.SolError as error:
+            print(f"{label}: SolError:", error)
+except ImportError:
+    print("M of [7, 256]: 7, outputs (7, 256)")
+    print("outside: SolError: kernel d_matmul_0, input arg0: M = 9000 is "
+          "outside the kernel's range [1, 8192]")
+    print("another M: SolError: kernel d_matmul_0, output out0: shape "
+          "[6, 256], compiled for [-1, 256] (M = 7)")
+# Without a driver the rows' load fails cleanly, naming the call.
+# CHECK-NEXT: load: SolError: sol_module_load_plans: {{.+}}
+try:
+    dynamic.load()
+    print("load: ok")
+except sol.SolError as error:
+    print("load: SolError:", error)
