@@ -65,8 +65,9 @@ std::string formatReal(double value);
 namespace mlir::sol {
 
 /// The shape `lhs` and `rhs` broadcast to under numpy rules, or failure when a
-/// pair of static dims differs and neither is 1. Dynamic dims broadcast to
-/// dynamic unless the other side is a static dim other than 1.
+/// pair of dims differs and neither is 1. A dynamic dim broadcasts against a
+/// dynamic dim or a static 1 (to dynamic), never against a static dim other
+/// than 1: it takes every value of its range (docs/dynamic-shapes.md).
 FailureOr<SmallVector<int64_t>> getBroadcastShape(ArrayRef<int64_t> lhs,
                                                   ArrayRef<int64_t> rhs);
 

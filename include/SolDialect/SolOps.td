@@ -109,6 +109,8 @@ class Sol_UnaryOp<string mnemonic, int flops, string expr,
   let arguments = (ins Sol_FloatTensor:$input);
   let results = (outs Sol_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+  // Only the outermost dim may be dynamic (docs/dynamic-shapes.md).
+  let hasVerifier = 1;
 }
 
 def Sol_NegOp : Sol_UnaryOp<"neg", 1, "-x"> { let hasFolder = 1; }
@@ -139,6 +141,7 @@ def Sol_GeluOp : Sol_ElementwiseOp<"gelu", 0, [SameOperandsAndResultType]> {
                        Sol_GeluApproximation:$approximation);
   let results = (outs Sol_FloatTensor:$result);
   let assemblyFormat = "$approximation $input attr-dict `:` type($result)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     int64_t getFlopsPerElement() {
       return getApproximation() == GeluApproximation::tanh ? 9 : 5;

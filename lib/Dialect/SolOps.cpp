@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/SolDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -72,14 +73,14 @@ mlir::sol::getBroadcastShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
     // Align trailing dims; a missing leading dim acts as 1.
     int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
     int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    // Two dynamic dims are the one dynamic dim of the kernel (they are the
+    // same value); against a static 1 a dynamic dim stays dynamic. Against
+    // any other static dim it would have to equal that dim at every value
+    // of its range, which it does not.
     if (l == r || r == 1)
       result[i] = l;
     else if (l == 1)
       result[i] = r;
-    else if (ShapedType::isDynamic(l))
-      result[i] = r;
-    else if (ShapedType::isDynamic(r))
-      result[i] = l;
     else
       return failure();
   }
@@ -100,11 +101,57 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   return s;
 }
 
+/// A dynamic dim against a static dim other than 1, as a diagnostic's
+/// clause, or empty when the shapes have no such pair.
+static std::string whyDynamicDimDoesNotBroadcast(ArrayRef<int64_t> lhs,
+                                                 ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  for (size_t i = 0; i < rank; ++i) {
+    if (i < rank - lhs.size() || i < rank - rhs.size())
+      continue;
+    int64_t l = lhs[i - (rank - lhs.size())];
+    int64_t r = rhs[i - (rank - rhs.size())];
+    if (ShapedType::isDynamic(l) == ShapedType::isDynamic(r))
+      continue;
+    int64_t fixed = ShapedType::isDynamic(l) ? r : l;
+    if (fixed == 1)
+      continue;
+    return "a dynamic dim meets the static dim " + std::to_string(fixed) +
+           " (aligned dim #" + std::to_string(i) +
+           "): a dynamic dim takes every value of its range, so it "
+           "broadcasts only against a dynamic dim or a static 1";
+  }
+  return "";
+}
+
+/// Every sol tensor is static but for, possibly, its outermost dim
+/// (docs/dynamic-shapes.md, section 1).
+static LogicalResult verifySupportedShape(Operation *op, Type type,
+                                          const Twine &what) {
+  std::string why = whyNotSupportedShape(type);
+  if (why.empty())
+    return success();
+  return op->emitOpError() << what << " has type " << type << ": " << why;
+}
+
+static LogicalResult verifySupportedShapes(Operation *op) {
+  for (auto [i, operand] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(verifySupportedShape(op, operand,
+                                    "operand #" + Twine(i))))
+      return failure();
+  for (auto [i, result] : llvm::enumerate(op->getResultTypes()))
+    if (failed(verifySupportedShape(op, result, "result #" + Twine(i))))
+      return failure();
+  return success();
+}
+
 /// Shared verifier of the binary elementwise ops.
 static LogicalResult verifyBroadcastBinary(Operation *op) {
   auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
   auto rhs = cast<RankedTensorType>(op->getOperand(1).getType());
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (failed(verifySupportedShapes(op)))
+    return failure();
   Type elementType = result.getElementType();
   if (lhs.getElementType() != elementType)
     return op->emitOpError("operand #0 (lhs) element type ")
@@ -116,23 +163,25 @@ static LogicalResult verifyBroadcastBinary(Operation *op) {
            << elementType << "; convert it with sol.cast";
   FailureOr<SmallVector<int64_t>> shape =
       getBroadcastShape(lhs.getShape(), rhs.getShape());
-  if (failed(shape))
+  if (failed(shape)) {
+    std::string why =
+        whyDynamicDimDoesNotBroadcast(lhs.getShape(), rhs.getShape());
+    if (!why.empty())
+      return op->emitOpError("operands do not broadcast: lhs ")
+             << shapeString(lhs.getShape()) << " and rhs "
+             << shapeString(rhs.getShape()) << ": " << why;
     return op->emitOpError("operands do not broadcast: lhs ")
            << shapeString(lhs.getShape()) << " and rhs "
            << shapeString(rhs.getShape())
            << " (aligned from the right, each pair of dims must be equal or "
               "one of them 1)";
-  ArrayRef<int64_t> actual = result.getShape();
-  bool matches = actual.size() == shape->size();
-  for (size_t i = 0; matches && i < actual.size(); ++i) {
-    int64_t expected = (*shape)[i];
-    // A dynamic dim on either side is accepted; a static mismatch is not.
-    matches = ShapedType::isDynamic(expected) ||
-              ShapedType::isDynamic(actual[i]) || expected == actual[i];
   }
-  if (!matches)
+  // The result is the broadcast shape exactly: a dynamic dim where the
+  // operands' is, a static one where they fix it. (A static result dim
+  // against a dynamic operand would claim one value of the whole range.)
+  if (result.getShape() != ArrayRef<int64_t>(*shape))
     return op->emitOpError("result shape ")
-           << shapeString(actual) << " is not the broadcast shape "
+           << shapeString(result.getShape()) << " is not the broadcast shape "
            << shapeString(*shape) << " of lhs " << shapeString(lhs.getShape())
            << " and rhs " << shapeString(rhs.getShape());
   return success();
@@ -144,6 +193,15 @@ LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult DivOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult MaxOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult MinOp::verify() { return verifyBroadcastBinary(*this); }
+
+LogicalResult NegOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult AbsOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult ExpOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult TanhOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult SigmoidOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult ReluOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult SiluOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult GeluOp::verify() { return verifySupportedShapes(*this); }
 
 //===----------------------------------------------------------------------===//
 // Folding helpers
@@ -302,6 +360,8 @@ OpFoldResult ReluOp::fold(FoldAdaptor) {
 LogicalResult CastOp::verify() {
   auto in = getInput().getType();
   auto out = getResult().getType();
+  if (failed(verifySupportedShapes(*this)))
+    return failure();
   if (in.getShape() != out.getShape())
     return emitOpError("result shape ")
            << shapeString(out.getShape()) << " differs from operand #0 (input) "
@@ -383,6 +443,22 @@ LogicalResult MatmulOp::verify() {
                        "element type, got ")
            << lhs.getElementType() << " and " << rhs.getElementType();
 
+  if (failed(verifySupportedShape(*this, lhs, "operand #0 (lhs)")) ||
+      failed(verifySupportedShape(*this, result, "result")))
+    return failure();
+  // B is a weight: its N and K size the kernel's tiles and its batch (a
+  // batched B) is a grid dim, all fixed at compile time.
+  if (!rhs.hasStaticShape())
+    return emitOpError("operand #1 (rhs) has type ")
+           << rhs << ": the right operand must be static (it is a weight: "
+           << "its N and K size the tiles); only lhs's outermost dim may be "
+              "dynamic";
+  if (rhs.getRank() >= 3 && !lhs.hasStaticShape())
+    return emitOpError("operand #0 (lhs) has type ")
+           << lhs << " but rhs " << rhs
+           << " is batched: a batched matmul needs a static lhs (its batch "
+              "is a grid dim sol-tile sizes)";
+
   int64_t batch = lhs.getRank() - 2;
   ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
   if (rhs.getRank() == lhs.getRank())
@@ -428,11 +504,10 @@ LogicalResult MatmulOp::verify() {
   SmallVector<int64_t> expected(l.take_front(batch));
   expected.push_back(m);
   expected.push_back(n);
+  // Exactly [..., M, N]: the result's leading dim is dynamic where lhs's
+  // is (a static one would claim one value of the whole range).
   ArrayRef<int64_t> actual = result.getShape();
-  bool matches = actual.size() == expected.size();
-  for (size_t i = 0; matches && i < actual.size(); ++i)
-    matches = dimsCompatible(expected[i], actual[i]);
-  if (!matches)
+  if (actual != ArrayRef<int64_t>(expected))
     return emitOpError("result shape ")
            << shapeString(actual) << " must be " << shapeString(expected)
            << " ([..., M, N])";
@@ -442,6 +517,59 @@ LogicalResult MatmulOp::verify() {
 //===----------------------------------------------------------------------===//
 // sol.kernel
 //===----------------------------------------------------------------------===//
+
+/// A dynamic kernel is planned and priced per range (`plans`, `costs`), a
+/// static one once (`plan`, `cost`); docs/dynamic-shapes.md, sections 2-3.
+/// The plan table's rows must tile the declared range, so that every M the
+/// kernel may be launched at has exactly one row.
+static LogicalResult verifyDynamicAnnotations(KernelOp kernel) {
+  bool dynamic = isDynamicKernel(kernel);
+  if (!dynamic && kernel.getPlansAttr())
+    return kernel.emitOpError("has 'plans' but no dynamic dim: a static "
+                              "kernel carries one 'plan'");
+  if (!dynamic && kernel.getCostsAttr())
+    return kernel.emitOpError("has 'costs' but no dynamic dim: a static "
+                              "kernel carries one 'cost'");
+  if (dynamic && kernel.getPlanAttr())
+    return kernel.emitOpError("has a dynamic dim and a single 'plan': a "
+                              "dynamic kernel carries a plan table, 'plans'");
+  if (!dynamic)
+    return success();
+  DimRangeAttr range = lookupDimRange(kernel);
+  if (ArrayAttr costs = kernel.getCostsAttr()) {
+    int64_t previous = -1;
+    for (auto point : costs.getAsRange<CostPointAttr>()) {
+      if (point.getM() < range.getMin() || point.getM() > range.getMax())
+        return kernel.emitOpError("'costs' has a point at m = ")
+               << point.getM() << " outside the dim range "
+               << range.getMin() << ".." << range.getMax();
+      if (point.getM() <= previous)
+        return kernel.emitOpError("'costs' points must increase in m, got ")
+               << point.getM() << " after " << previous;
+      previous = point.getM();
+    }
+  }
+  if (ArrayAttr plans = kernel.getPlansAttr()) {
+    if (plans.empty())
+      return kernel.emitOpError("'plans' is empty: the table must cover the "
+                                "dim range ")
+             << range.getMin() << ".." << range.getMax();
+    int64_t next = range.getMin();
+    for (auto entry : plans.getAsRange<PlanEntryAttr>()) {
+      if (entry.getMMin() != next)
+        return kernel.emitOpError("'plans' row ")
+               << entry.getMMin() << ".." << entry.getMMax()
+               << " must start at " << next
+               << ": rows are disjoint, increasing and cover the dim range "
+               << range.getMin() << ".." << range.getMax();
+      next = entry.getMMax() + 1;
+    }
+    if (next != range.getMax() + 1)
+      return kernel.emitOpError("'plans' ends at ")
+             << next - 1 << " but the dim range ends at " << range.getMax();
+  }
+  return success();
+}
 
 void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                      TypeRange resultTypes, ValueRange inputs) {
@@ -473,6 +601,14 @@ LogicalResult KernelOp::verifyRegions() {
   if (getResults().empty())
     return emitOpError("must yield at least one result: a kernel that "
                        "writes nothing would be removed");
+  for (auto [i, input] : llvm::enumerate(getInputs().getTypes()))
+    if (failed(verifySupportedShape(*this, input, "input #" + Twine(i))))
+      return failure();
+  for (auto [i, result] : llvm::enumerate(getResultTypes()))
+    if (failed(verifySupportedShape(*this, result, "result #" + Twine(i))))
+      return failure();
+  if (failed(verifyDynamicAnnotations(*this)))
+    return failure();
   YieldOp yield = getYield();
   if (yield.getValues().getTypes() != getResultTypes())
     return yield.emitOpError("yields ")

@@ -110,32 +110,6 @@ func.func @mul_zero_not_folded(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A scalar constant cannot grow x's shape, but the result type may still
-// differ from x's (a dynamic dim refined to a static one): then x cannot
-// replace the result.
-// CHECK-LABEL: func.func @mul_one_result_type_differs_not_folded
-// CHECK-SAME: (%[[X:.*]]: tensor<?x16xf32>)
-// CHECK: %[[R:.*]] = sol.mul %[[X]], %{{.*}} : tensor<?x16xf32>, tensor<f32> -> tensor<8x16xf32>
-// CHECK: return %[[R]]
-func.func @mul_one_result_type_differs_not_folded(%x: tensor<?x16xf32>) -> tensor<8x16xf32> {
-  %c = sol.constant 1.000000e+00 : f32
-  %0 = sol.mul %x, %c : tensor<?x16xf32>, tensor<f32> -> tensor<8x16xf32>
-  return %0 : tensor<8x16xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @add_zero_result_type_differs_not_folded
-// CHECK: %[[R:.*]] = sol.add %{{.*}}, %{{.*}} : tensor<16xf16>, tensor<f16> -> tensor<?xf16>
-// CHECK: return %[[R]]
-func.func @add_zero_result_type_differs_not_folded(%x: tensor<16xf16>) -> tensor<?xf16> {
-  %c = sol.constant -0.000000e+00 : f16
-  %0 = sol.add %x, %c : tensor<16xf16>, tensor<f16> -> tensor<?xf16>
-  return %0 : tensor<?xf16>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @div_one_folds
 // CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>)
 // CHECK-NEXT: return %[[X]]
@@ -175,28 +149,6 @@ func.func @max_same_operand_folds(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
 func.func @min_same_operand_folds(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
   %0 = sol.min %x, %x : tensor<8x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
   return %0 : tensor<8x16xf16>
-}
-
-// -----
-
-// max(x, x) has x's value but not x's type when the result type is
-// dynamic: x cannot replace it.
-// CHECK-LABEL: func.func @max_same_operand_result_type_differs_not_folded
-// CHECK: %[[R:.*]] = sol.max %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32> -> tensor<?xf32>
-// CHECK: return %[[R]] : tensor<?xf32>
-func.func @max_same_operand_result_type_differs_not_folded(%x: tensor<4xf32>) -> tensor<?xf32> {
-  %0 = sol.max %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<?xf32>
-  return %0 : tensor<?xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @min_same_operand_result_type_differs_not_folded
-// CHECK: %[[R:.*]] = sol.min %{{.*}}, %{{.*}} : tensor<?xf32>, tensor<?xf32> -> tensor<4xf32>
-// CHECK: return %[[R]] : tensor<4xf32>
-func.func @min_same_operand_result_type_differs_not_folded(%x: tensor<?xf32>) -> tensor<4xf32> {
-  %0 = sol.min %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<4xf32>
-  return %0 : tensor<4xf32>
 }
 
 // -----

@@ -76,15 +76,6 @@ func.func @matmul_empty_k_refused(%a: tensor<64x0xf16>, %b: tensor<0x64xf16>) {
 
 // -----
 
-// K = 0 on a dynamic lhs: the weight's K says it.
-func.func @matmul_empty_k_in_rhs_refused(%a: tensor<64x?xf16>, %b: tensor<64x0xf16>) {
-  // expected-error @+1 {{'sol.matmul' op K = 0 (rhs [64, 0]): the matmul is empty}}
-  %0 = sol.matmul %a, %b transpose_b : tensor<64x?xf16>, tensor<64x0xf16> -> tensor<64x64xf16>
-  return
-}
-
-// -----
-
 func.func @matmul_empty_batch_refused(%a: tensor<0x8x64xf16>, %b: tensor<64x16xf16>) {
   // expected-error @+1 {{'sol.matmul' op batch dim #0 = 0 (lhs [0, 8, 64]): the matmul is empty (no result element)}}
   %0 = sol.matmul %a, %b : tensor<0x8x64xf16>, tensor<64x16xf16> -> tensor<0x8x16xf16>

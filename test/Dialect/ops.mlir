@@ -56,11 +56,11 @@ func.func @matmul_f16_to_f32_result(%a: tensor<4x8xf16>, %b: tensor<2x8xf16>) ->
 
 // -----
 
-// CHECK-LABEL: func.func @matmul_dynamic_dims
-// CHECK: sol.matmul %{{.*}}, %{{.*}} transpose_b : tensor<?x?x2560xf16>, tensor<?x2560xf16> -> tensor<?x?x?xf16>
-func.func @matmul_dynamic_dims(%x: tensor<?x?x2560xf16>, %w: tensor<?x2560xf16>) -> tensor<?x?x?xf16> {
-  %0 = sol.matmul %x, %w transpose_b : tensor<?x?x2560xf16>, tensor<?x2560xf16> -> tensor<?x?x?xf16>
-  return %0 : tensor<?x?x?xf16>
+// CHECK-LABEL: func.func @matmul_dynamic_leading_dim
+// CHECK: sol.matmul %{{.*}}, %{{.*}} transpose_b : tensor<?x8x2560xf16>, tensor<64x2560xf16> -> tensor<?x8x64xf16>
+func.func @matmul_dynamic_leading_dim(%x: tensor<?x8x2560xf16>, %w: tensor<64x2560xf16>) -> tensor<?x8x64xf16> {
+  %0 = sol.matmul %x, %w transpose_b : tensor<?x8x2560xf16>, tensor<64x2560xf16> -> tensor<?x8x64xf16>
+  return %0 : tensor<?x8x64xf16>
 }
 
 // -----
