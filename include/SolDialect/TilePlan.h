@@ -5,6 +5,8 @@
 // warp tiles, the pipeline depth and the launch geometry. The shapes the
 // generator implements are listed here, next to the legality rules of each
 // path, so the tiler can never choose a plan the generator cannot build.
+// A kernel whose outermost dim is dynamic gets a table of such plans over
+// ranges of it, and each path's rule for the grid at the launch's M.
 //
 //===----------------------------------------------------------------------===//
 

@@ -37,3 +37,21 @@ func.func @simt_grid_past_cuda_limits(%x: tensor<?x4096x64xf32>, %w: tensor<64x6
   return %0 : tensor<?x4096x64xf32>
 }
 }
+
+// -----
+
+// An elementwise kernel's grid x counts blocks of 2048 elements: at M =
+// 2^30 rows of 4096, 2^31 blocks, one past CUDA's limit. The range's max is
+// always a sample point, and grids only grow with M, so a range that
+// outgrows every plan is refused at a sample.
+module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 1, max = 2147483647>} {
+func.func @elementwise_grid_past_cuda_limits(%x: tensor<?x4096xf16>) -> tensor<?x4096xf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: at M = 1073741824 (of its range 1..2147483647): 4398046511104 elements need more than 2147483647 blocks of 2048: grid x exceeds CUDA's limit}}
+  %0 = sol.kernel @k ins(%x : tensor<?x4096xf16>) -> tensor<?x4096xf16> {
+  ^bb0(%a: tensor<?x4096xf16>):
+    %s = sol.neg %a : tensor<?x4096xf16>
+    sol.yield %s : tensor<?x4096xf16>
+  }
+  return %0 : tensor<?x4096xf16>
+}
+}
