@@ -16,6 +16,7 @@
 // CHECK-DAG: mlp_gelu_scale: M=0,1,2,7,16,17,64,127,129,1000 ok
 // CHECK-DAG: swiglu_pair: M=0,1,2,7,16,17,64,127,129,1000 ok
 // CHECK-DAG: elementwise_chain: M=0,1,2,7,16,17,64,127,129,1000 ok
+// CHECK-DAG: batched_oproj: M=0,1,2,7,16,17,64,127,129,1000 ok
 // CHECK-DAG: static_neg: ok
 // CHECK: all passed
 
@@ -71,6 +72,18 @@ func.func @chain(%x: tensor<?x4x16xbf16>, %b: tensor<16xbf16>, %y: tensor<?x4x16
     sol.yield %z, %t : tensor<?x4x16xbf16>, tensor<?x4x16xbf16>
   }
   return %k#0, %k#1 : tensor<?x4x16xbf16>, tensor<?x4x16xbf16>
+}
+
+// A rank-3 A whose dynamic dim is a batch: the contraction is a
+// linalg.generic over (b, m, n, k), x[M,3,64] @ W[64,64]^T + r[M,3,64].
+func.func @batched(%x: tensor<?x3x64xf16>, %w: tensor<64x64xf16>, %r: tensor<?x3x64xf16>) -> tensor<?x3x64xf16> {
+  %k = sol.kernel @batched_oproj ins(%x, %w, %r : tensor<?x3x64xf16>, tensor<64x64xf16>, tensor<?x3x64xf16>) -> tensor<?x3x64xf16> {
+  ^bb0(%a: tensor<?x3x64xf16>, %b: tensor<64x64xf16>, %c: tensor<?x3x64xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x3x64xf16>, tensor<64x64xf16> -> tensor<?x3x64xf16>
+    %s = sol.add %m, %c : tensor<?x3x64xf16>, tensor<?x3x64xf16> -> tensor<?x3x64xf16>
+    sol.yield %s : tensor<?x3x64xf16>
+  }
+  return %k : tensor<?x3x64xf16>
 }
 
 // A static kernel in the same library keeps `void name(void *in, void *out)`.

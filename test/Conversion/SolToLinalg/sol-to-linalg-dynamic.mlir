@@ -126,3 +126,21 @@ func.func @lone_op(%x: tensor<?xf32>) -> tensor<?xf32> {
   %y = sol.neg %x : tensor<?xf32>
   return %y : tensor<?xf32>
 }
+
+// -----
+
+// A rank-3 A whose dynamic dim is a batch: the contraction generic's
+// accumulator is sized by A's outermost dim.
+// CHECK-LABEL: func.func @dynamic_batch_contraction(
+//       CHECK:   %[[DIM:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3x64xf16>
+//       CHECK:   %[[ACC:.*]] = tensor.empty(%[[DIM]]) : tensor<?x3x64xf32>
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+//  CHECK-SAME:     ins(%arg0, %arg1 : tensor<?x3x64xf16>, tensor<64x64xf16>) outs(%{{.*}} : tensor<?x3x64xf32>)
+func.func @batched(%x: tensor<?x3x64xf16>, %w: tensor<64x64xf16>) -> tensor<?x3x64xf16> {
+  %k = sol.kernel @dynamic_batch_contraction ins(%x, %w : tensor<?x3x64xf16>, tensor<64x64xf16>) -> tensor<?x3x64xf16> {
+  ^bb0(%a: tensor<?x3x64xf16>, %b: tensor<64x64xf16>):
+    %m = sol.matmul %a, %b transpose_b : tensor<?x3x64xf16>, tensor<64x64xf16> -> tensor<?x3x64xf16>
+    sol.yield %m : tensor<?x3x64xf16>
+  }
+  return %k : tensor<?x3x64xf16>
+}

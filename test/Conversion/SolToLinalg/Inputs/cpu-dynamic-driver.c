@@ -272,6 +272,29 @@ static int runChain(void *fn, long m) {
   return ok;
 }
 
+// The dynamic dim is a batch of 3 rows each: the rows are M * 3.
+static int runBatched(void *fn, long m) {
+  enum { S = 3 };
+  long rows = m * S;
+  Buffer x = randomBuffer(F16, rows * K, -1, 1),
+         w = randomBuffer(F16, N * K, -1, 1),
+         r = randomBuffer(F16, rows * N, -1, 1),
+         o = outputBuffer(F16, rows * N, S * N);
+  double *ref = malloc(rows * N * sizeof(double) + 1);
+  for (long i = 0; i < rows; ++i)
+    for (int n = 0; n < N; ++n) {
+      double acc = 0;
+      for (int k = 0; k < K; ++k)
+        acc += x.values[i * K + k] * w.values[n * K + k];
+      ref[i * N + n] = acc + r.values[i * N + n];
+    }
+  int64_t dim = m;
+  ((Kernel3)fn)(x.bytes, w.bytes, r.bytes, o.bytes, &dim);
+  int ok = check("batched_oproj", m, &o, ref, S * N);
+  freeBuffer(&x), freeBuffer(&w), freeBuffer(&r), freeBuffer(&o), free(ref);
+  return ok;
+}
+
 static int runStaticNeg(void *fn) {
   Buffer x = randomBuffer(F32, 64, -1, 1), o = outputBuffer(F32, 64, 0);
   double ref[64];
@@ -306,7 +329,8 @@ int main(int argc, char **argv) {
   } cases[] = {{"oproj_residual", runOproj},
                {"mlp_gelu_scale", runMlp},
                {"swiglu_pair", runSwiglu},
-               {"elementwise_chain", runChain}};
+               {"elementwise_chain", runChain},
+               {"batched_oproj", runBatched}};
   int failures = 0;
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
     void *fn = dlsym(library, cases[c].name);
