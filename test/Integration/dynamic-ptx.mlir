@@ -62,6 +62,7 @@
 // DEFAULT-DAG: {{^}}mlp_up_gelu_matmul_0__m1_{{[0-9]+}}.cubin
 // DEFAULT-DAG: {{^}}swiglu_{{.*}}__m128_{{[0-9]+}}.cubin
 // DEFAULT-DAG: {{^}}ew_bias_relu_{{.*}}__m1_65536.cubin
+// DEFAULT-DAG: {{^}}ew_1d_{{.*}}__m{{[0-9]+}}_65536.cubin
 // DEFAULT-DAG: {{^}}decode_{{.*}}__m1_16.cubin
 // DEFAULT-DAG: {{^}}f32_exp_matmul_0__m1_{{[0-9]+}}.cubin
 
@@ -85,6 +86,7 @@
 // PATHS-DAG: "path":"simt"
 
 // LINALG-DAG: ew_bias_relu_add_0__m1_65536.cubin
+// LINALG-DAG: ew_1d_mul_0__m8_8192.cubin
 // LINALG-DAG: simt_exp_matmul_0__m1_4097.cubin
 // LINALG-DAG: gemv_residual_matmul_0__m1_16.cubin
 // LINALG-DAG: mma_rows_matmul_0__m17_129.cubin
@@ -132,13 +134,18 @@ module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_ra
 }
 
 //--- ew.mlir
-// Elementwise: a bias broadcast along the dynamic dim, and a 3-D chain
-// with a per-row scale.
+// Elementwise: a bias broadcast along the dynamic dim, a 1-D chain (its
+// innermost dim the dynamic one) and a 3-D chain with a per-row scale.
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @ew_bias_relu(%x: tensor<?x2560xf16>, %b: tensor<2560xf16>) -> tensor<?x2560xf16> {
     %s = sol.add %x, %b : tensor<?x2560xf16>, tensor<2560xf16> -> tensor<?x2560xf16>
     %r = sol.relu %s : tensor<?x2560xf16>
     return %r : tensor<?x2560xf16>
+  }
+  func.func @ew_1d(%x: tensor<?xf16>, %y: tensor<?xf16>) -> tensor<?xf16> {
+    %m = sol.mul %x, %y : tensor<?xf16>, tensor<?xf16> -> tensor<?xf16>
+    %t = sol.tanh %m : tensor<?xf16>
+    return %t : tensor<?xf16>
   }
   func.func @ew_scale_3d(%x: tensor<?x4x256xbf16>, %s: tensor<?x4x1xbf16>) -> tensor<?x4x256xbf16> {
     %m = sol.mul %x, %s : tensor<?x4x256xbf16>, tensor<?x4x1xbf16> -> tensor<?x4x256xbf16>
@@ -168,6 +175,23 @@ module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_ra
 }
 
 //--- linalg.mlir
+#map = affine_map<(d0) -> (d0)>
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @ew_1d_mul_0(%arg0: tensor<?xf16>, %arg1: tensor<?xf16>, %arg2: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 8, m_max = 8192, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+    %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%arg0, %arg1 : tensor<?xf16>, tensor<?xf16>) outs(%arg2 : tensor<?xf16>) {
+    ^bb0(%in: f16, %in_0: f16, %out: f16):
+      %1 = arith.extf %in : f16 to f32
+      %2 = arith.extf %in_0 : f16 to f32
+      %3 = arith.mulf %1, %2 : f32
+      %4 = arith.truncf %3 : f32 to f16
+      linalg.yield %4 : f16
+    } -> tensor<?xf16>
+    return %0 : tensor<?xf16>
+  }
+}
+
+// -----
+
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 module attributes {sol.target = #sol.target<"h200">} {

@@ -10,6 +10,13 @@
 
 namespace mlir::sol::codegen {
 
+/// Whether a vector of the innermost dim may cross the end of the output:
+/// a dynamic kernel whose output is 1-D, so that its innermost dim is the
+/// dynamic one (a static inner dim is a multiple of the vector).
+static bool isVectorCutByDynamicDim(const GpuKernel &kernel) {
+  return kernel.dim && kernel.spec.outShape.size() == 1;
+}
+
 LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
                                     GpuKernel &kernel) {
   IndexBuilder ib(b, loc);
@@ -54,10 +61,31 @@ LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
   emitIf(b, loc, inBounds, [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
     SmallVector<Value> ivs = delinearize(ib, linear, kernel.spec.outShape);
-    if (vector == 1)
+    if (vector == 1) {
       emitEpilogueAt(b, loc, kernel, ivs, Value());
-    else
+      return;
+    }
+    if (!isVectorCutByDynamicDim(kernel)) {
       emitEpilogueVectorAt(b, loc, kernel, ivs, vector);
+      return;
+    }
+    // The plan's vector divides the row's m_max, not every M: the last
+    // vector may cross the end, and runs its elements below it one by one.
+    Value elems = kernel.dim;
+    auto ifOp =
+        scf::IfOp::create(b, loc, ib.lt(ib.add(linear, vector - 1), elems),
+                          /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emitEpilogueVectorAt(b, loc, kernel, ivs, vector);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    IndexBuilder eb(b, loc);
+    for (int64_t e = 0; e < vector; ++e) {
+      Value element = eb.add(linear, e);
+      emitIf(b, loc, eb.lt(element, elems), [&](OpBuilder &b) {
+        emitEpilogueAt(b, loc, kernel, {element}, Value());
+      });
+    }
   });
   return success();
 }

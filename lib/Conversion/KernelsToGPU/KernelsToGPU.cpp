@@ -45,6 +45,16 @@
 // keeps only gpu.modules: launching them is the runtime's job, described by the
 // manifest.
 //
+// A kernel whose outermost dim is dynamic (docs/dynamic-shapes.md) carries a
+// plan table instead of a plan: each row becomes its own gpu.module and
+// gpu.func, `<kernel>__m<m_min>_<m_max>`, generated from the row's plan at
+// the row's m_max (its buffers typed so: bare pointers whose size bounds
+// nothing) and taking one more parameter, last, the i64 value of the
+// dynamic dim. Every bound M enters is then that value: row masks, cp.async
+// row limits, the elementwise bound, the persistent tile walk; what the
+// plan sized (grids, split-K workspaces, gemv rows) stays at m_max, the most
+// a launch of the row runs.
+//
 //===----------------------------------------------------------------------===//
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Passes.h"

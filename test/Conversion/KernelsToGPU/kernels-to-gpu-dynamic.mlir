@@ -38,6 +38,46 @@ module attributes {sol.target = #sol.target<"h200">} {
 
 // -----
 
+// A 1-D output: its innermost dim is the dynamic one, which the plan's
+// vector (8, dividing the row's m_max) need not divide: a vector crossing M
+// runs its elements below M one by one.
+// CHECK-LABEL: gpu.module @ew_1d_mul_0__m8_8192
+//       CHECK:   gpu.func @ew_1d_mul_0__m8_8192(%[[X:.*]]: memref<8192xf16>, %{{.*}}: memref<8192xf16>, %[[O:.*]]: memref<8192xf16>, %[[DIM:.*]]: i64) kernel
+//       CHECK:     %[[M:.*]] = arith.index_castui %[[DIM]] : i64 to index
+//       CHECK:     %[[FIRST:.*]] = arith.muli %{{.*}}, %c8 : index
+//       CHECK:     %[[IN:.*]] = arith.cmpi ult, %[[FIRST]], %[[M]] : index
+//       CHECK:     scf.if %[[IN]] {
+//       CHECK:       %[[LAST:.*]] = arith.addi %[[FIRST]], %c7 : index
+//       CHECK:       %[[WHOLE:.*]] = arith.cmpi ult, %[[LAST]], %[[M]] : index
+//       CHECK:       scf.if %[[WHOLE]] {
+//       CHECK:         vector.load %[[X]][%[[FIRST]]] {alignment = 16 : i64} : memref<8192xf16>, vector<8xf16>
+//       CHECK:         vector.store %{{.*}}, %[[O]][%[[FIRST]]]
+//       CHECK:       } else {
+//       CHECK:         %[[E1:.*]] = arith.addi %[[FIRST]], %c1 : index
+//       CHECK:         %[[IN1:.*]] = arith.cmpi ult, %[[E1]], %[[M]] : index
+//       CHECK:         scf.if %[[IN1]] {
+//       CHECK:           memref.load %[[X]][%[[E1]]]
+//       CHECK:           memref.store %{{.*}}, %[[O]][%[[E1]]]
+//       CHECK:         %[[E7:.*]] = arith.addi %[[FIRST]], %c7 : index
+//       CHECK:         %[[IN7:.*]] = arith.cmpi ult, %[[E7]], %[[M]] : index
+//       CHECK:         scf.if %[[IN7]] {
+#map = affine_map<(d0) -> (d0)>
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @ew_1d_mul_0(%arg0: tensor<?xf16>, %arg1: tensor<?xf16>, %arg2: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 8, m_max = 8192, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+    %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%arg0, %arg1 : tensor<?xf16>, tensor<?xf16>) outs(%arg2 : tensor<?xf16>) {
+    ^bb0(%in: f16, %in_0: f16, %out: f16):
+      %1 = arith.extf %in : f16 to f32
+      %2 = arith.extf %in_0 : f16 to f32
+      %3 = arith.mulf %1, %2 : f32
+      %4 = arith.truncf %3 : f32 to f16
+      linalg.yield %4 : f16
+    } -> tensor<?xf16>
+    return %0 : tensor<?xf16>
+  }
+}
+
+// -----
+
 // SIMT: a thread's row against the launch's M.
 // CHECK-LABEL: gpu.module @simt_exp_matmul_0__m1_4097
 //       CHECK:   gpu.func @simt_exp_matmul_0__m1_4097(%{{.*}}: memref<135201xf32>, %{{.*}}: memref<2541xf32>, %{{.*}}: memref<315469xf32>, %[[DIM:.*]]: i64) kernel
