@@ -61,8 +61,6 @@ struct KernelSpec {
   /// Output iteration space (the shape of every output; for a dynamic
   /// kernel at the row's m_max).
   SmallVector<int64_t> outShape;
-
-  bool isDynamic() const { return static_cast<bool>(entry); }
 };
 
 /// Reads a kernel function of convert-sol-to-linalg (one optional
