@@ -266,11 +266,10 @@ void Runner::runHost(const Manifest &manifest, RunResult &result) {
   for (auto &buffer : buffers)
     args.push_back(buffer.data());
   // A dynamic kernel's CPU function serves every M: a pointer to it last.
-  int64_t dim = manifest.dim;
-  if (manifest.hasDimParam())
-    args.push_back(&dim);
   auto start = std::chrono::steady_clock::now();
-  if (!kernel.call(args, result.error))
+  if (manifest.hasDimParam()
+          ? !kernel.callAtDim(args, manifest.dim, result.error)
+          : !kernel.call(args, result.error))
     return;
   auto end = std::chrono::steady_clock::now();
   result.hostWallUs =
