@@ -5,7 +5,10 @@
 #   scripts/gpu-bundle.sh [BUNDLE_DIR]        (default: gpu-bundle, git-ignored)
 #
 #   BUNDLE_DIR/matrix.tgz   the correctness matrix (gen-matrix.py --profile=gpu):
-#                           per kernel a manifest, its PTX and its cubin
+#                           per kernel a manifest, its PTX and its cubin; and
+#                           in dynamic/ the same cases with a dynamic M
+#                           (--dynamic): per kernel a dynamic manifest and
+#                           one PTX and cubin per row of its plan table
 #   BUNDLE_DIR/bench.tgz    the seed workloads (examples/*.mlir, and bf16 and
 #                           16-token variants of o_proj + residual), for timing
 #
@@ -17,7 +20,7 @@ sol_opt="${SOL_OPT:-$root/build/bin/sol-opt}"
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$bundle" "$work/matrix" "$work/bench"
+mkdir -p "$bundle" "$work/matrix" "$work/bench" "$work/dynamic"
 
 python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"
 "$sol_opt" "$work/matrix.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
@@ -54,6 +57,12 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_sib256 \
 "$sol_opt" "$work/matrix_sib256.mlir" -o /dev/null \
   --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma tiles=128x256"
 
+# Dynamic M (docs/dynamic-shapes.md): the matrix's cases with ? for M, one
+# kernel set per group of cases that differ only in M; gpu-check.sh runs
+# each at the Ms its range hints (the static cases' Ms) and its ends.
+python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic "$work/matrix-dynamic.mlir"
+"$sol_opt" "$work/matrix-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
 # decode variants of the seed o_proj + residual.
 mkdir -p "$work/bench-src"
@@ -88,8 +97,9 @@ for w in oproj_prefill mlp_up_gelu; do
   done
 done
 
-tar -C "$work" -czf "$bundle/matrix.tgz" matrix
+tar -C "$work" -czf "$bundle/matrix.tgz" matrix dynamic
 tar -C "$work" -czf "$bundle/bench.tgz" bench
 echo "$bundle: $(ls "$work/matrix" | grep -c '\.json$') matrix kernels," \
+  "$(ls "$work/dynamic" | grep -c '\.json$') dynamic kernels," \
   "$(ls "$work/bench" | grep -c '\.json$') bench kernels," \
   "$(du -sh "$bundle" | cut -f1)"

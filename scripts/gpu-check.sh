@@ -6,14 +6,16 @@
 #
 # 1. builds sol-run with the machine's g++ (scripts/build-runner.sh);
 # 2. runs the whole correctness matrix (--check-only, fresh seed, several
-#    processes at once);
+#    processes at once), and its dynamic-M kernels (sol-run --dim) at each M
+#    their range hints and at its ends;
 # 3. runs compute-sanitizer memcheck and racecheck on a subset (one kernel of
 #    each path and edge kind, small shapes);
 # 4. times the seed workloads (sol-run's CUDA-event timing with rotated input
 #    sets) and prints measured against predicted SOL.
 # Logs and JSON go to $OUT (the device tool's return folder) when it is set:
-# card.txt, matrix.log, matrix.json, sanitizer.txt, sanitizer.log, bench.log,
-# bench.json (the tool returns at most 8 files).
+# card.txt, matrix.log, matrix.json (dynamic rows included, each with its
+# "dim"), sanitizer.txt, sanitizer.log, bench.log, bench.json (the tool
+# returns at most 8 files).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bundle="${1:-$root/gpu-bundle}"
@@ -35,8 +37,32 @@ split -n r/12 "$work/list" "$work/chunk."
 for c in "$work"/chunk.*; do
   xargs "$run" --check-only --seed="$seed" --json="$c.json" < "$c" > "$c.log" 2>&1 &
 done
+# Dynamic kernels: one sol-run per manifest, at the Ms of its range (its
+# ends, its hints; 0 too when the range holds it), 4 at a time.
+if [ -d "$work/dynamic" ]; then
+  python3 - "$work/dynamic" > "$work/dynamic.list" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    dim = json.load(open(path)).get("dynamic_dim")
+    if dim:
+        ms = sorted({dim["min"], dim["max"], *dim.get("hints", [])})
+        print(path, ",".join(map(str, ms)))
+PY
+  split -n r/4 "$work/dynamic.list" "$work/dynchunk."
+  for c in "$work"/dynchunk.*; do
+    i=0
+    while read -r manifest dims; do
+      "$run" --check-only --seed="$seed" --dim="$dims" \
+        --json="$c.$i.chunk.json" "$manifest" >> "$c.chunk.log" 2>&1
+      i=$((i + 1))
+    done < "$c" &
+  done
+fi
 wait
-cat "$work"/chunk.*.log > "$out/matrix.log"
+for f in "$work"/dynchunk.*.chunk.json; do
+  [ -e "$f" ] && mv "$f" "$work/chunk.dyn.$(basename "$f")"
+done
+cat "$work"/chunk.*.log "$work"/dynchunk.*.chunk.log > "$out/matrix.log" 2>/dev/null
 python3 - "$work" "$out" <<'PY'
 import glob, json, sys
 work, out = sys.argv[1], sys.argv[2]
@@ -46,6 +72,9 @@ for f in glob.glob(work + "/chunk.*.json"):
 json.dump(rows, open(out + "/matrix.json", "w"), indent=1)
 fails = [r for r in rows if not r.get("pass")]
 print("matrix: {} kernels, {} passed, {} failed".format(len(rows), len(rows) - len(fails), len(fails)))
+dynamic = [r for r in rows if "dim" in r]
+print("  of which dynamic (one row per M): {}, {} failed".format(
+    len(dynamic), sum(not r.get("pass") for r in dynamic)))
 for r in fails[:40]:
     print("  FAIL", r.get("kernel"), r.get("error", ""), r.get("share"), r.get("max_rel_err"))
 def worst(dtype):
