@@ -293,3 +293,98 @@ TEST(CAPILaunchTest, DeviceOrdinalPicksTheContext) {
 }
 
 } // namespace
+
+// A dynamic kernel (docs/dynamic-shapes.md): one image per plan row, loaded
+// by sol_module_load_plans; sol_kernel_launch_dim launches the row holding M
+// (here rows 1..2 name the fake's add_f32 and 3..3 its add_f32_wrong, which
+// subtracts) on the grid its rule gives at M, launches nothing at M = 0 and
+// refuses an M outside the range; the static entry points refuse it.
+TEST(CAPILaunchTest, DynamicKernelLaunchesTheRowHoldingM) {
+  getFakeRecord() = FakeCudaRecord();
+  setenv("SOL_CAPI_LIBCUDA", SOL_FAKE_CUDA_DRIVER, 1);
+  setenv("SOL_FAKE_CUDA_DEVICES", "2", 1);
+  auto arg = [](const char *name, const char *role) {
+    return std::string(R"({"name": ")") + name + R"(", "role": ")" + role +
+           R"(", "dtype": "f32", "shape": [-1, 5]})";
+  };
+  std::string manifest =
+      R"({"kernel": "add_rows", "dynamic_dim": {"min": 0, "max": 3},
+  "args": [)" +
+      arg("a", "input") + ", " + arg("b", "input") + ", " +
+      arg("out", "output") +
+      R"(], "program": [{"op": "arg", "index": 0}, {"op": "arg", "index": 1},
+  {"op": "add", "operands": [0, 1], "dtype": "f32", "shape": [-1, 5]}],
+  "outputs": [2],
+  "plans": [
+   {"m_min": 0, "m_max": 2, "kernel": "add_f32",
+    "launch": {"grid": [3, 1, 1], "block": [32, 1, 1],
+               "grid_rows": {"axis": 0, "elements_per_dim": 5,
+                             "elements_per_block": 4, "times": 1, "max": 0}}},
+   {"m_min": 3, "m_max": 3, "kernel": "add_f32_wrong",
+    "launch": {"grid": [1, 3, 1], "block": [32, 1, 1],
+               "grid_rows": {"axis": 1, "elements_per_dim": 1,
+                             "elements_per_block": 1, "times": 1,
+                             "max": 0}}}]})";
+  static const char image0[] = "fake cubin 0", image1[] = "fake cubin 1";
+  const void *images[] = {image0, image1};
+  size_t sizes[] = {sizeof(image0), sizeof(image1)};
+  sol_loaded_kernel *kernel = nullptr;
+  char *error = nullptr;
+
+  ASSERT_NE(sol_module_load(image0, sizeof(image0), "add_rows",
+                            manifest.c_str(), &kernel, &error),
+            0);
+  EXPECT_NE(std::string(error).find("is dynamic (M in [0, 3]): load its 2 "
+                                    "plan rows' images with "
+                                    "sol_module_load_plans"),
+            std::string::npos)
+      << error;
+  sol_string_free(error);
+  ASSERT_EQ(sol_module_load_plans(images, sizes, 2, "add_rows",
+                                  manifest.c_str(), 0, &kernel, &error),
+            0)
+      << error;
+  int64_t low = -1, high = -1;
+  EXPECT_EQ(sol_loaded_kernel_dim_range(kernel, &low, &high), 1);
+  EXPECT_EQ(low, 0);
+  EXPECT_EQ(high, 3);
+
+  Buffers buffers;
+  float *a = buffers.make(15, 1), *b = buffers.make(15, 2);
+  float *out = buffers.make(15, 0);
+  void *args[] = {a, b, out};
+  auto launchAt = [&](int64_t m) {
+    char *message = nullptr;
+    if (sol_kernel_launch_dim(kernel, args, 3, m, nullptr, &message) == 0)
+      return std::string();
+    std::string text = message ? message : "(no message)";
+    sol_string_free(message);
+    return text;
+  };
+  const FakeCudaRecord &record = getFakeRecord();
+  // M = 1 and 2: the first row, its grid ceil(M * 5 / 4).
+  ASSERT_EQ(launchAt(1), "");
+  EXPECT_EQ(out[0], 1 + 2);
+  EXPECT_EQ(record.lastLaunch.grid[0], 2u);
+  ASSERT_EQ(launchAt(2), "");
+  EXPECT_EQ(record.lastLaunch.grid[0], 3u);
+  // M = 3: the second row's kernel, its grid along y.
+  ASSERT_EQ(launchAt(3), "");
+  EXPECT_EQ(out[0], 1 - 2);
+  EXPECT_EQ(record.lastLaunch.grid[0], 1u);
+  EXPECT_EQ(record.lastLaunch.grid[1], 3u);
+  EXPECT_EQ(record.launches, 3);
+  // M = 0: nothing launches.
+  ASSERT_EQ(launchAt(0), "");
+  EXPECT_EQ(record.launches, 3);
+  EXPECT_EQ(launchAt(4), "sol_kernel_launch_dim: M = 4 is outside the range "
+                         "[0, 3] of kernel 'add_rows' (its \"dynamic_dim\")");
+  char *message = nullptr;
+  ASSERT_NE(sol_kernel_launch(kernel, args, 3, nullptr, &message), 0);
+  EXPECT_EQ(std::string(message),
+            "sol_kernel_launch: kernel 'add_rows' is dynamic (M in [0, 3]): "
+            "launch it with sol_kernel_launch_dim");
+  sol_string_free(message);
+  EXPECT_EQ(record.launches, 3);
+  sol_loaded_kernel_free(kernel);
+}
