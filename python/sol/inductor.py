@@ -970,13 +970,15 @@ class GraphReport:
                  f"FLOPs ({self.sol_flops} of {self.matmul_flops}"
                  f"{', dynamic M' if self.dynamic else ''})"]
         for i, r in enumerate(self.regions):
-            kernels = " (one kernel set for every M)" if r.dynamic else ""
-            lines.append(f"region {i}: {r.status}{kernels}: "
-                         + ", ".join(r.nodes) + f" ({r.flops} FLOP)")
+            kernels = ", one kernel set for every M" if r.dynamic else ""
+            lines.append(f"region {i}: {r.status}: " + ", ".join(r.nodes)
+                         + f" ({r.flops} FLOP{kernels})")
             for k in r.kernels:
+                at = (f" at M={k['cost_m']}" if k.get("cost_m") is not None
+                      else "")
                 lines.append(f"  kernel {k['name']}: {k['plan']}, "
                              f"T_pred {k['t_pred_us']:.2f} us, "
-                             f"{k['flops']} FLOP")
+                             f"{k['flops']} FLOP{at}")
         for name, reason in self.inductor.items():
             lines.append(f"inductor {name}: {reason}")
         return "\n".join(lines)
@@ -1163,12 +1165,12 @@ def _replace_region(graph, region, options, resolver, entry):
     entry.dynamic = text not in dynamic_failures and record["dynamic"]
     for kernel in compilation.kernels:
         row = plan_row(kernel.manifest, m)
-        cost = row.get("cost") or kernel.cost
-        plan = row.get("plan", {})
+        cost, cost_m = cost_near(kernel.manifest, row, m)
         entry.kernels.append({
             "name": kernel.name,
-            "plan": _plan_text(plan),
+            "plan": _plan_text(row.get("plan", {})),
             "t_pred_us": float(cost.get("t_pred_us", 0.0)),
+            "cost_m": cost_m,
             "flops": int(cost.get("tc_flops", 0)) +
             int(cost.get("ew_flops", 0))})
     # Measured at the graph's example M (for a dynamic M, its hint; other
@@ -1219,6 +1221,21 @@ def plan_row(manifest, m):
         if row["m_min"] <= m <= row["m_max"]:
             return row
     return manifest
+
+
+def cost_near(manifest, row, m):
+    """The predicted cost the manifest has for M, and the M it was priced
+    at (None: at M itself). A dynamic kernel is priced at its range's ends
+    and hints (`cost_at`) and at the ends of some rows: the report says
+    which M a figure is for rather than pass it off as M's."""
+    if "plans" not in manifest:
+        return manifest.get("cost", {}), None
+    for point in manifest.get("cost_at", []):
+        if point.get("m") == m:
+            return point, None
+    if row.get("cost"):
+        return row["cost"], row["m_max"]
+    return manifest.get("cost", {}), manifest["dynamic_dim"]["max"]
 
 
 def _plan_text(plan):

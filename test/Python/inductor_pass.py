@@ -122,13 +122,16 @@ run("bmm_and_split", Attention(), torch.randn(2, 6, 64))
 
 
 # One compiled graph for every M: dynamic=True gives the pass a symbolic
-# token dimension; the op compiles each new M when it first sees it.
+# token dimension; each region is one dynamic kernel set (compiled once, at
+# trace time, with M open), so new M compile nothing.
 # CHECK-LABEL: == dynamic_m: matches eager: True
 # CHECK:       (23040 of 23040, dynamic M)
-# CHECK:       == dynamic_m at 3 x 11 and 4 x 29: matches eager True, new graphs 0
+# CHECK:       region 0: sol: {{.*}}, one kernel set for every M)
+# CHECK:       == dynamic_m at 3 x 11 and 4 x 29: matches eager True, new graphs 0, sol compiles 0
 compiled = run("dynamic_m", SwiGLU(16, 24), torch.randn(2, 5, 16),
                dynamic=True)
 graphs = len(inductor.history)
+compiles = sol.torch_backend.cache_stats["compiles"]
 ok = True
 with torch.no_grad():
     for shape in ((3, 11, 16), (4, 29, 16)):
@@ -136,28 +139,32 @@ with torch.no_grad():
         ok &= torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
                              atol=1e-4)
 print(f"== dynamic_m at 3 x 11 and 4 x 29: matches eager {ok}, "
-      f"new graphs {len(inductor.history) - graphs}")
+      f"new graphs {len(inductor.history) - graphs}, sol compiles "
+      f"{sol.torch_backend.cache_stats['compiles'] - compiles}")
 
-# When sol fails for an M it first sees at run time (here: the compile is
-# made to fail), the region
-# runs its own ATen ops from then on, with the reason logged; the model's
-# results do not change.
-# CHECK: sol: a sol region runs its ATen ops at M=15 from now on: SolError: injected
-# CHECK: == fallback: matches eager True
+# When a region's dynamic kernel set does not compile (here: made to fail),
+# each M is compiled on its own; when that fails for an M first seen at run
+# time, the region runs its own ATen ops at that M from then on, with the
+# reason logged. The model's results do not change.
+# CHECK-LABEL: == per_m: matches eager: True
+# CHECK-NOT:   one kernel set for every M
+# CHECK:       sol: a sol region runs its ATen ops at M=15 from now on: SolError: injected
+# CHECK:       == fallback: matches eager True
 real_compile = inductor.compile_region
 
 
 def failing_compile(spec, m):
-    if m == 15:
+    if m in ("?", 15):
         raise sol.SolError("injected")
     return real_compile(spec, m)
 
 
 import sol  # noqa: E402
 inductor.compile_region = failing_compile
+per_m = run("per_m", SwiGLU(16, 20), torch.randn(2, 5, 16), dynamic=True)
 with torch.no_grad():
     x = torch.randn(5, 3, 16)
-    ok = torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
+    ok = torch.allclose(per_m(x), per_m._orig_mod(x), rtol=1e-4,
                         atol=1e-4)
 inductor.compile_region = real_compile
 print(f"== fallback: matches eager {ok}")
@@ -173,8 +180,9 @@ print(f"== fallback: matches eager {ok}")
 real_timer = inductor._gpu_us
 with torch.no_grad():
     x = torch.randn(3, 6, 16)
-    compiled(x)   # compiles the regions at M = 18
-    text = next(t for t, m in inductor._runners if m == 18)
+    compiled(x)   # M = 18, from the dynamic kernel sets
+    text = next(t for t, m in inductor._runners
+                if m == "?" and "tensor<24x16xf32>" in t)
     spec = inductor._parse_spec(text)
     flat = [x.reshape(18, 16)] + [None] * (len(spec["roles"]) - 1)
     for sol_us in (9.0, 5.0, 4.0):
