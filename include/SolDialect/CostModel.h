@@ -102,7 +102,15 @@ struct KernelWork {
 KernelWork countKernelWork(ArrayRef<Operation *> ops, ValueRange inputs,
                            ValueRange outputs);
 
+/// The same with every dynamic leading dim set to `dim`: the work of the
+/// static instance at that M, without building it (fusion prices a
+/// dynamic group so at each sample point of its range).
+KernelWork countKernelWork(ArrayRef<Operation *> ops, ValueRange inputs,
+                           ValueRange outputs, int64_t dim);
+
 /// The work of a formed kernel, or of one sol op run as a kernel of its own.
+/// A kernel's input types are its body arguments', so that the static clone
+/// of a dynamic kernel (cloneKernelAtDim) is counted at its M.
 KernelWork countKernelWork(KernelOp kernel);
 KernelWork countOpWork(Operation *op);
 
@@ -156,19 +164,26 @@ CostAttr estimateCost(const KernelWork &work, TargetAttr target,
 /// Convenience: the cost of `ops` as one kernel (see countKernelWork).
 CostAttr estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
                       ValueRange outputs, TargetAttr target);
+/// The cost of `ops` as one kernel with the dynamic leading dim at `dim`.
+CostAttr estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
+                      ValueRange outputs, TargetAttr target, int64_t dim);
 
 //===----------------------------------------------------------------------===//
 // Reports
 //===----------------------------------------------------------------------===//
 
-/// One kernel's line in a report.
+/// One kernel's line in a report. A dynamic kernel's `cost` is the one at
+/// its range's max (what the totals count) and `points` its cost at each
+/// report point (getDimReportPoints), one line each.
 struct CostRecord {
   std::string kernel;
   CostAttr cost;
+  SmallVector<std::pair<int64_t, CostAttr>> points = {};
 };
 
 /// Totals over `records` (see #sol.cost_summary); `unfusedBytes` is the
-/// traffic of the same graph unfused.
+/// traffic of the same graph unfused. A dynamic kernel counts at its
+/// range's max: the totals bound the module's largest step.
 CostSummaryAttr summarizeCosts(MLIRContext *context,
                                ArrayRef<CostRecord> records,
                                int64_t unfusedBytes);

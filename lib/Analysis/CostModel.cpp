@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/CostModel.h"
+#include "SolDialect/DynamicShapes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -45,9 +46,9 @@ CheckedCount mlir::sol::countBytes(RankedTensorType type) {
   return countElements(type.getShape()) * elementBytes(type.getElementType());
 }
 
-static bool isStatic(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape();
+static bool isStatic(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape();
 }
 
 /// A scalar sol.constant becomes an immediate of the kernel: no traffic.
@@ -55,18 +56,18 @@ static bool isImmediate(Value value) {
   return value.getDefiningOp<ConstantOp>() != nullptr;
 }
 
-static std::string describeDynamic(Value value, StringRef role, unsigned i) {
+static std::string describeDynamic(Type type, StringRef role, unsigned i) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << role << " #" << i << " has type " << value.getType()
+  os << role << " #" << i << " has type " << type
      << "; the cost model needs static shapes";
   return s;
 }
 
-static std::string describeTooLarge(Value value, StringRef role, unsigned i) {
+static std::string describeTooLarge(Type type, StringRef role, unsigned i) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << role << " #" << i << " has type " << value.getType()
+  os << role << " #" << i << " has type " << type
      << ": its size in bytes overflows int64";
   return s;
 }
@@ -77,24 +78,37 @@ static KernelWork invalidWork(std::string reason) {
   return work;
 }
 
-KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
-                                      ValueRange inputs, ValueRange outputs) {
+/// The work of `ops` with inputs `inputs` of types `inputTypes` (a formed
+/// kernel's body arguments, which a static clone of a dynamic kernel has
+/// retyped while its operands stay dynamic) and outputs `outputs`. Every
+/// type is read at `dim`, the value of the dynamic leading dim
+/// (ShapedType::kDynamic: none; a dynamic type then leaves the work
+/// unknown).
+static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
+                            TypeRange inputTypes, ValueRange outputs,
+                            int64_t dim) {
+  auto typeOf = [&](Type type) -> Type {
+    return ShapedType::isDynamic(dim) ? type : getTypeAtDim(type, dim);
+  };
+  auto tensorOf = [&](Value value) {
+    return cast<RankedTensorType>(typeOf(value.getType()));
+  };
   KernelWork work;
-  for (auto [i, v] : llvm::enumerate(inputs))
-    if (!isStatic(v)) {
-      work.unknownReason = describeDynamic(v, "input", i);
+  for (auto [i, t] : llvm::enumerate(inputTypes))
+    if (!isStatic(typeOf(t))) {
+      work.unknownReason = describeDynamic(t, "input", i);
       return work;
     }
   for (auto [i, v] : llvm::enumerate(outputs))
-    if (!isStatic(v)) {
-      work.unknownReason = describeDynamic(v, "output", i);
+    if (!isStatic(typeOf(v.getType()))) {
+      work.unknownReason = describeDynamic(v.getType(), "output", i);
       return work;
     }
   for (Operation *op : ops)
     for (auto [i, v] : llvm::enumerate(op->getResults()))
-      if (!isStatic(v)) {
+      if (!isStatic(typeOf(v.getType()))) {
         work.unknownReason = describeDynamic(
-            v, (op->getName().getStringRef() + " result").str(), i);
+            v.getType(), (op->getName().getStringRef() + " result").str(), i);
         return work;
       }
 
@@ -102,21 +116,25 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
   // large ones) must not wrap into a negative byte or FLOP count.
   for (Operation *op : ops)
     for (auto [i, v] : llvm::enumerate(op->getResults()))
-      if (countBytes(cast<RankedTensorType>(v.getType())).overflowed())
-        return invalidWork(describeTooLarge(
-            v, (op->getName().getStringRef() + " result").str(), i));
+      if (countBytes(tensorOf(v)).overflowed())
+        return invalidWork(
+            describeTooLarge(tensorOf(v),
+                             (op->getName().getStringRef() + " result").str(),
+                             i));
   CheckedCount bytes = 0;
-  for (auto [i, v] : llvm::enumerate(inputs)) {
-    CheckedCount b = countBytes(cast<RankedTensorType>(v.getType()));
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inputs, inputTypes))) {
+    auto [v, t] = pair;
+    auto type = cast<RankedTensorType>(typeOf(t));
+    CheckedCount b = countBytes(type);
     if (b.overflowed())
-      return invalidWork(describeTooLarge(v, "input", i));
+      return invalidWork(describeTooLarge(type, "input", i));
     if (!isImmediate(v))
       bytes += b;
   }
   for (auto [i, v] : llvm::enumerate(outputs)) {
-    CheckedCount b = countBytes(cast<RankedTensorType>(v.getType()));
+    CheckedCount b = countBytes(tensorOf(v));
     if (b.overflowed())
-      return invalidWork(describeTooLarge(v, "output", i));
+      return invalidWork(describeTooLarge(tensorOf(v), "output", i));
     bytes += b;
   }
   if (bytes.overflowed())
@@ -139,7 +157,7 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
           whyNotSiblingMatmuls(counted, matmul).empty()) {
         CheckedCount n = CheckedCount(work.n) * 2;
         CheckedCount rhs = CheckedCount(work.matmulRhsBytes) +
-                           countBytes(matmul.getRhs().getType());
+                           countBytes(tensorOf(matmul.getRhs()));
         tcFlops += CheckedCount(2) * work.m * work.n * work.k;
         if (n.overflowed() || rhs.overflowed() || tcFlops.overflowed())
           return invalidWork(flopsOverflow(work.m, 2 * work.n, work.k));
@@ -148,8 +166,8 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
         work.matmulRhsBytes = rhs.get();
         continue;
       }
-      ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
-      ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
+      ArrayRef<int64_t> lhs = tensorOf(matmul.getLhs()).getShape();
+      ArrayRef<int64_t> rhs = tensorOf(matmul.getRhs()).getShape();
       // Batch dims and M fold into one row count.
       CheckedCount batchRows = countElements(lhs.drop_back(1));
       int64_t k = lhs.back();
@@ -173,15 +191,15 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
         work.n = n;
         work.k = k;
         work.matmulElementType = matmul.getLhs().getType().getElementType();
-        work.matmulLhsBytes = countBytes(matmul.getLhs().getType()).get();
-        work.matmulRhsBytes = countBytes(matmul.getRhs().getType()).get();
+        work.matmulLhsBytes = countBytes(tensorOf(matmul.getLhs())).get();
+        work.matmulRhsBytes = countBytes(tensorOf(matmul.getRhs())).get();
         work.siblings = 1;
         counted = matmul;
       }
       continue;
     }
     if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op)) {
-      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      RankedTensorType type = tensorOf(op->getResult(0));
       ewFlops += CheckedCount(elementwise.getFlopsPerElement()) *
                  countElements(type.getShape());
     }
@@ -191,6 +209,18 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
   work.tcFlops = tcFlops.get();
   work.ewFlops = ewFlops.get();
   return work;
+}
+
+KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
+                                      ValueRange inputs, ValueRange outputs) {
+  return countWork(ops, inputs, inputs.getTypes(), outputs,
+                   ShapedType::kDynamic);
+}
+
+KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
+                                      ValueRange inputs, ValueRange outputs,
+                                      int64_t dim) {
+  return countWork(ops, inputs, inputs.getTypes(), outputs, dim);
 }
 
 int64_t KernelWork::tilesAlongN(int64_t tileN) const {
@@ -205,9 +235,11 @@ KernelWork mlir::sol::countKernelWork(KernelOp kernel) {
     ops.push_back(&op);
   // Inputs are the kernel's operands (an immediate constant outside the
   // kernel still costs nothing), outputs what it yields.
-  KernelWork work =
-      countKernelWork(ops, kernel.getInputs(), kernel.getYield().getValues());
-  return work;
+  // The types are the body's: a static clone of a dynamic kernel
+  // (cloneKernelAtDim) keeps the original's dynamic operands.
+  return countWork(ops, kernel.getInputs(),
+                   kernel.getBodyBlock().getArgumentTypes(),
+                   kernel.getYield().getValues(), ShapedType::kDynamic);
 }
 
 KernelWork mlir::sol::countOpWork(Operation *op) {
@@ -704,4 +736,10 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
 CostAttr mlir::sol::estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
                                  ValueRange outputs, TargetAttr target) {
   return estimateCost(countKernelWork(ops, inputs, outputs), target);
+}
+
+CostAttr mlir::sol::estimateCost(ArrayRef<Operation *> ops, ValueRange inputs,
+                                 ValueRange outputs, TargetAttr target,
+                                 int64_t dim) {
+  return estimateCost(countKernelWork(ops, inputs, outputs, dim), target);
 }

@@ -43,15 +43,35 @@ void mlir::sol::printCostTable(raw_ostream &os, TargetAttr target,
      << target.getChip() << ", " << target.getSmCount() << " SMs, "
      << formatReal(target.getF16Tflops()) << " TFLOP/s f16, "
      << formatReal(target.getHbmGbps()) << " GB/s HBM)\n";
+  // A dynamic kernel prints a line per report point, `name[m=M]`; the
+  // totals count it once, at its range's max.
+  struct Line {
+    std::string name;
+    CostAttr cost;
+  };
+  SmallVector<Line> lines;
+  bool anyDynamic = false;
+  for (const CostRecord &r : records) {
+    if (r.points.empty()) {
+      lines.push_back({r.kernel, r.cost});
+      continue;
+    }
+    anyDynamic = true;
+    for (auto [m, cost] : r.points)
+      lines.push_back({r.kernel + "[m=" + std::to_string(m) + "]", cost});
+  }
+  if (anyDynamic)
+    os << "dynamic kernels: one line per point of the dim range "
+          "(name[m=M]); the totals count each at its range's max\n";
   size_t nameWidth = 6;
-  for (const CostRecord &r : records)
-    nameWidth = std::max(nameWidth, r.kernel.size());
+  for (const Line &l : lines)
+    nameWidth = std::max(nameWidth, l.name.size());
   os << llvm::left_justify("kernel", nameWidth)
      << "     FLOPs     bytes  FLOP/B  bound      T_ideal us   T_pred us "
         " SOL_pred  limiter\n";
-  for (const CostRecord &r : records) {
+  for (const Line &r : lines) {
     CostAttr c = r.cost;
-    os << llvm::left_justify(r.kernel, nameWidth) << " "
+    os << llvm::left_justify(r.name, nameWidth) << " "
        << llvm::right_justify(sci(c.getTcFlops() + c.getEwFlops()), 9) << " "
        << llvm::right_justify(sci(c.getBytes()), 9);
     if (c.getBound() == Bound::unknown) {
@@ -82,25 +102,38 @@ void mlir::sol::printCostTable(raw_ostream &os, TargetAttr target,
 void mlir::sol::printCostJSON(raw_ostream &os, TargetAttr target,
                               ArrayRef<CostRecord> records,
                               CostSummaryAttr summary) {
-  llvm::json::Array kernels;
-  for (const CostRecord &r : records) {
-    CostAttr c = r.cost;
-    llvm::json::Object k{
-        {"kernel", r.kernel},         {"bound", stringifyBound(c.getBound())},
-        {"tc_flops", c.getTcFlops()}, {"ew_flops", c.getEwFlops()},
-        {"bytes", c.getBytes()},
-    };
+  auto costFields = [](llvm::json::Object &k, CostAttr c) {
+    k["bound"] = stringifyBound(c.getBound());
+    k["tc_flops"] = c.getTcFlops();
+    k["ew_flops"] = c.getEwFlops();
+    k["bytes"] = c.getBytes();
     if (c.getBound() == Bound::unknown) {
       k["reason"] = c.getReason();
-    } else {
-      k["intensity"] = c.getIntensity();
-      k["balance"] = c.getBalance();
-      k["t_compute_us"] = c.getTComputeUs();
-      k["t_memory_us"] = c.getTMemoryUs();
-      k["t_ideal_us"] = c.getTIdealUs();
-      k["t_pred_us"] = c.getTPredUs();
-      k["sol_pred"] = c.getSolPred();
-      k["limiter"] = stringifyLimiter(c.getLimiter());
+      return;
+    }
+    k["intensity"] = c.getIntensity();
+    k["balance"] = c.getBalance();
+    k["t_compute_us"] = c.getTComputeUs();
+    k["t_memory_us"] = c.getTMemoryUs();
+    k["t_ideal_us"] = c.getTIdealUs();
+    k["t_pred_us"] = c.getTPredUs();
+    k["sol_pred"] = c.getSolPred();
+    k["limiter"] = stringifyLimiter(c.getLimiter());
+  };
+  llvm::json::Array kernels;
+  for (const CostRecord &r : records) {
+    // A dynamic kernel's fields are its cost at the range's max (what the
+    // summary counts); `cost_at` has each report point's.
+    llvm::json::Object k{{"kernel", r.kernel}};
+    costFields(k, r.cost);
+    if (!r.points.empty()) {
+      llvm::json::Array points;
+      for (auto [m, cost] : r.points) {
+        llvm::json::Object point{{"m", m}};
+        costFields(point, cost);
+        points.push_back(std::move(point));
+      }
+      k["cost_at"] = std::move(points);
     }
     kernels.push_back(std::move(k));
   }

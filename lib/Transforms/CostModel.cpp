@@ -5,11 +5,21 @@
 // user, on request, a report. Keeping the judgement in the library lets
 // fusion ask the same questions of kernels that do not exist yet.
 //
+// A kernel whose outermost dim is dynamic is priced at every report point
+// of its #sol.dim_range (its ends and hints) through its static clone at
+// that M, with the plan of the row holding M when sol-tile has run: it
+// gets `costs` (one #sol.cost_point per point) and `cost` (the one at the
+// range's max, which the module's totals count). M = 0 runs nothing and is
+// priced nowhere. A lone dynamic op is priced the same way; it keeps the
+// `sol.cost` at the max (the points are in the report).
+//
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/CostModel.h"
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
@@ -52,6 +62,9 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     llvm::StringMap<unsigned> loneOpCounts;
     WalkResult result = module.walk([&](Operation *op) {
       if (auto kernel = dyn_cast<KernelOp>(op)) {
+        if (isDynamicKernel(kernel))
+          return priceDynamicKernel(kernel, target, unfusedBytes, fusedBytes,
+                                    records);
         KernelWork work = countKernelWork(kernel);
         if (!work.invalidReason.empty()) {
           kernel.emitError()
@@ -75,6 +88,9 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
       }
       if (!isLoneComputeOp(op))
         return WalkResult::advance();
+      if (isDynamicLoneOp(op))
+        return priceDynamicLoneOp(op, target, unfusedBytes, fusedBytes,
+                                  records, loneOpCounts);
       KernelWork work = countOpWork(op);
       if (!work.invalidReason.empty()) {
         op->emitError() << "sol-cost-model: cannot cost '" << op->getName()
@@ -127,6 +143,127 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
       op->emitWarning() << "cost of '" << name
                         << "' is unknown: " << cost.getReason();
     records.push_back({std::move(name), cost});
+  }
+
+  /// A lone op with a dynamic leading dim among its operands or results.
+  static bool isDynamicLoneOp(Operation *op) {
+    return llvm::any_of(op->getOperandTypes(), hasDynamicLeadingDim) ||
+           llvm::any_of(op->getResultTypes(), hasDynamicLeadingDim);
+  }
+
+  /// The points a dynamic kernel is priced at: the report points but M = 0,
+  /// where nothing runs.
+  static SmallVector<int64_t> getPricedPoints(DimRangeAttr range) {
+    SmallVector<int64_t> points = getDimReportPoints(range);
+    llvm::erase(points, 0);
+    return points;
+  }
+
+  /// The tiling a dynamic kernel runs at `dim`: its plan-table row's plan,
+  /// with the grid that row's rule launches at `dim` (the plan's own grid
+  /// is the one at the row's m_max).
+  static std::optional<MatmulTiling> getTilingAtDim(KernelOp kernel,
+                                                    int64_t dim) {
+    ArrayAttr table = kernel.getPlansAttr();
+    if (!table)
+      return std::nullopt;
+    PlanEntryAttr entry = findPlanEntry(table, dim);
+    if (!entry)
+      return std::nullopt;
+    MatmulTiling tiling = getMatmulTiling(entry.getPlan());
+    SmallVector<int64_t, 3> grid = evaluateDynamicGridRule(
+        entry.getPlan(), getDynamicGridRule(kernel, entry.getPlan()), dim);
+    CheckedCount blocks = countElements(grid);
+    tiling.blocks = blocks.getOptional().value_or(0);
+    return tiling;
+  }
+
+  /// `costs` at each priced point and `cost` at the range's max.
+  WalkResult priceDynamicKernel(KernelOp kernel, TargetAttr target,
+                                CheckedCount &unfusedBytes,
+                                CheckedCount &fusedBytes,
+                                SmallVectorImpl<CostRecord> &records) {
+    DimRangeAttr range = lookupDimRange(kernel);
+    SmallVector<int64_t> points = getPricedPoints(range);
+    std::string name = kernel.getSymName().str();
+    if (points.empty()) {
+      // A range of 0 alone: the kernel never runs.
+      CostAttr cost = CostAttr::get(
+          &getContext(), Bound::unknown, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          Limiter::unknown, "the dim range is 0..0: the kernel never runs");
+      kernel.setCostAttr(cost);
+      kernel->removeAttr(kernel.getCostsAttrName());
+      record(kernel, name, cost, records);
+      return WalkResult::advance();
+    }
+    SmallVector<Attribute> costPoints;
+    CostRecord rec{name, {}};
+    for (int64_t m : points) {
+      OwningOpRef<KernelOp> clone = cloneKernelAtDim(kernel, m);
+      KernelWork work = countKernelWork(*clone);
+      if (!work.invalidReason.empty()) {
+        kernel.emitError() << "sol-cost-model: cannot cost kernel @" << name
+                           << " at m = " << m << ": " << work.invalidReason;
+        return WalkResult::interrupt();
+      }
+      std::optional<MatmulTiling> tiling = getTilingAtDim(kernel, m);
+      CostAttr cost = estimateCost(work, target, tiling ? &*tiling : nullptr);
+      costPoints.push_back(CostPointAttr::get(&getContext(), m, cost));
+      rec.points.push_back({m, cost});
+      if (m == points.back()) {
+        SmallVector<Operation *> body;
+        for (Operation &inner : clone->getBodyBlock().without_terminator())
+          body.push_back(&inner);
+        unfusedBytes += countUnfusedBytes(body);
+        fusedBytes += cost.getBytes();
+        rec.cost = cost;
+      }
+    }
+    kernel.setCostAttr(rec.cost);
+    kernel.setCostsAttr(ArrayAttr::get(&getContext(), costPoints));
+    for (auto [m, cost] : rec.points)
+      if (cost.getBound() == Bound::unknown)
+        kernel.emitWarning() << "cost of '" << name << "' at m = " << m
+                             << " is unknown: " << cost.getReason();
+    records.push_back(std::move(rec));
+    return WalkResult::advance();
+  }
+
+  /// A lone dynamic op runs as a kernel of its own: priced like a dynamic
+  /// kernel, its `sol.cost` the one at the range's max (a lone op carries
+  /// no `costs`; the report lists the points).
+  WalkResult priceDynamicLoneOp(Operation *op, TargetAttr target,
+                                CheckedCount &unfusedBytes,
+                                CheckedCount &fusedBytes,
+                                SmallVectorImpl<CostRecord> &records,
+                                llvm::StringMap<unsigned> &loneOpCounts) {
+    SmallVector<int64_t> points = getPricedPoints(lookupDimRange(op));
+    std::string name = loneOpName(op, loneOpCounts);
+    CostRecord rec{name, {}};
+    for (int64_t m : points) {
+      KernelWork work =
+          countKernelWork({op}, op->getOperands(), op->getResults(), m);
+      if (!work.invalidReason.empty()) {
+        op->emitError() << "sol-cost-model: cannot cost '" << op->getName()
+                        << "' at m = " << m << ": " << work.invalidReason;
+        return WalkResult::interrupt();
+      }
+      rec.points.push_back({m, estimateCost(work, target)});
+    }
+    if (points.empty())
+      rec.cost = CostAttr::get(&getContext(), Bound::unknown, 0, 0, 0, 0, 0,
+                               0, 0, 0, 0, 0, Limiter::unknown,
+                               "the dim range is 0..0: the op never runs");
+    else
+      rec.cost = rec.points.back().second;
+    op->setAttr(SolDialect::kCostAttrName, rec.cost);
+    unfusedBytes += rec.cost.getBytes();
+    fusedBytes += rec.cost.getBytes();
+    if (rec.cost.getBound() == Bound::unknown)
+      op->emitWarning() << "cost of '" << name
+                        << "' is unknown: " << rec.cost.getReason();
+    records.push_back(std::move(rec));
+    return WalkResult::advance();
   }
 
   /// `func:sol.op#n`, numbered per function and op kind.

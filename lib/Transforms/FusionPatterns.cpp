@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/CostModel.h"
+#include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Fusion.h"
 #include "SolDialect/TilePlan.h"
 
@@ -195,6 +196,44 @@ static llvm::DenseSet<Operation *> elementwiseUsersWithin(Value value,
   return reached;
 }
 
+/// The sibling pair of `anchor` (whose A has a dynamic leading dim) at
+/// every sample point of its range: a generator must take it at each.
+static FusionDecision checkSiblingPairAcrossRange(MatmulOp anchor,
+                                                  TargetAttr target) {
+  SmallVector<int64_t> points = getDimSamplePoints(lookupDimRange(anchor));
+  llvm::erase(points, 0); // M = 0 runs nothing
+  // A's batch dims and M fold into the rows (a dynamic A takes a rank-2 B,
+  // which the verifier requires), as getMatmulProblem reads a static A.
+  auto lhs = cast<RankedTensorType>(anchor.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(anchor.getRhs().getType());
+  for (int64_t m : points) {
+    SmallVector<int64_t> lhsShape(lhs.getShape());
+    lhsShape[0] = m;
+    CheckedCount rows = countElements(ArrayRef(lhsShape).drop_back(1));
+    std::optional<MatmulProblem> problem;
+    if (!rows.overflowed()) {
+      problem.emplace();
+      problem->rows = rows.get();
+      problem->k = lhsShape.back();
+      problem->transposeB = anchor.getTransposeB();
+      problem->n = rhs.getDimSize(problem->transposeB ? 0 : 1);
+      problem->elementType = lhs.getElementType();
+    }
+    if (!problem)
+      return FusionDecision::forbid("the matmul's rows at m = " +
+                                    std::to_string(m) + " overflow int64");
+    problem->siblings = 2;
+    problem->operandsAreKernelArgs = true; // no prologue fusion
+    std::string why = whyNotSiblingWgmmaTma(*problem, target);
+    if (!why.empty())
+      return FusionDecision::forbid(
+          "no generator takes the pair at m = " + std::to_string(m) +
+          " of the dim range (fusion takes a pair only if one does at every "
+          "sample point; the conservative choice is two kernels): " + why);
+  }
+  return FusionDecision::allow();
+}
+
 FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor, MatmulOp sibling,
                                              TargetAttr target,
                                              unsigned maxEpilogueOps) {
@@ -204,14 +243,22 @@ FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor, MatmulOp sibling,
   if (!target)
     return FusionDecision::forbid(
         "no target to say whether a generator takes sibling matmuls");
-  FailureOr<MatmulProblem> problem = getMatmulProblem(anchor);
-  if (failed(problem))
-    return FusionDecision::forbid("the matmul has a dynamic shape");
-  problem->siblings = 2;
-  problem->operandsAreKernelArgs = true; // no prologue fusion
-  why = whyNotSiblingWgmmaTma(*problem, target);
-  if (!why.empty())
-    return FusionDecision::forbid("no generator takes the pair: " + why);
+  if (hasDynamicLeadingDim(anchor.getLhs().getType())) {
+    // Whether a generator takes the pair depends on M (wgmma_tma needs a
+    // full 128-row tile): it must at every sample point of the range, or
+    // a row of the plan table would have no plan.
+    if (FusionDecision d = checkSiblingPairAcrossRange(anchor, target); !d)
+      return d;
+  } else {
+    FailureOr<MatmulProblem> problem = getMatmulProblem(anchor);
+    if (failed(problem))
+      return FusionDecision::forbid("the matmul's shape cannot be read");
+    problem->siblings = 2;
+    problem->operandsAreKernelArgs = true; // no prologue fusion
+    why = whyNotSiblingWgmmaTma(*problem, target);
+    if (!why.empty())
+      return FusionDecision::forbid("no generator takes the pair: " + why);
+  }
   llvm::DenseSet<Operation *> fromAnchor =
       elementwiseUsersWithin(anchor.getResult(), maxEpilogueOps);
   llvm::DenseSet<Operation *> fromSibling =
@@ -230,9 +277,16 @@ FusionDecision mlir::sol::checkIterationSpace(ArrayRef<int64_t> iterationSpace,
   if (shape == iterationSpace)
     return FusionDecision::allow();
   auto type = cast<ShapedType>(candidate->getResult(0).getType());
+  // A dynamic dim counts as the largest it may be: it takes every value.
+  auto elements = [](ArrayRef<int64_t> dims) {
+    CheckedCount n = 1;
+    for (int64_t d : dims)
+      n *= ShapedType::isDynamic(d) ? kMaxDynamicDim : d;
+    return n.getOptional().value_or(std::numeric_limits<int64_t>::max());
+  };
   bool larger = true;
-  if (type.hasStaticShape() && !ShapedType::isDynamicShape(iterationSpace))
-    larger = type.getNumElements() > ShapedType::getNumElements(iterationSpace);
+  if (type.hasRank())
+    larger = elements(type.getShape()) > elements(iterationSpace);
   std::string result = formatShape(shape), space = formatShape(iterationSpace);
   if (larger)
     return FusionDecision::forbid(
@@ -577,10 +631,67 @@ private:
 };
 } // namespace
 
+/// A value of `ops` (operand or result) with a dynamic leading dim.
+static bool touchesDynamicDim(ArrayRef<Operation *> ops) {
+  return llvm::any_of(ops, [](Operation *op) {
+    return llvm::any_of(op->getOperandTypes(), hasDynamicLeadingDim) ||
+           llvm::any_of(op->getResultTypes(), hasDynamicLeadingDim);
+  });
+}
+
+/// The profitability of fusing `candidates` into `group` at one M.
+static FusionDecision judgeAtDim(ArrayRef<Operation *> group,
+                                 ArrayRef<Operation *> candidates,
+                                 TargetAttr target, int64_t dim);
+
+/// A dynamic group's choice, priced at every sample point of its range: it
+/// is taken only where every point agrees; where they disagree, the
+/// conservative choice (not fusing: the unfused ops run at every M) is
+/// taken and the reason names a point of each side.
+static FusionDecision judgeAcrossRange(ArrayRef<Operation *> group,
+                                       ArrayRef<Operation *> candidates,
+                                       TargetAttr target) {
+  DimRangeAttr range = lookupDimRange(candidates.front());
+  SmallVector<int64_t> points = getDimSamplePoints(range);
+  llvm::erase(points, 0); // M = 0 runs nothing
+  std::optional<int64_t> allowedAt, forbiddenAt;
+  FusionDecision firstForbid = FusionDecision::allow();
+  FusionDecision atMax = FusionDecision::allow();
+  for (int64_t m : points) {
+    FusionDecision d = judgeAtDim(group, candidates, target, m);
+    if (d) {
+      allowedAt = allowedAt.value_or(m);
+    } else if (!forbiddenAt) {
+      forbiddenAt = m;
+      firstForbid = d;
+    }
+    if (m == points.back())
+      atMax = d;
+  }
+  std::string where = " over the dim range " + std::to_string(range.getMin()) +
+                      ".." + std::to_string(range.getMax()) + " (" +
+                      std::to_string(points.size()) + " sample points)";
+  if (forbiddenAt && !allowedAt)
+    return FusionDecision::forbid("at every M" + where + "; at m = " +
+                                  std::to_string(*forbiddenAt) + ": " +
+                                  firstForbid.getExplanation().str());
+  if (forbiddenAt)
+    return FusionDecision::forbid(
+        "the sample points disagree" + where + ": fused wins at m = " +
+        std::to_string(*allowedAt) + ", not at m = " +
+        std::to_string(*forbiddenAt) + " (" + firstForbid.getExplanation().str() +
+        "); the conservative choice is not to fuse");
+  return FusionDecision::allow("at every M" + where + "; at m = " +
+                               std::to_string(points.back()) + ": " +
+                               atMax.getExplanation().str());
+}
+
 FusionProfitabilityFn mlir::sol::getCostModelProfitability(TargetAttr target) {
   auto state = std::make_shared<IncrementalGroupWork>();
   return [target, state](ArrayRef<Operation *> group,
                          ArrayRef<Operation *> candidates) -> FusionDecision {
+    if (touchesDynamicDim(group) || touchesDynamicDim(candidates))
+      return judgeAcrossRange(group, candidates, target);
     CostAttr fusedCost, groupCost;
     CostAttr candidateCost = costAsKernel(candidates, target);
     if (candidates.size() == 1 && candidateCost.getBound() != Bound::unknown &&
@@ -622,6 +733,52 @@ FusionProfitabilityFn mlir::sol::getCostModelProfitability(TargetAttr target) {
                                  " <= " + formatMicros(unfusedUs) +
                                  " unfused; saves " + formatBytes(saved));
   };
+}
+
+static CostAttr costAsKernelAtDim(ArrayRef<Operation *> ops,
+                                  TargetAttr target, int64_t dim) {
+  llvm::DenseSet<Operation *> members(ops.begin(), ops.end());
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> outputs;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || (!members.contains(def) && !isa<ConstantOp>(def)))
+        inputs.insert(operand);
+    }
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            Operation *owner = ancestorIn(op->getBlock(), user);
+            return !owner || !members.contains(owner);
+          }))
+        outputs.push_back(result);
+  }
+  return estimateCost(ops, inputs.getArrayRef(), outputs, target, dim);
+}
+
+static FusionDecision judgeAtDim(ArrayRef<Operation *> group,
+                                 ArrayRef<Operation *> candidates,
+                                 TargetAttr target, int64_t dim) {
+  SmallVector<Operation *> fused(group);
+  fused.append(candidates.begin(), candidates.end());
+  CostAttr fusedCost = costAsKernelAtDim(fused, target, dim);
+  CostAttr groupCost = costAsKernelAtDim(group, target, dim);
+  CostAttr candidateCost = costAsKernelAtDim(candidates, target, dim);
+  for (CostAttr cost : {fusedCost, groupCost, candidateCost})
+    if (cost.getBound() == Bound::unknown)
+      return FusionDecision::forbid("the cost model cannot judge it: " +
+                                    cost.getReason());
+  double fusedUs = fusedCost.getTPredUs();
+  double unfusedUs = groupCost.getTPredUs() + candidateCost.getTPredUs();
+  if (fusedUs > unfusedUs)
+    return FusionDecision::forbid("predicted " + formatMicros(fusedUs) +
+                                  " fused > " + formatMicros(unfusedUs) +
+                                  " unfused");
+  int64_t saved =
+      groupCost.getBytes() + candidateCost.getBytes() - fusedCost.getBytes();
+  return FusionDecision::allow("predicted " + formatMicros(fusedUs) + " <= " +
+                               formatMicros(unfusedUs) + " unfused; saves " +
+                               formatBytes(saved));
 }
 
 FusionProfitabilityFn mlir::sol::getAlwaysProfitable() {

@@ -1,21 +1,5 @@
 // RUN: sol-opt %s -split-input-file -sol-cost-model -verify-diagnostics | FileCheck %s
 
-// Dynamic dims cannot be bounded: the annotation says unknown, with the
-// reason, and a warning names the kernel. Never a number.
-module attributes {sol.target = #sol.target<"h200">} {
-  // CHECK-LABEL: func.func @dynamic_rows_cost_unknown
-  // CHECK: sol.cost = #sol.cost<bound = unknown, {{.*}}, limiter = unknown, reason = "input #0 has type tensor<?x2560xf16>; the cost model needs static shapes">
-  func.func @dynamic_rows_cost_unknown(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x2560xf16> {
-    // expected-warning @+1 {{cost of 'dynamic_rows_cost_unknown:sol.matmul#0' is unknown: input #0 has type tensor<?x2560xf16>; the cost model needs static shapes}}
-    %y = sol.matmul %x, %w transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
-    return %y : tensor<?x2560xf16>
-  }
-}
-// The unknown kernel is counted apart and left out of the totals.
-// CHECK: sol.cost_summary = #sol.cost_summary<kernels = 0, unknown_kernels = 1, t_ideal_us = 0.0, t_pred_us = 0.0, bytes = 0,
-
-// -----
-
 // A target without a peak for the kernel's dtype (bf16_tflops = 0): unknown,
 // naming the missing field.
 #no_bf16 = #sol.target<name = "no-bf16", chip = "sm_80", sm_count = 108, clock_mhz = 1410,

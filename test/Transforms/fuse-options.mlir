@@ -126,35 +126,6 @@ module attributes {sol.target = #sol.target<"h200">} {
 
 // -----
 
-// Dynamic shapes: the cost model cannot judge them, so only force=always
-// (legality alone) fuses; force=never still forms one kernel per op, and a
-// scalar constant is never a kernel of its own.
-//    DEFAULT-LABEL: func.func @dynamic_chain
-//      DEFAULT-NOT:   sol.kernel
-//     ALWAYS-LABEL: func.func @dynamic_chain
-//           ALWAYS:   sol.kernel @dynamic_chain_neg_0 ins(%{{[^,]*}} : tensor<?x4096xf32>)
-//           ALWAYS:     sol.neg
-//      ALWAYS-NEXT:     sol.constant
-//      ALWAYS-NEXT:     sol.mul
-//      ALWAYS-NEXT:     sol.yield
-//      NEVER-LABEL: func.func @dynamic_chain
-//        NEVER-NOT:   sol.constant
-//            NEVER:   sol.kernel @dynamic_chain_neg_0
-//            NEVER:   sol.kernel @dynamic_chain_mul_1 ins(%{{[^,]*}} : tensor<?x4096xf32>)
-//       NEVER-NEXT:   ^bb0
-//       NEVER-NEXT:     sol.constant
-//       NEVER-NEXT:     sol.mul
-module attributes {sol.target = #sol.target<"h200">} {
-  func.func @dynamic_chain(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-    %c = sol.constant 3.000000e+00 : f32
-    %a = sol.neg %x : tensor<?x4096xf32>
-    %b = sol.mul %a, %c : tensor<?x4096xf32>, tensor<f32> -> tensor<?x4096xf32>
-    return %b : tensor<?x4096xf32>
-  }
-}
-
-// -----
-
 // SwiGLU's gate and up projections: one kernel by default (siblings), two
 // with fuse-siblings=false.
 // DEFAULT-LABEL: func.func @sibling_matmuls

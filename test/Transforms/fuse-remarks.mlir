@@ -142,19 +142,6 @@ module attributes {sol.target = #sol.target<"h200">} {
 
 // -----
 
-// Profitability refuses what the cost model cannot judge.
-module attributes {sol.target = #sol.target<"h200">} {
-  func.func @dont_fuse_dynamic_shapes(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-    // expected-remark@+1 {{not fused into elementwise kernel of sol.exp: the cost model cannot judge it: input #0 has type tensor<?x4096xf32>; the cost model needs static shapes}}
-    %a = sol.neg %x : tensor<?x4096xf32>
-    // expected-remark@+1 {{not fused into elementwise kernel of sol.neg: the cost model cannot judge it}}
-    %b = sol.exp %a : tensor<?x4096xf32>
-    return %b : tensor<?x4096xf32>
-  }
-}
-
-// -----
-
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @fuse_diamond(%x: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %a = sol.neg %x : tensor<4096x4096xf32>

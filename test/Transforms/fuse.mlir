@@ -590,22 +590,6 @@ module attributes {sol.target = #sol.target<"h200">} {
 
 // -----
 
-// Dynamic shapes: the cost model cannot judge the fusion, so profitability
-// refuses it and the ops stay plain.
-// CHECK-LABEL: func.func @dont_fuse_dynamic_shapes_unjudged
-//   CHECK-NOT:   sol.kernel
-//       CHECK:   sol.neg
-//  CHECK-NEXT:   sol.exp
-module attributes {sol.target = #sol.target<"h200">} {
-  func.func @dont_fuse_dynamic_shapes_unjudged(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-    %a = sol.neg %x : tensor<?x4096xf32>
-    %b = sol.exp %a : tensor<?x4096xf32>
-    return %b : tensor<?x4096xf32>
-  }
-}
-
-// -----
-
 // A kernel already formed is left alone, and not grown.
 // CHECK-LABEL: func.func @existing_kernel_untouched
 //       CHECK:   %[[K:.*]] = sol.kernel @mine
