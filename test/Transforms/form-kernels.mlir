@@ -94,3 +94,15 @@ func.func @"a b/c"(%x: tensor<8xf32>) -> tensor<8xf32> {
   %e = sol.exp %x : tensor<8xf32>
   return %e : tensor<8xf32>
 }
+
+// -----
+
+// Dynamic M: a lone op with a dynamic leading dim becomes a dynamic kernel.
+// CHECK-LABEL: func.func @wrap_lone_dynamic_matmul
+//       CHECK:   sol.kernel @wrap_lone_dynamic_matmul_matmul_0 ins(%{{.*}}, %{{.*}} : tensor<?x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x2560xf16> {
+//  CHECK-NEXT:   ^bb0(%{{.*}}: tensor<?x2560xf16>, %{{.*}}: tensor<2560x2560xf16>):
+//  CHECK-NEXT:     sol.matmul {{.*}} : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+func.func @wrap_lone_dynamic_matmul(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x2560xf16> {
+  %0 = sol.matmul %x, %w transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
+  return %0 : tensor<?x2560xf16>
+}
