@@ -50,12 +50,14 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
+#include <unordered_map>
 #include <vector>
 
 using namespace mlir;
@@ -91,6 +93,41 @@ struct sol_loaded_kernel {
   ::sol::runtime::Manifest manifest;
   /// The CUDA device (ordinal) whose primary context holds the module.
   int device = 0;
+
+  /// A dynamic kernel resolved at one M: the manifest at M and its row's
+  /// function. Resolving copies the whole manifest (program, args, rows),
+  /// which cost ~7 us a launch on the H200's host (2026-12-01,
+  /// bench/results/2026-12-01-h200-dynamic-sweep.json: dynamic 24 us against
+  /// static 13-17 us at M <= 37, the same plans), so each M is resolved
+  /// once; decode and prefill see few distinct M.
+  struct AtDim {
+    ::sol::runtime::Manifest manifest;
+    cuda::CUfunction function = nullptr;
+  };
+  /// The most M kept resolved (then the cache starts over).
+  static constexpr size_t kMaxResolvedDims = 256;
+  std::mutex resolvedMutex;
+  std::unordered_map<int64_t, std::shared_ptr<const AtDim>> resolved;
+
+  /// The kernel resolved at `dim` (cached), or null with `message` set.
+  std::shared_ptr<const AtDim> resolve(int64_t dim, std::string &message) {
+    std::lock_guard<std::mutex> lock(resolvedMutex);
+    auto it = resolved.find(dim);
+    if (it != resolved.end())
+      return it->second;
+    auto atDim = std::make_shared<AtDim>();
+    if (!::sol::runtime::specializeManifest(manifest, dim, atDim->manifest,
+                                            message))
+      return nullptr;
+    atDim->function = function;
+    for (size_t i = 0; i < manifest.plans.size(); ++i)
+      if (manifest.plans[i].mMin == atDim->manifest.rowMin)
+        atDim->function = rowFunctions[i];
+    if (resolved.size() >= kMaxResolvedDims)
+      resolved.clear();
+    resolved.emplace(dim, atDim);
+    return atDim;
+  }
 };
 
 /// A heap copy the caller frees with sol_string_free (NULL when out of
@@ -1154,7 +1191,7 @@ static int launchLoadedKernel(sol_loaded_kernel *kernel,
   if (!kernel || !kernel->function)
     return fail(error, prefix + "no loaded kernel");
   // A dynamic kernel launches the row holding M, resolved at M.
-  ::sol::runtime::Manifest specialized;
+  std::shared_ptr<const sol_loaded_kernel::AtDim> atDim;
   cuda::CUfunction function = kernel->function;
   if (kernel->manifest.isDynamic() != (dim >= 0))
     return fail(error,
@@ -1168,15 +1205,13 @@ static int launchLoadedKernel(sol_loaded_kernel *kernel,
                                        "sol_kernel_launch")));
   std::string message;
   if (dim >= 0) {
-    if (!::sol::runtime::specializeManifest(kernel->manifest, dim, specialized,
-                                            message))
+    atDim = kernel->resolve(dim, message);
+    if (!atDim)
       return fail(error, prefix + message);
-    for (size_t i = 0; i < kernel->manifest.plans.size(); ++i)
-      if (kernel->manifest.plans[i].mMin == specialized.rowMin)
-        function = kernel->rowFunctions[i];
+    function = atDim->function;
   }
   const ::sol::runtime::Manifest &manifest =
-      dim >= 0 ? specialized : kernel->manifest;
+      atDim ? atDim->manifest : kernel->manifest;
   if (numArgs != manifest.args.size())
     return fail(error, prefix + "kernel '" + manifest.getHostEntry() +
                            "' takes " + std::to_string(manifest.args.size()) +

@@ -74,10 +74,12 @@ class Kernel:
     def dim_of(self, tensors):
         """A dynamic kernel's M: the outermost dim of the first tensor whose
         manifest shape is dynamic (-1 in dim 0); None for a static kernel."""
-        for spec, tensor in zip(self.manifest["args"], tensors):
-            if spec["shape"] and spec["shape"][0] == -1:
-                return int(tensor.shape[0])
-        return None
+        index = self.__dict__.get("_dynamic_arg", -2)
+        if index == -2:   # found once: this runs on every launch
+            index = next((i for i, spec in enumerate(self.manifest["args"])
+                          if spec["shape"] and spec["shape"][0] == -1), -1)
+            self._dynamic_arg = index
+        return int(tensors[index].shape[0]) if index >= 0 else None
 
     @property
     def cost(self):
