@@ -110,6 +110,26 @@ for k in mm_residual_f16_7x77x200 mm_kn_bias_gelu_erf_bf16_64x1000x1000 \
     { echo "==== $tool $k"; cat "$log"; } >> "$out/sanitizer.log"
   done
 done | tee "$out/sanitizer.txt"
+# Dynamic kernels under both tools at every row's ends (and 6 rows in):
+# each row of the plan table, its masks at the row's first and last M.
+if [ -d "$work/dynamic" ]; then
+  for m in "$work"/dynamic/mm_residual_f16_dynx1000x1000__*.json \
+           "$work"/dynamic/mm_bias_gelu_tanh_bf16_dynx2560x2560__*.json \
+           "$work"/dynamic/mm_swiglu_f16_dynx1000x1000__*.json \
+           "$work"/dynamic/mm_two_outputs_f16_dynx77x200__*.json; do
+    [ -f "$m" ] || continue
+    dims=$(python3 -c "import json,sys; rows=json.load(open(sys.argv[1])).get('plans', [])
+print(','.join(map(str, sorted({x for r in rows for x in (r['m_min'], r['m_max'], min(r['m_min'] + 6, r['m_max']))} - {0}))))" "$m")
+    k=$(basename "$m" .json)
+    for tool in memcheck racecheck; do
+      log="$work/san_${tool}_$k.log"
+      timeout 300 "$san" --tool $tool --error-exitcode 3 "$run" --check-only \
+        --seed="$seed" --dim="$dims" "$m" > "$log" 2>&1
+      echo "$tool $k at M=$dims: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sol-run:' "$log" | tr '\n' ' ')"
+      { echo "==== $tool $k"; cat "$log"; } >> "$out/sanitizer.log"
+    done
+  done | tee -a "$out/sanitizer.txt"
+fi
 
 echo "== timing (seed workloads)"
 "$run" --seed="$seed" --json="$out/bench.json" "$work"/bench/*.json > "$out/bench.log" 2>&1
