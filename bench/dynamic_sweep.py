@@ -24,11 +24,13 @@ import argparse
 import datetime
 import json
 import os
-import statistics
 import sys
 import time
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import time_call  # noqa: E402
 
 MS = [1, 2, 3, 4, 8, 16, 32, 37, 64, 128, 256, 512, 999, 1024, 2048, 3001,
       4096, 8192]
@@ -116,28 +118,10 @@ def inputs_at(shapes, m, seed):
     return out
 
 
-def time_us(fn, heat_s=0.3, window_s=0.02, rounds=5):
-    end = time.perf_counter() + heat_s
-    calls = 0
-    while time.perf_counter() < end or calls < 3:
-        fn()
-        calls += 1
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    fn()
-    torch.cuda.synchronize()
-    reps = max(1, int(window_s / max(time.perf_counter() - start, 1e-6)))
-    times = []
-    for _ in range(rounds):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        for _ in range(reps):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b) * 1e3 / reps)
-    return statistics.median(times)
+def time_us(fn):
+    """Median us per call (bench/timing.py, shorter heat and windows: the
+    sweep has ~200 rows)."""
+    return time_call(fn, heat_s=0.3, window_s=0.02) * 1e3
 
 
 def rel_err(got, ref):

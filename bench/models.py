@@ -29,7 +29,6 @@ import copy
 import datetime
 import json
 import os
-import statistics
 import sys
 import time
 
@@ -37,6 +36,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hf_models  # noqa: E402
+from timing import time_call  # noqa: E402
 
 IMPLS = {
     # impl -> (backend, torch.compile mode)
@@ -56,36 +56,6 @@ def rel_err(got, ref):
     ref = ref.float()
     return ((got.float() - ref).abs().max() /
             ref.abs().max().clamp_min(1e-30)).item()
-
-
-def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
-    """Median ms per call over `rounds` windows of >= window_s."""
-    if not torch.cuda.is_available():   # the CPU smoke run: one call
-        start = time.perf_counter()
-        fn()
-        return (time.perf_counter() - start) * 1e3
-    end = time.perf_counter() + heat_s
-    calls = 0
-    while time.perf_counter() < end or calls < 3:
-        fn()
-        calls += 1
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    fn()
-    torch.cuda.synchronize()
-    per_call = max(time.perf_counter() - start, 1e-6)
-    reps = max(1, int(window_s / per_call))
-    times = []
-    for _ in range(rounds):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        for _ in range(reps):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b) / reps)
-    return statistics.median(times)
 
 
 # --profile: where each row's torch.profiler table goes (None: no profile).

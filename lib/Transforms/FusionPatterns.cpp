@@ -454,14 +454,14 @@ FusionDecision mlir::sol::describeDtypeChange(Operation *candidate) {
 // Profitability
 //===----------------------------------------------------------------------===//
 
-/// The cost of `ops` run as one kernel, inputs and outputs as formKernel would
+/// The inputs and outputs `ops` would have as one kernel, as formKernel would
 /// make them (in `ops`' order, not the block's: the cost does not depend on
 /// it, and sorting would cost every step of a long chain a sort of its
 /// group).
-static CostAttr costAsKernel(ArrayRef<Operation *> ops, TargetAttr target) {
+static void getKernelBoundary(ArrayRef<Operation *> ops,
+                              llvm::SetVector<Value> &inputs,
+                              SmallVector<Value> &outputs) {
   llvm::DenseSet<Operation *> members(ops.begin(), ops.end());
-  llvm::SetVector<Value> inputs;
-  SmallVector<Value> outputs;
   for (Operation *op : ops) {
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
@@ -475,6 +475,13 @@ static CostAttr costAsKernel(ArrayRef<Operation *> ops, TargetAttr target) {
           }))
         outputs.push_back(result);
   }
+}
+
+/// The cost of `ops` run as one kernel.
+static CostAttr costAsKernel(ArrayRef<Operation *> ops, TargetAttr target) {
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> outputs;
+  getKernelBoundary(ops, inputs, outputs);
   return estimateCost(ops, inputs.getArrayRef(), outputs, target);
 }
 
@@ -737,22 +744,9 @@ FusionProfitabilityFn mlir::sol::getCostModelProfitability(TargetAttr target) {
 
 static CostAttr costAsKernelAtDim(ArrayRef<Operation *> ops,
                                   TargetAttr target, int64_t dim) {
-  llvm::DenseSet<Operation *> members(ops.begin(), ops.end());
   llvm::SetVector<Value> inputs;
   SmallVector<Value> outputs;
-  for (Operation *op : ops) {
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || (!members.contains(def) && !isa<ConstantOp>(def)))
-        inputs.insert(operand);
-    }
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            Operation *owner = ancestorIn(op->getBlock(), user);
-            return !owner || !members.contains(owner);
-          }))
-        outputs.push_back(result);
-  }
+  getKernelBoundary(ops, inputs, outputs);
   return estimateCost(ops, inputs.getArrayRef(), outputs, target, dim);
 }
 
