@@ -95,11 +95,12 @@ struct sol_loaded_kernel {
   int device = 0;
 
   /// A dynamic kernel resolved at one M: the manifest at M and its row's
-  /// function. Resolving copies the whole manifest (program, args, rows),
-  /// which cost ~7 us a launch on the H200's host (2026-12-01,
-  /// bench/results/2026-12-01-h200-dynamic-sweep.json: dynamic 24 us against
-  /// static 13-17 us at M <= 37, the same plans), so each M is resolved
-  /// once; decode and prefill see few distinct M.
+  /// function. Resolving copies the whole manifest (program, args, rows).
+  /// Done on every launch, dynamic launches from Python ran 7-11 us slower
+  /// than static ones with the same plans at M = 8..37 on the H200
+  /// (2026-12-01, bench/results/2026-12-01-h200-dynamic/sweep.json);
+  /// resolved once per M, 0-3 us (sweep-resolve-cache.json). Decode and
+  /// prefill see few distinct M.
   struct AtDim {
     ::sol::runtime::Manifest manifest;
     cuda::CUfunction function = nullptr;

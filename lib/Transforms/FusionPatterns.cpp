@@ -454,6 +454,28 @@ FusionDecision mlir::sol::describeDtypeChange(Operation *candidate) {
 // Profitability
 //===----------------------------------------------------------------------===//
 
+/// Fuse when the fused kernel's predicted time is no worse than the group's
+/// and the candidate's apart; a cost the model cannot judge forbids it. One
+/// rule for a static group and for a dynamic one at each of its points.
+static FusionDecision decideFromCosts(CostAttr fusedCost, CostAttr groupCost,
+                                      CostAttr candidateCost) {
+  for (CostAttr cost : {fusedCost, groupCost, candidateCost})
+    if (cost.getBound() == Bound::unknown)
+      return FusionDecision::forbid("the cost model cannot judge it: " +
+                                    cost.getReason());
+  double fusedUs = fusedCost.getTPredUs();
+  double unfusedUs = groupCost.getTPredUs() + candidateCost.getTPredUs();
+  if (fusedUs > unfusedUs)
+    return FusionDecision::forbid("predicted " + formatMicros(fusedUs) +
+                                  " fused > " + formatMicros(unfusedUs) +
+                                  " unfused");
+  int64_t saved =
+      groupCost.getBytes() + candidateCost.getBytes() - fusedCost.getBytes();
+  return FusionDecision::allow("predicted " + formatMicros(fusedUs) + " <= " +
+                               formatMicros(unfusedUs) + " unfused; saves " +
+                               formatBytes(saved));
+}
+
 /// The inputs and outputs `ops` would have as one kernel, as formKernel would
 /// make them (in `ops`' order, not the block's: the cost does not depend on
 /// it, and sorting would cost every step of a long chain a sort of its
@@ -724,21 +746,7 @@ FusionProfitabilityFn mlir::sol::getCostModelProfitability(TargetAttr target) {
              "incremental group work diverged from countKernelWork");
     }
 #endif
-    for (CostAttr cost : {fusedCost, groupCost, candidateCost})
-      if (cost.getBound() == Bound::unknown)
-        return FusionDecision::forbid("the cost model cannot judge it: " +
-                                      cost.getReason());
-    double fusedUs = fusedCost.getTPredUs();
-    double unfusedUs = groupCost.getTPredUs() + candidateCost.getTPredUs();
-    if (fusedUs > unfusedUs)
-      return FusionDecision::forbid("predicted " + formatMicros(fusedUs) +
-                                    " fused > " + formatMicros(unfusedUs) +
-                                    " unfused");
-    int64_t saved =
-        groupCost.getBytes() + candidateCost.getBytes() - fusedCost.getBytes();
-    return FusionDecision::allow("predicted " + formatMicros(fusedUs) +
-                                 " <= " + formatMicros(unfusedUs) +
-                                 " unfused; saves " + formatBytes(saved));
+    return decideFromCosts(fusedCost, groupCost, candidateCost);
   };
 }
 
@@ -758,21 +766,7 @@ static FusionDecision judgeAtDim(ArrayRef<Operation *> group,
   CostAttr fusedCost = costAsKernelAtDim(fused, target, dim);
   CostAttr groupCost = costAsKernelAtDim(group, target, dim);
   CostAttr candidateCost = costAsKernelAtDim(candidates, target, dim);
-  for (CostAttr cost : {fusedCost, groupCost, candidateCost})
-    if (cost.getBound() == Bound::unknown)
-      return FusionDecision::forbid("the cost model cannot judge it: " +
-                                    cost.getReason());
-  double fusedUs = fusedCost.getTPredUs();
-  double unfusedUs = groupCost.getTPredUs() + candidateCost.getTPredUs();
-  if (fusedUs > unfusedUs)
-    return FusionDecision::forbid("predicted " + formatMicros(fusedUs) +
-                                  " fused > " + formatMicros(unfusedUs) +
-                                  " unfused");
-  int64_t saved =
-      groupCost.getBytes() + candidateCost.getBytes() - fusedCost.getBytes();
-  return FusionDecision::allow("predicted " + formatMicros(fusedUs) + " <= " +
-                               formatMicros(unfusedUs) + " unfused; saves " +
-                               formatBytes(saved));
+  return decideFromCosts(fusedCost, groupCost, candidateCost);
 }
 
 FusionProfitabilityFn mlir::sol::getAlwaysProfitable() {

@@ -189,12 +189,16 @@ static double geluTanh(double x) {
 
 static double sigmoid(double x) { return 1 / (1 + exp(-x)); }
 
-static int runOproj(void *fn, long m) {
-  Buffer x = randomBuffer(F16, m * K, -1, 1),
+// x[rows, K] @ w[N, K]^T + r[rows, N] at M = m: the rows of the dynamic
+// dim's `perDim` rows each (1: an [M, K] A; 3: a [M, 3, K] one).
+static int checkOproj(void *fn, const char *name, long m, long perDim) {
+  long rows = m * perDim;
+  Buffer x = randomBuffer(F16, rows * K, -1, 1),
          w = randomBuffer(F16, N * K, -1, 1),
-         r = randomBuffer(F16, m * N, -1, 1), o = outputBuffer(F16, m * N, N);
-  double *ref = malloc(m * N * sizeof(double) + 1);
-  for (long i = 0; i < m; ++i)
+         r = randomBuffer(F16, rows * N, -1, 1),
+         o = outputBuffer(F16, rows * N, perDim * N);
+  double *ref = malloc(rows * N * sizeof(double) + 1);
+  for (long i = 0; i < rows; ++i)
     for (int n = 0; n < N; ++n) {
       double acc = 0;
       for (int k = 0; k < K; ++k)
@@ -203,9 +207,13 @@ static int runOproj(void *fn, long m) {
     }
   int64_t dim = m;
   ((Kernel3)fn)(x.bytes, w.bytes, r.bytes, o.bytes, &dim);
-  int ok = check("oproj_residual", m, &o, ref, N);
+  int ok = check(name, m, &o, ref, perDim * N);
   freeBuffer(&x), freeBuffer(&w), freeBuffer(&r), freeBuffer(&o), free(ref);
   return ok;
+}
+
+static int runOproj(void *fn, long m) {
+  return checkOproj(fn, "oproj_residual", m, 1);
 }
 
 static int runMlp(void *fn, long m) {
@@ -274,25 +282,7 @@ static int runChain(void *fn, long m) {
 
 // The dynamic dim is a batch of 3 rows each: the rows are M * 3.
 static int runBatched(void *fn, long m) {
-  enum { S = 3 };
-  long rows = m * S;
-  Buffer x = randomBuffer(F16, rows * K, -1, 1),
-         w = randomBuffer(F16, N * K, -1, 1),
-         r = randomBuffer(F16, rows * N, -1, 1),
-         o = outputBuffer(F16, rows * N, S * N);
-  double *ref = malloc(rows * N * sizeof(double) + 1);
-  for (long i = 0; i < rows; ++i)
-    for (int n = 0; n < N; ++n) {
-      double acc = 0;
-      for (int k = 0; k < K; ++k)
-        acc += x.values[i * K + k] * w.values[n * K + k];
-      ref[i * N + n] = acc + r.values[i * N + n];
-    }
-  int64_t dim = m;
-  ((Kernel3)fn)(x.bytes, w.bytes, r.bytes, o.bytes, &dim);
-  int ok = check("batched_oproj", m, &o, ref, S * N);
-  freeBuffer(&x), freeBuffer(&w), freeBuffer(&r), freeBuffer(&o), free(ref);
-  return ok;
+  return checkOproj(fn, "batched_oproj", m, 3);
 }
 
 static int runStaticNeg(void *fn) {
