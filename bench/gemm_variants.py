@@ -1,8 +1,9 @@
 """sol's GEMM plans against cuBLAS at the torch backend's shapes, timed
 interleaved on a heated card (bench/torch_backend_gpu.py's method).
 
-    SOL_CAPI_LIB=... PYTHONPATH=python:bench python3 bench/diag/gemm_variants.py
-    ... --ncu   # one launch of each, for ncu (no timing)
+    bench/diag.sh gemm --shapes oproj,mlp_gelu --variants pp128,coop256
+    (or SOL_CAPI_LIB=... PYTHONPATH=python:bench python3 bench/gemm_variants.py)
+    ... --ncu   # one launch of each, for ncu (no timing; diag.sh gemm --with-ncu)
 
 Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
 shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap

@@ -1,7 +1,7 @@
 """Correctness of one pinned plan on odd shapes, against float64, on the GPU.
 
-    SOL_CAPI_LIB=... PYTHONPATH=python python3 bench/diag/plan_check.py \
-        --options "paths=wgmma_tma schedules=pingpong tiles=128x192"
+    bench/diag.sh plan-check --options "paths=wgmma_tma schedules=pingpong tiles=128x192"
+    (or SOL_CAPI_LIB=... PYTHONPATH=python python3 bench/plan_check.py ...)
 
 Each case compiles matmul (+ epilogue; swiglu: sibling matmuls, one kernel
 from 128 rows) with the options through the C API,
