@@ -85,10 +85,10 @@ capi_env() {
 # The sol-run experiments: sol-run built on the GPU machine (it has no MLIR
 # and needs none) and one part of the carried bundle unpacked into $work.
 runner_env() { # PART
+  [ -f "$root/gpu-bundle/$1.tgz" ] || die "no gpu-bundle/$1.tgz (carry gpu-bundle)"
   work="$(mktemp -d)"
   "$root/scripts/build-runner.sh" "$work/bin" >/dev/null || die "build-runner.sh failed"
   run="$work/bin/sol-run"
-  [ -f "$root/gpu-bundle/$1.tgz" ] || die "no gpu-bundle/$1.tgz (carry gpu-bundle)"
   tar -C "$work" -xzf "$root/gpu-bundle/$1.tgz"
   dir="$work/$1"
   [ -d "$dir" ] || dir="$work/bench" # diag.tgz and bench.tgz hold bench/
@@ -164,7 +164,7 @@ case "$experiment" in
     for m in $wanted; do echo "$known" | grep -qx "${m%%.*}" && metrics="$metrics,$m"; done
     echo "ncu metrics: ${metrics#,}"
     timeout 300 "$ncu" --clock-control none --kernel-name regex:"g_matmul|nvjet" --metrics "${metrics#,}" \
-      python3 "$root/bench/gemm_variants.py" --ncu --shapes "$ncu_shapes" "$@" > "$out/ncu.txt" 2>&1
+      python3 "$root/bench/gemm_variants.py" --ncu "$@" --shapes "$ncu_shapes" > "$out/ncu.txt" 2>&1
     grep -E "g_matmul|nvjet|duration|per_second|pipe_tensor|lts__t_bytes|srcunit|dram__bytes|throughput|gmma" \
       "$out/ncu.txt" | tail -120 ;;
 
@@ -180,10 +180,10 @@ case "$experiment" in
     [ -s "$work/list" ] || die "matrix: no manifest selected"
     seed="${seed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
     echo "selected: $(wc -l < "$work/list") kernels, schedules:" \
-      "$(cat $(cat "$work/list") | grep -o '"schedule": "[a-z]*"' | sort | uniq -c | tr '\n' ' ')"
+      "$(xargs -d '\n' cat < "$work/list" | grep -o '"schedule": "[a-z]*"' | sort | uniq -c | tr '\n' ' ')"
     "$root/scripts/check-parallel.sh" "$run" "$work/list" "$out/check.log" "matrix" --seed="$seed"
     status=$?
-    echo "split-K kernels: $(grep -l '"split_k": [2-9]' $(cat "$work/list") | wc -l)"
+    echo "split-K kernels: $(xargs -d '\n' grep -l '"split_k": [2-9]' < "$work/list" | wc -l)"
     san=$(tool compute-sanitizer)
     : > "$out/sanitizer.txt"
     for k in ${sanitize[@]+"${sanitize[@]}"}; do
@@ -212,7 +212,7 @@ case "$experiment" in
       k=$(basename "$m" .json)
       timeout 240 "$ncu" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
         --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --launch-count 1 \
-        "$run" --check-only --seed=7 "$m" > "$out/ncu_$k.txt" 2>&1
+        "$run" --check-only --seed=7 "$m" > "$out/ncu_$k.txt" 2>&1 < /dev/null
       echo "== $k"
       grep -E "Duration|Throughput|Stall|Warp Cycles|Issued|Eligible|Active Warps|Hit Rate|SM Frequency" \
         "$out/ncu_$k.txt" | head -40
