@@ -19,6 +19,7 @@
 #include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/TensorMapBox.h"
 #include "SolDialect/TilePlan.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -135,12 +136,10 @@ static llvm::json::Object planToJson(PlanAttr plan) {
 }
 
 /// The TMA maps a wgmma_tma kernel reads its operands through, in the order
-/// of the kernel's trailing map parameters: A as a [rows, K] matrix in
-/// 128 x 64 boxes, then each weight B ([N, K]) in (tile_n / weights /
-/// cluster) x 64 boxes (each block of a cluster loads its share of the B
-/// tile and multicasts it; sibling matmuls put half of each tile's rows in
-/// each weight). All with the 128-byte swizzle the wgmma descriptors name;
-/// out-of-bounds boxes zero-fill, which masks the edges.
+/// of the kernel's trailing map parameters: A as a [rows, K] matrix, then
+/// each weight B ([N, K]), in the boxes the generator loads
+/// (TensorMapBox.h). All with the 128-byte swizzle the wgmma descriptors
+/// name; out-of-bounds boxes zero-fill, which masks the edges.
 static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
                                                     PlanAttr plan) {
   std::string reason;
@@ -165,23 +164,22 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
     return hasDynamicLeadingDim(type) ? kManifestDynamicDim
                                       : type.getNumElements() / k;
   };
-  ArrayRef<int64_t> tile = plan.getTile();
-  int64_t boxRows =
-      tile[1] / static_cast<int64_t>(matmuls->size()) / plan.getCluster();
-  auto map = [&](BlockArgument arg, RankedTensorType type, int64_t boxRows) {
+  TensorMapBox boxB =
+      getTensorMapBoxB(plan, static_cast<int64_t>(matmuls->size()));
+  auto map = [&](BlockArgument arg, RankedTensorType type, TensorMapBox box) {
     return llvm::json::Object{
         {"arg", arg.getArgNumber()},
         {"dtype", dtypeName(type.getElementType())},
         {"dims", llvm::json::Array{k, rowsOf(type)}},
-        {"box", llvm::json::Array{tile[2], boxRows}},
+        {"box", llvm::json::Array{box.k, box.rows}},
         {"swizzle", "128B"},
         {"l2_promotion", "256B"},
         {"oob_fill", "zero"}};
   };
-  llvm::json::Array maps{map(lhs, lhsType, tile[0])};
+  llvm::json::Array maps{map(lhs, lhsType, getTensorMapBoxA(plan))};
   for (MatmulOp mm : *matmuls) {
     auto rhs = cast<BlockArgument>(mm.getRhs());
-    maps.push_back(map(rhs, cast<RankedTensorType>(rhs.getType()), boxRows));
+    maps.push_back(map(rhs, cast<RankedTensorType>(rhs.getType()), boxB));
   }
   return maps;
 }
