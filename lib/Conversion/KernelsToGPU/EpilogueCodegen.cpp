@@ -1,45 +1,16 @@
-//===- EpilogueCodegen.cpp - indices, epilogues and tile copies -----------===//
+//===- EpilogueCodegen.cpp - the fused epilogue ---------------------------===//
 //
-// The pieces every path uses: index arithmetic over row-major buffers, the
-// fused epilogue (the linalg.generic body cloned onto accumulator values,
-// its inputs loaded in batches before their stores), matmul geometry and
-// grid checks, and the zero-filling cp.async tile copier.
+// The linalg.generic body of a kernel cloned onto accumulator values (or,
+// for an elementwise kernel, onto loaded elements): scalar, vectorised
+// along the innermost output dim, and over mma/wgmma accumulator fragments
+// with the inputs of a batch of fragments loaded before any of their
+// stores.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
 
 namespace mlir::sol::codegen {
-
-/// Row-major strides of `shape`.
-SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
-/// Splits a linear index over `shape` into one index per dim.
-SmallVector<Value> delinearize(IndexBuilder &ib, Value linear,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> ivs(shape.size());
-  SmallVector<int64_t> strides = getStrides(shape);
-  for (size_t d = 0; d < shape.size(); ++d) {
-    Value q = ib.div(linear, strides[d]);
-    ivs[d] = d == 0 ? q : ib.rem(q, shape[d]);
-  }
-  return ivs;
-}
-
-/// Flat offset of element `ivs` of a row-major `shape`.
-Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs,
-                ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides = getStrides(shape);
-  Value offset = ib.c(0);
-  for (size_t d = 0; d < shape.size(); ++d)
-    offset = ib.add(offset, ib.mul(ivs[d], strides[d]));
-  return offset;
-}
 
 /// Clones one op of a kernel's elementwise body (a matmul epilogue or an
 /// elementwise kernel). With fast-math, f32 tanh becomes one
@@ -123,15 +94,6 @@ SmallVector<Value> matmulOutputIndex(IndexBuilder &ib, const KernelSpec &spec,
   assert(ivs.size() == rank && "one index per output dim");
   (void)rank;
   return ivs;
-}
-
-/// Guards `body` by `cond` when it may be false.
-void emitIf(OpBuilder &b, Location loc, Value cond,
-            function_ref<void(OpBuilder &)> body) {
-  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body(b);
 }
 
 /// The epilogue inputs read from memory at output element `ivs`, `vector`
@@ -263,65 +225,6 @@ void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
   storeEpilogueResults(b, loc, kernel, ivs, vector, inputs, accLanes);
 }
 
-Value extendToF32(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isF32())
-    return v;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
-}
-
-MatmulGeometry getGeometry(const GpuKernel &kernel) {
-  const KernelSpec &spec = kernel.spec;
-  ArrayRef<int64_t> a = kernel.argShapes[spec.lhsArg];
-  ArrayRef<int64_t> bShape = kernel.argShapes[spec.rhsArg];
-  MatmulGeometry g;
-  g.k = a.back();
-  g.n = spec.transposeB ? bShape[bShape.size() - 2] : bShape.back();
-  int64_t m = a[a.size() - 2];
-  int64_t batch = 1;
-  for (size_t d = 0; d + 2 < a.size(); ++d)
-    batch *= a[d];
-  g.rows = spec.batchedB ? m : batch * m;
-  g.aSliceStride = spec.batchedB ? m * g.k : 0;
-  g.bSliceStride = spec.batchedB ? g.k * g.n : 0;
-  // A dynamic kernel's rows: its dynamic dim (A's outermost) times A's
-  // other leading dims (a batched B, whose batch would be the dynamic dim,
-  // takes a static A: readKernel refuses the other).
-  if (kernel.dim) {
-    assert(!spec.batchedB && "a batched B takes a static A");
-    OpBuilder b(kernel.dim.getContext());
-    b.setInsertionPointAfterValue(kernel.dim);
-    IndexBuilder ib(b, kernel.dim.getLoc());
-    int64_t inner = 1;
-    for (size_t d = 1; d + 1 < a.size(); ++d)
-      inner *= a[d];
-    g.dynamicRows = ib.mul(kernel.dim, inner);
-  }
-  return g;
-}
-
-Value isRowInBounds(IndexBuilder &ib, Value row, const MatmulGeometry &g) {
-  return g.dynamicRows ? ib.lt(row, g.dynamicRows) : ib.lt(row, g.rows);
-}
-
-/// A grid that does not cover the output would leave it partly unwritten:
-/// the plan must match the shapes it is applied to. A dynamic kernel's
-/// plan is checked at its row's m_max, the shapes it was built for (the
-/// launch computes the grid for the actual M, never larger).
-LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
-                        int64_t tileM, int64_t tileN, int64_t kSplits) {
-  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
-  int64_t slices = 1;
-  if (kernel.spec.batchedB)
-    for (size_t d = 0; d + 2 < kernel.spec.outShape.size(); ++d)
-      slices *= kernel.spec.outShape[d];
-  if (grid.size() != 3 || grid[0] != llvm::divideCeilSigned(g.n, tileN) ||
-      grid[1] != llvm::divideCeilSigned(g.rows, tileM) ||
-      grid[2] != slices * kSplits)
-    return kernel.spec.func.emitError("sol kernel: the plan's grid does not "
-                                      "cover the output with its tiles");
-  return success();
-}
-
 /// The epilogue over m16n8-style accumulator fragments: for n8 block nb,
 /// element e sits at (row + 8 * (e / 2), col + 8 * nb + e % 2). Where N is
 /// even, the two columns of a pair go together: one 2-wide load of each
@@ -366,90 +269,6 @@ void emitFragmentEpilogue(
     }
   }
   flush();
-}
-
-/// Copies one tile of a row-major global matrix into stage `stage` of a
-/// shared-memory buffer with 16-byte cp.async copies spread over `threads`
-/// threads: `tileRows` x `tileCols` elements from (rowStart, colStart) of a
-/// [rowLimit, colLimit] matrix that starts at element `base` of `global`.
-/// Copies past either limit read nothing and zero-fill (source size 0), so
-/// edge tiles need no other masking. With `swizzle128`, 16-byte chunk c of
-/// row r lands at chunk c ^ (r % 8): the 128-byte swizzle wgmma descriptors
-/// name.
-/// `dynamicRowLimit`, when set, replaces `rowLimit` in the row mask (the
-/// copy's offsets never use the row limit).
-static void emitAsyncTileCopyImpl(OpBuilder &b, Location loc, Value tid,
-                                  int64_t threads, Value global, Value base,
-                                  Value rowStart, int64_t rowLimit,
-                                  Value dynamicRowLimit, Value colStart,
-                                  int64_t colLimit, Value dst, Value stage,
-                                  int64_t tileRows, int64_t tileCols,
-                                  bool swizzle128) {
-  MLIRContext *ctx = b.getContext();
-  int64_t chunksPerRow = tileCols / 8;
-  int64_t chunks = tileRows * chunksPerRow;
-  for (int64_t first = 0; first < chunks; first += threads) {
-    auto body = [&](OpBuilder &b) {
-      IndexBuilder ib(b, loc);
-      Value chunk = ib.add(tid, first);
-      Value r = ib.div(chunk, chunksPerRow);
-      Value c = ib.rem(chunk, chunksPerRow);
-      Value gRow = ib.add(rowStart, r);
-      Value gCol = ib.add(colStart, ib.mul(c, 8));
-      // The column test first: the order the static kernels' IR has
-      // always had (kept so their code does not change).
-      Value colValid = ib.lt(gCol, colLimit);
-      Value rowValid = dynamicRowLimit ? ib.lt(gRow, dynamicRowLimit)
-                                       : ib.lt(gRow, rowLimit);
-      Value valid = ib.land(rowValid, colValid);
-      Value offset = ib.add(base, ib.add(ib.mul(gRow, colLimit), gCol));
-      Value safe = ib.select(valid, offset, ib.c(0));
-      Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
-      Value dstChunk =
-          swizzle128
-              ? arith::XOrIOp::create(b, loc, c, ib.rem(r, 8)).getResult()
-              : c;
-      nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
-          ValueRange{stage, r, ib.mul(dstChunk, 8)}, global, ValueRange{safe},
-          b.getIndexAttr(8), srcElems, b.getUnitAttr());
-    };
-    IndexBuilder ib(b, loc);
-    if (first + threads <= chunks)
-      body(b);
-    else
-      emitIf(b, loc, ib.lt(ib.add(tid, first), chunks), body);
-  }
-}
-
-void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
-                       Value global, Value base, Value rowStart,
-                       int64_t rowLimit, Value colStart, int64_t colLimit,
-                       Value dst, Value stage, int64_t tileRows,
-                       int64_t tileCols, bool swizzle128) {
-  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart, rowLimit,
-                        Value(), colStart, colLimit, dst, stage, tileRows,
-                        tileCols, swizzle128);
-}
-
-void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
-                       Value global, Value base, Value rowStart, Value rowLimit,
-                       Value colStart, int64_t colLimit, Value dst, Value stage,
-                       int64_t tileRows, int64_t tileCols, bool swizzle128) {
-  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart,
-                        /*rowLimit=*/0, rowLimit, colStart, colLimit, dst,
-                        stage, tileRows, tileCols, swizzle128);
-}
-
-void emitAsyncRowTileCopy(OpBuilder &b, Location loc, Value tid,
-                          int64_t threads, Value global, Value base,
-                          Value rowStart, const MatmulGeometry &g,
-                          Value colStart, int64_t colLimit, Value dst,
-                          Value stage, int64_t tileRows, int64_t tileCols,
-                          bool swizzle128) {
-  emitAsyncTileCopyImpl(b, loc, tid, threads, global, base, rowStart, g.rows,
-                        g.dynamicRows, colStart, colLimit, dst, stage, tileRows,
-                        tileCols, swizzle128);
 }
 
 } // namespace mlir::sol::codegen

@@ -1,9 +1,12 @@
 //===- KernelCodegen.h - the GPU generator's shared pieces ------*- C++ -*-===//
 //
 // What every path of convert-sol-kernels-to-gpu shares: the kernel as read
-// off its linalg form (KernelSpec), index arithmetic, the fused epilogue on
-// accumulator values, the cp.async tile copier, and one entry point per
+// off its linalg form (KernelSpec, KernelsToGPU.cpp), index arithmetic and
+// the matmul's geometry (IndexMath.cpp), the fused epilogue on accumulator
+// values (EpilogueCodegen.cpp), the plan's grid check (GridChecks.cpp), the
+// cp.async tile copier (CpAsyncCopier.cpp), and one entry point per
 // code-generation path (a path's file says how it maps its plan to code).
+// The Hopper paths' own pieces are in HopperBuildingBlocks.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +74,35 @@ struct KernelSpec {
 FailureOr<KernelSpec> readKernel(func::FuncOp func,
                                  PlanEntryAttr entry = PlanEntryAttr());
 
+/// The generated kernel's view of one sol kernel.
+struct GpuKernel {
+  KernelSpec spec;
+  /// Flat global buffers, one per function argument.
+  SmallVector<Value> args;
+  SmallVector<SmallVector<int64_t>> argShapes;
+  /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
+  bool fastMath = false;
+  /// A dynamic kernel's value of its dynamic dim (its last parameter, as an
+  /// index); null for a static kernel, whose code takes every bound as a
+  /// constant.
+  Value dim;
+};
+
+/// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
+/// For a dynamic kernel `rows` is the row's largest row count (at its
+/// m_max: what the plan's grid, workspaces and tiles were sized for) and
+/// `dynamicRows` the launch's (the dynamic dim times A's static inner
+/// leading dims); every mask compares against it. Null for a static kernel.
+struct MatmulGeometry {
+  int64_t rows, n, k;
+  int64_t aSliceStride, bSliceStride; // elements between grid z slices
+  Value dynamicRows;
+};
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic (IndexMath.cpp)
+//===----------------------------------------------------------------------===//
+
 /// Index arithmetic with constants folded at build time where both sides
 /// are constant, so the emitted IR stays readable before canonicalization.
 class IndexBuilder {
@@ -106,31 +138,8 @@ public:
   Location loc;
 };
 
-/// The generated kernel's view of one sol kernel.
-struct GpuKernel {
-  KernelSpec spec;
-  /// Flat global buffers, one per function argument.
-  SmallVector<Value> args;
-  SmallVector<SmallVector<int64_t>> argShapes;
-  /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
-  bool fastMath = false;
-  /// A dynamic kernel's value of its dynamic dim (its last parameter, as an
-  /// index); null for a static kernel, whose code takes every bound as a
-  /// constant.
-  Value dim;
-};
-
-/// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
-/// For a dynamic kernel `rows` is the row's largest row count (at its
-/// m_max: what the plan's grid, workspaces and tiles were sized for) and
-/// `dynamicRows` the launch's (the dynamic dim times A's static inner
-/// leading dims); every mask compares against it. Null for a static kernel.
-struct MatmulGeometry {
-  int64_t rows, n, k;
-  int64_t aSliceStride, bSliceStride; // elements between grid z slices
-  Value dynamicRows;
-};
-
+/// The matmul's geometry as the kernel's buffers give it.
+MatmulGeometry getGeometry(const GpuKernel &kernel);
 /// `row` < the matmul's row count: the launch's for a dynamic kernel, the
 /// constant one otherwise.
 Value isRowInBounds(IndexBuilder &ib, Value row, const MatmulGeometry &g);
@@ -146,7 +155,10 @@ Value linearize(IndexBuilder &ib, ArrayRef<Value> ivs, ArrayRef<int64_t> shape);
 void emitIf(OpBuilder &b, Location loc, Value cond,
             function_ref<void(OpBuilder &)> body);
 
-/// The epilogue: see EpilogueCodegen.cpp.
+//===----------------------------------------------------------------------===//
+// The fused epilogue (EpilogueCodegen.cpp)
+//===----------------------------------------------------------------------===//
+
 void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
                      const GpuKernel &kernel);
 using EpilogueInputs = SmallVector<SmallVector<Value>>;
@@ -171,11 +183,26 @@ void emitFragmentEpilogue(
     Value batchSlice, Value row0, Value col0, int64_t blocksN,
     function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt);
 
-/// Matmul helpers: see EpilogueCodegen.cpp.
-Value extendToF32(OpBuilder &b, Location loc, Value v);
-MatmulGeometry getGeometry(const GpuKernel &kernel);
+/// `v` as the f32 the matmul paths accumulate in.
+inline Value extendToF32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+//===----------------------------------------------------------------------===//
+// The plan's grid against the shapes (GridChecks.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Fails with a diagnostic on the kernel unless the plan's grid covers the
+/// output with tileM x tileN tiles (times kSplits along z).
 LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
                         int64_t tileM, int64_t tileN, int64_t kSplits = 1);
+
+//===----------------------------------------------------------------------===//
+// The cp.async tile copier (CpAsyncCopier.cpp)
+//===----------------------------------------------------------------------===//
+
 void emitAsyncTileCopy(OpBuilder &b, Location loc, Value tid, int64_t threads,
                        Value global, Value base, Value rowStart,
                        int64_t rowLimit, Value colStart, int64_t colLimit,
@@ -195,7 +222,10 @@ void emitAsyncRowTileCopy(OpBuilder &b, Location loc, Value tid,
                           Value stage, int64_t tileRows, int64_t tileCols,
                           bool swizzle128);
 
-/// The code-generation paths, one per #sol.plan path.
+//===----------------------------------------------------------------------===//
+// The code-generation paths, one per #sol.plan path
+//===----------------------------------------------------------------------===//
+
 LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
                                     GpuKernel &kernel);
 LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,

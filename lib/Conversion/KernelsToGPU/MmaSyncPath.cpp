@@ -60,76 +60,118 @@ static int64_t accIndex(const MmaLayout &l, int64_t mi, int64_t ni, int64_t e) {
   return (mi * l.fragsN + ni) * 4 + e;
 }
 
-LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
-  FailureOr<MmaLayout> maybeLayout = getMmaLayout(kernel.spec);
-  if (failed(maybeLayout))
-    return failure();
-  const MmaLayout &l = *maybeLayout;
-  const MmaSyncTile &t = l.tile;
-  MatmulGeometry g = getGeometry(kernel);
-  if (failed(checkGrid(kernel, g, t.tileM, t.tileN, t.kSplits)))
-    return failure();
+namespace {
+
+/// The mma.sync kernel, phase by phase: the block's and warp's coordinates
+/// and the shared-memory stages (prologue), the K loop (main loop, one
+/// ldmatrix + mma.sync step per 16 of K), then the epilogue on the
+/// accumulators, through the split-K reduction when the plan splits K.
+class MmaSyncEmitter {
+public:
+  MmaSyncEmitter(OpBuilder &b, Location loc, GpuKernel &kernel,
+                 const MatmulGeometry &g, const MmaLayout &l)
+      : b(b), loc(loc), kernel(kernel), g(g), l(l), t(l.tile) {}
+
+  /// Coordinates, the stage views, and the first stages-1 K tiles in
+  /// flight.
+  void emitPrologue();
+  /// The K loop: returns the accumulators it leaves.
+  SmallVector<Value> emitMainLoop();
+  /// Where each thread's accumulator elements sit in the output.
+  void emitAccumulatorCoords();
+  /// The epilogue on accumulators `acc` (every block's with one K split).
+  void emitEpilogue(OpBuilder &b, ArrayRef<Value> acc);
+  /// Split K: the partials' exchange, then the last block's epilogue.
+  void emitSplitKEpilogue(SmallVector<Value> acc);
+
+private:
+  /// Issues the copies of K tile `kTile` into `stage` as one cp.async group
+  /// (tiles past the last K tile zero-fill, like edges).
+  void issueTileLoads(OpBuilder &b, Value stage, Value kTile);
+  /// The K tile in `stage`, 16 of K at a time: the warp's A and B
+  /// fragments by ldmatrix, then an m16n8k16 mma.sync per fragment pair,
+  /// accumulating into `acc`.
+  void emitKTile(OpBuilder &b, Value stage, MutableArrayRef<Value> acc);
+
+  OpBuilder &b;
+  Location loc;
+  GpuKernel &kernel;
+  const MatmulGeometry &g;
+  const MmaLayout &l;
+  const MmaSyncTile &t;
+  Type elemType;
+  bool isBF16;
+  Value tid, bx, by, bz, lane, warpM, warpN, rowBase, colBase, aBase, bBase;
+  Value dyn, sA, sB, globalA, globalB, firstKTile;
+  int64_t numKTiles;
+  /// Where a thread's accumulator elements sit (emitEpilogue).
+  Value laneRow, laneCol, warpRow, warpCol;
+};
+
+} // namespace
+
+void MmaSyncEmitter::emitPrologue() {
   IndexBuilder ib(b, loc);
-  Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
-                      .getElementType();
-  bool isBF16 = elemType.isBF16();
+  elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+                 .getElementType();
+  isBF16 = elemType.isBF16();
   MLIRContext *ctx = b.getContext();
   auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   Value warp = ib.div(tid, 32);
-  Value lane = ib.rem(tid, 32);
-  Value warpM = ib.div(warp, t.warpsN);
-  Value warpN = ib.rem(warp, t.warpsN);
-  Value rowBase = ib.mul(by, t.tileM);
-  Value colBase = ib.mul(bx, t.tileN);
-  Value aBase = ib.mul(bz, g.aSliceStride);
-  Value bBase = ib.mul(bz, g.bSliceStride);
+  lane = ib.rem(tid, 32);
+  warpM = ib.div(warp, t.warpsN);
+  warpN = ib.rem(warp, t.warpsN);
+  rowBase = ib.mul(by, t.tileM);
+  colBase = ib.mul(bx, t.tileN);
+  aBase = ib.mul(bz, g.aSliceStride);
+  bBase = ib.mul(bz, g.bSliceStride);
 
   // Shared memory: `stages` A tiles then `stages` B tiles, rows padded.
   auto dynType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), wgSpace);
-  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, dynType);
+  dyn = gpu::DynamicSharedMemoryOp::create(b, loc, dynType);
   auto aType = MemRefType::get({t.stages, t.tileM, l.aPitch}, elemType,
                                MemRefLayoutAttrInterface(), wgSpace);
   int64_t bRows = l.transposeB ? t.tileN : t.tileK;
   auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, elemType,
                                MemRefLayoutAttrInterface(), wgSpace);
-  Value sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
-  Value sB = memref::ViewOp::create(
-      b, loc, bType, dyn, ib.c(t.stages * l.aStageElems * 2), ValueRange{});
-  Value globalA = kernel.args[kernel.spec.lhsArg];
-  Value globalB = kernel.args[kernel.spec.rhsArg];
+  sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
+  sB = memref::ViewOp::create(b, loc, bType, dyn,
+                              ib.c(t.stages * l.aStageElems * 2), ValueRange{});
+  globalA = kernel.args[kernel.spec.lhsArg];
+  globalB = kernel.args[kernel.spec.rhsArg];
   // With split K, block z of an output tile walks K tiles
   // [z * numKTiles, (z + 1) * numKTiles).
-  int64_t numKTiles =
+  numKTiles =
       llvm::divideCeilSigned(llvm::divideCeilSigned(g.k, t.tileK), t.kSplits);
-  Value firstKTile = t.kSplits > 1 ? ib.mul(bz, numKTiles) : ib.c(0);
+  firstKTile = t.kSplits > 1 ? ib.mul(bz, numKTiles) : ib.c(0);
 
-  // Issues the copies of K tile `kTile` into `stage` as one cp.async group
-  // (tiles past the last K tile zero-fill, like edges).
-  auto issueTileLoads = [&](OpBuilder &b, Value stage, Value kTile) {
-    IndexBuilder ib(b, loc);
-    Value kBase = ib.mul(ib.add(firstKTile, kTile), t.tileK);
-    // A: tileM rows of A, tileK columns.
-    emitAsyncRowTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g,
-                         kBase, g.k, sA, stage, t.tileM, t.tileK, false);
-    if (l.transposeB) // B is [N, K]: tileN rows of B, tileK columns.
-      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, colBase, g.n,
-                        kBase, g.k, sB, stage, t.tileN, t.tileK, false);
-    else // B is [K, N]: tileK rows of B, tileN columns.
-      emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, kBase, g.k,
-                        colBase, g.n, sB, stage, t.tileK, t.tileN, false);
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  };
-
-  // Prologue: the first stages-1 K tiles in flight.
   for (int64_t s = 0; s + 1 < t.stages; ++s)
     issueTileLoads(b, ib.c(s), ib.c(s));
+}
 
+void MmaSyncEmitter::issueTileLoads(OpBuilder &b, Value stage, Value kTile) {
+  IndexBuilder ib(b, loc);
+  Value kBase = ib.mul(ib.add(firstKTile, kTile), t.tileK);
+  // A: tileM rows of A, tileK columns.
+  emitAsyncRowTileCopy(b, loc, tid, l.threads, globalA, aBase, rowBase, g,
+                       kBase, g.k, sA, stage, t.tileM, t.tileK, false);
+  if (l.transposeB) // B is [N, K]: tileN rows of B, tileK columns.
+    emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, colBase, g.n,
+                      kBase, g.k, sB, stage, t.tileN, t.tileK, false);
+  else // B is [K, N]: tileK rows of B, tileN columns.
+    emitAsyncTileCopy(b, loc, tid, l.threads, globalB, bBase, kBase, g.k,
+                      colBase, g.n, sB, stage, t.tileK, t.tileN, false);
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+SmallVector<Value> MmaSyncEmitter::emitMainLoop() {
+  IndexBuilder ib(b, loc);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   SmallVector<Value> accInit(l.fragsM * l.fragsN * 4, zero);
   auto kLoop =
@@ -150,116 +192,125 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
 
     SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
                            kLoop.getRegionIterArgs().end());
-    auto i32 = b.getI32Type();
-    auto asOperand = [&](Value v) -> Value {
-      // bf16 fragments go to mma.sync as packed b32 registers.
-      return isBF16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
-    };
-    auto extractRow = [&](Value matrix, int64_t i) -> Value {
-      return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
-    };
-    auto f32 = b.getF32Type();
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
-    Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
-    for (int64_t kk = 0; kk < t.tileK; kk += 16) {
-      // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
-      SmallVector<SmallVector<Value, 4>> aFrags;
-      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
-        Value r =
-            lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
-        Value c = lb.add(lb.mul(laneHalf, 8), kk);
-        Value m = nvgpu::LdMatrixOp::create(
-            b, loc, VectorType::get({4, 2}, elemType), sA,
-            ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
-        aFrags.push_back(
-            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1)),
-             asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
-      }
-      // B fragments, two n8 fragments per ldmatrix.x4.
-      SmallVector<std::pair<Value, Value>> bFrags;
-      for (int64_t nj = 0; nj < l.fragsN / 2; ++nj) {
-        Value nBase = lb.add(lb.mul(warpN, l.warpTileN), nj * 16);
-        Value m;
-        if (l.transposeB) {
-          // sB[n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) ...
-          Value n = lb.add(lb.add(nBase, lane8), lb.mul(laneHalf, 8));
-          Value k = lb.add(lb.mul(laneOct, 8), kk);
-          m = nvgpu::LdMatrixOp::create(b, loc,
-                                        VectorType::get({4, 2}, elemType), sB,
-                                        ValueRange{stage, n, k}, false, 4);
-        } else {
-          // sB[k][n], transposed on load: thread gets (k pair, n = lane/4).
-          Value k = lb.add(lb.add(lane8, lb.mul(laneOct, 8)), kk);
-          Value n = lb.add(nBase, lb.mul(laneHalf, 8));
-          m = nvgpu::LdMatrixOp::create(b, loc,
-                                        VectorType::get({4, 2}, elemType), sB,
-                                        ValueRange{stage, k, n}, true, 4);
-        }
-        bFrags.push_back(
-            {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1))});
-        bFrags.push_back(
-            {asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
-      }
-      NVVM::MMATypes ptxType =
-          isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-      for (int64_t mi = 0; mi < l.fragsM; ++mi) {
-        for (int64_t ni = 0; ni < l.fragsN; ++ni) {
-          SmallVector<Value> c;
-          for (int64_t e = 0; e < 4; ++e)
-            c.push_back(acc[accIndex(l, mi, ni, e)]);
-          Value d = NVVM::MmaOp::create(
-              b, loc, resultType, aFrags[mi],
-              ValueRange{bFrags[ni].first, bFrags[ni].second}, c,
-              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t e = 0; e < 4; ++e)
-            acc[accIndex(l, mi, ni, e)] =
-                LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e});
-        }
-      }
-    }
+    emitKTile(b, stage, acc);
     scf::YieldOp::create(b, loc, acc);
   }
   // Nothing may stay in flight past the kernel (the tail groups are empty
   // or zero-fills, but an exiting thread must not leave copies pending).
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  return SmallVector<Value>(kLoop.getResults().begin(),
+                            kLoop.getResults().end());
+}
 
-  // Epilogue on the accumulators: element e of fragment (mi, ni) sits at
-  // row lane/4 (+8 for e >= 2), column 2*(lane%4) (+1 for odd e).
-  Value laneRow = ib.div(lane, 4);
-  Value laneCol = ib.mul(ib.rem(lane, 4), 2);
-  Value warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
-  Value warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
-  SmallVector<Value> acc(kLoop.getResults().begin(), kLoop.getResults().end());
-  auto epilogue = [&](OpBuilder &b) {
-    IndexBuilder ib(b, loc);
-    for (int64_t mi = 0; mi < l.fragsM; ++mi)
-      emitFragmentEpilogue(b, loc, kernel, g, bz,
-                           ib.add(ib.add(warpRow, laneRow), mi * 16),
-                           ib.add(warpCol, laneCol), l.fragsN,
-                           [&](OpBuilder &, unsigned, int64_t ni, int64_t e) {
-                             return acc[accIndex(l, mi, ni, e)];
-                           });
+void MmaSyncEmitter::emitKTile(OpBuilder &b, Value stage,
+                               MutableArrayRef<Value> acc) {
+  IndexBuilder lb(b, loc);
+  MLIRContext *ctx = b.getContext();
+  auto i32 = b.getI32Type();
+  auto asOperand = [&](Value v) -> Value {
+    // bf16 fragments go to mma.sync as packed b32 registers.
+    return isBF16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
   };
-  if (t.kSplits == 1) {
-    epilogue(b);
-    return success();
+  auto extractRow = [&](Value matrix, int64_t i) -> Value {
+    return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
+  };
+  auto f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
+  Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
+  for (int64_t kk = 0; kk < t.tileK; kk += 16) {
+    // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
+    SmallVector<SmallVector<Value, 4>> aFrags;
+    for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+      Value r = lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
+      Value c = lb.add(lb.mul(laneHalf, 8), kk);
+      Value m = nvgpu::LdMatrixOp::create(
+          b, loc, VectorType::get({4, 2}, elemType), sA,
+          ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
+      aFrags.push_back(
+          {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1)),
+           asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
+    }
+    // B fragments, two n8 fragments per ldmatrix.x4.
+    SmallVector<std::pair<Value, Value>> bFrags;
+    for (int64_t nj = 0; nj < l.fragsN / 2; ++nj) {
+      Value nBase = lb.add(lb.mul(warpN, l.warpTileN), nj * 16);
+      Value m;
+      if (l.transposeB) {
+        // sB[n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) ...
+        Value n = lb.add(lb.add(nBase, lane8), lb.mul(laneHalf, 8));
+        Value k = lb.add(lb.mul(laneOct, 8), kk);
+        m = nvgpu::LdMatrixOp::create(b, loc, VectorType::get({4, 2}, elemType),
+                                      sB, ValueRange{stage, n, k}, false, 4);
+      } else {
+        // sB[k][n], transposed on load: thread gets (k pair, n = lane/4).
+        Value k = lb.add(lb.add(lane8, lb.mul(laneOct, 8)), kk);
+        Value n = lb.add(nBase, lb.mul(laneHalf, 8));
+        m = nvgpu::LdMatrixOp::create(b, loc, VectorType::get({4, 2}, elemType),
+                                      sB, ValueRange{stage, k, n}, true, 4);
+      }
+      bFrags.push_back(
+          {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1))});
+      bFrags.push_back(
+          {asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
+    }
+    NVVM::MMATypes ptxType =
+        isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    for (int64_t mi = 0; mi < l.fragsM; ++mi) {
+      for (int64_t ni = 0; ni < l.fragsN; ++ni) {
+        SmallVector<Value> c;
+        for (int64_t e = 0; e < 4; ++e)
+          c.push_back(acc[accIndex(l, mi, ni, e)]);
+        Value d = NVVM::MmaOp::create(
+            b, loc, resultType, aFrags[mi],
+            ValueRange{bFrags[ni].first, bFrags[ni].second}, c,
+            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t e = 0; e < 4; ++e)
+          acc[accIndex(l, mi, ni, e)] =
+              LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e});
+      }
+    }
   }
+}
 
-  // Split K: every block stores its f32 partial tile; the last of an output
-  // tile's blocks to arrive (counted per tile) sums all partials in split
-  // order (deterministic whatever the arrival order), runs the epilogue and
-  // resets the tile's count, so the counts are zero again for the next
-  // launch. Both live in the kernel's module: zero-initialised when it is
-  // loaded, shared by its launches (which therefore must not overlap).
-  // A dynamic kernel sizes both for its row's m_max (the plan's grid) and
-  // numbers tiles by that grid's width, the N tiles, which the launch keeps:
-  // a launch at a smaller M runs fewer M tiles (grid y), whose ids stay
-  // below the m_max count.
+void MmaSyncEmitter::emitAccumulatorCoords() {
+  // Element e of fragment (mi, ni) sits at row lane/4 (+8 for e >= 2),
+  // column 2*(lane%4) (+1 for odd e).
+  IndexBuilder ib(b, loc);
+  laneRow = ib.div(lane, 4);
+  laneCol = ib.mul(ib.rem(lane, 4), 2);
+  warpRow = ib.add(rowBase, ib.mul(warpM, l.warpTileM));
+  warpCol = ib.add(colBase, ib.mul(warpN, l.warpTileN));
+}
+
+void MmaSyncEmitter::emitEpilogue(OpBuilder &b, ArrayRef<Value> acc) {
+  IndexBuilder ib(b, loc);
+  for (int64_t mi = 0; mi < l.fragsM; ++mi)
+    emitFragmentEpilogue(b, loc, kernel, g, bz,
+                         ib.add(ib.add(warpRow, laneRow), mi * 16),
+                         ib.add(warpCol, laneCol), l.fragsN,
+                         [&](OpBuilder &, unsigned, int64_t ni, int64_t e) {
+                           return acc[accIndex(l, mi, ni, e)];
+                         });
+}
+
+/// Every block stores its f32 partial tile; the last of an output tile's
+/// blocks to arrive (counted per tile) sums all partials in split order
+/// (deterministic whatever the arrival order), runs the epilogue and resets
+/// the tile's count, so the counts are zero again for the next launch. Both
+/// live in the kernel's module: zero-initialised when it is loaded, shared
+/// by its launches (which therefore must not overlap). A dynamic kernel
+/// sizes both for its row's m_max (the plan's grid) and numbers tiles by
+/// that grid's width, the N tiles, which the launch keeps: a launch at a
+/// smaller M runs fewer M tiles (grid y), whose ids stay below the m_max
+/// count.
+void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
+  IndexBuilder ib(b, loc);
+  MLIRContext *ctx = b.getContext();
+  auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
   int64_t tiles = grid[0] * grid[1];
   int64_t tileElems = t.tileM * t.tileN;
@@ -350,7 +401,7 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
           }
           acc[accIndex(l, mi, ni, e)] = sum;
         }
-    epilogue(b);
+    emitEpilogue(b, acc);
     emitIf(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
@@ -361,6 +412,24 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
               arrivals, ValueRange{tileId});
         });
   });
+}
+
+LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
+  FailureOr<MmaLayout> layout = getMmaLayout(kernel.spec);
+  if (failed(layout))
+    return failure();
+  MatmulGeometry g = getGeometry(kernel);
+  if (failed(checkGrid(kernel, g, layout->tile.tileM, layout->tile.tileN,
+                       layout->tile.kSplits)))
+    return failure();
+  MmaSyncEmitter emitter(b, loc, kernel, g, *layout);
+  emitter.emitPrologue();
+  SmallVector<Value> acc = emitter.emitMainLoop();
+  emitter.emitAccumulatorCoords();
+  if (layout->tile.kSplits == 1)
+    emitter.emitEpilogue(b, acc);
+  else
+    emitter.emitSplitKEpilogue(std::move(acc));
   return success();
 }
 
