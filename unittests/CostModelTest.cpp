@@ -112,9 +112,9 @@ protected:
   /// cluster, the H200's 132 SMs).
   MatmulTiling wgmmaTmaTiling(ModuleOp module, int64_t tileN, int64_t stages,
                               ConsumerSchedule schedule) {
-    FailureOr<MatmulProblem> problem = getMatmulProblem(firstMatmul(module));
-    EXPECT_TRUE(succeeded(problem));
-    return getMatmulTiling(getWgmmaTmaPlan(&context, *problem, tileN, stages,
+    FailureOr<MatmulShape> shape = getMatmulShape(firstMatmul(module));
+    EXPECT_TRUE(succeeded(shape));
+    return getMatmulTiling(getWgmmaTmaPlan(&context, *shape, tileN, stages,
                                            /*cluster=*/1, 132, schedule));
   }
 
@@ -339,7 +339,7 @@ TEST_F(CostModelTest, SplitKPaysThePartialsRoundTrip) {
   split.tileM = 16;
   split.tileN = 64;
   split.splitK = 4;
-  split.legacyMma = true;
+  split.path = KernelPath::mma_sync;
   split.blocks = 160;
   MatmulTiling whole = split;
   whole.splitK = 1;
@@ -402,10 +402,10 @@ TEST_F(CostModelTest, DegenerateWorkAndPlansNeverDivideByZero) {
   OwningOpRef<ModuleOp> module = matmul(64, 64, 64);
   ASSERT_TRUE(module);
   KernelWork work = countOpWork(firstMatmul(*module));
-  for (int64_t KernelWork::*extent :
-       {&KernelWork::m, &KernelWork::n, &KernelWork::k}) {
+  for (int64_t MatmulShape::*extent :
+       {&MatmulShape::rows, &MatmulShape::n, &MatmulShape::k}) {
     KernelWork empty = work;
-    empty.*extent = 0;
+    empty.matmul.*extent = 0;
     EXPECT_EQ(estimateCost(empty, h200).getBound(), Bound::unknown);
   }
   MatmulTiling zeroTile;
@@ -449,8 +449,9 @@ TEST_F(CostModelTest, SiblingMatmulsCountAsOneMatmulOfTwiceTheWidth) {
   OwningOpRef<ModuleOp> module = swiglu(6912);
   ASSERT_TRUE(module);
   KernelWork work = countKernelWork(firstKernel(*module));
-  EXPECT_EQ(work.siblings, 2);
-  EXPECT_EQ(work.n, 2 * 6912);
+  EXPECT_EQ(work.matmul.siblings, 2);
+  EXPECT_EQ(work.matmul.n, 6912);
+  EXPECT_EQ(work.matmul.getTotalN(), 2 * 6912);
   EXPECT_EQ(work.tcFlops, 2 * 2 * int64_t(2048) * 6912 * 2560);
   EXPECT_EQ(work.matmulLhsBytes, int64_t(2048) * 2560 * 2);
   EXPECT_EQ(work.matmulRhsBytes, 2 * int64_t(6912) * 2560 * 2);
@@ -459,13 +460,13 @@ TEST_F(CostModelTest, SiblingMatmulsCountAsOneMatmulOfTwiceTheWidth) {
   EXPECT_EQ(work.bytes, (int64_t(2048) * 2560 + 2 * int64_t(6912) * 2560 +
                          int64_t(2048) * 6912) *
                             2);
-  EXPECT_EQ(work.tilesAlongN(144), 96);
-  EXPECT_EQ(work.tilesAlongN(192), 72);
+  EXPECT_EQ(work.matmul.tilesAlongN(144), 96);
+  EXPECT_EQ(work.matmul.tilesAlongN(192), 72);
   // 76 columns per weight at 72 per tile take two tile columns, where one
   // 144-wide tile would cover a concatenated weight's 152.
   OwningOpRef<ModuleOp> odd = swiglu(76);
   ASSERT_TRUE(odd);
-  EXPECT_EQ(countKernelWork(firstKernel(*odd)).tilesAlongN(144), 2);
+  EXPECT_EQ(countKernelWork(firstKernel(*odd)).matmul.tilesAlongN(144), 2);
 }
 
 TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {

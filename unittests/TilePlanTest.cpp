@@ -91,13 +91,13 @@ protected:
     return kernel;
   }
 
-  /// The static problem of `kernel` at `dim` (through the planner's clone).
-  static MatmulProblem problemAt(KernelOp kernel, int64_t dim) {
+  /// The static shape of `kernel` at `dim` (through the planner's clone).
+  static MatmulShape problemAt(KernelOp kernel, int64_t dim) {
     OwningOpRef<KernelOp> clone = cloneKernelAtDim(kernel, dim);
     std::string reason;
     auto matmuls = getKernelMatmuls(clone->getBodyBlock(), reason);
     EXPECT_TRUE(succeeded(matmuls)) << reason;
-    FailureOr<MatmulProblem> problem = getMatmulProblem(matmuls->front());
+    FailureOr<MatmulShape> problem = getMatmulShape(matmuls->front());
     EXPECT_TRUE(succeeded(problem));
     problem->siblings = static_cast<int64_t>(matmuls->size());
     return *problem;
@@ -106,7 +106,7 @@ protected:
   /// For each m_max, the plan `build` makes at m_max, evaluated by its rule
   /// at every M of `ms` up to m_max, launches the grid `build` gives at M.
   void expectRuleMatches(KernelOp kernel, ArrayRef<int64_t> ms,
-                         std::function<PlanAttr(const MatmulProblem &)> build,
+                         std::function<PlanAttr(const MatmulShape &)> build,
                          const std::string &what) {
     for (int64_t mMax : ms) {
       PlanAttr rowPlan = build(problemAt(kernel, mMax));
@@ -158,7 +158,7 @@ TEST_F(TilePlanTest, MmaSyncGridFollowsRowTiles) {
     for (const MmaSyncTile &tile : getMmaSyncTiles())
       expectRuleMatches(
           kernel, someDims(20000),
-          [&](const MatmulProblem &p) {
+          [&](const MatmulShape &p) {
             return getMmaSyncPlan(&context, p, tile);
           },
           "mma_sync " + std::to_string(tile.tileM) + "x" +
@@ -173,13 +173,13 @@ TEST_F(TilePlanTest, WgmmaAndSimtGridsFollowRowTiles) {
   for (int64_t tileN : {128, 256})
     expectRuleMatches(
         kernel, someDims(30000),
-        [&](const MatmulProblem &p) {
+        [&](const MatmulShape &p) {
           return getWgmmaPlan(&context, p, tileN, 4);
         },
         "wgmma 128x" + std::to_string(tileN));
   expectRuleMatches(
       kernel, someDims(30000),
-      [&](const MatmulProblem &p) { return getSimtMatmulPlan(&context, p); },
+      [&](const MatmulShape &p) { return getSimtMatmulPlan(&context, p); },
       "simt");
 }
 
@@ -188,7 +188,7 @@ TEST_F(TilePlanTest, GemvGridIsFixedOverItsRows) {
   KernelOp kernel = getKernel(*module);
   expectRuleMatches(
       kernel, someDims(kGemvMaxRows),
-      [&](const MatmulProblem &p) { return getGemvPlan(&context, p); }, "gemv");
+      [&](const MatmulShape &p) { return getGemvPlan(&context, p); }, "gemv");
 }
 
 TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
@@ -202,7 +202,7 @@ TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
         Case{256, 160, 1, 132}, Case{128, 192, 1, 7}, Case{128, 144, 2, 9}})
     expectRuleMatches(
         kernel, someDims(65536),
-        [&](const MatmulProblem &p) {
+        [&](const MatmulShape &p) {
           return getWgmmaTmaPlan(&context, p, c.tileN, 4, c.cluster, c.smCount,
                                  ConsumerSchedule::cooperative, c.tileM);
         },
@@ -213,7 +213,7 @@ TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
   OwningOpRef<ModuleOp> siblings = siblingKernel(2560, 6912);
   expectRuleMatches(
       getKernel(*siblings), someDims(65536),
-      [&](const MatmulProblem &p) {
+      [&](const MatmulShape &p) {
         return getWgmmaTmaPlan(&context, p, 256, 4, 1, 132);
       },
       "sibling wgmma_tma");

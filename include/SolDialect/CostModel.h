@@ -13,6 +13,7 @@
 #include "SolDialect/SolDialect.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cassert>
 #include <optional>
@@ -62,6 +63,50 @@ CheckedCount countElements(ArrayRef<int64_t> shape);
 /// Bytes of a statically shaped tensor type, checked.
 CheckedCount countBytes(RankedTensorType type);
 
+/// A matmul's dims, as the cost model, the planner and the generators read
+/// them. With a rank-2 B the batch dims fold into the rows of A (a [B, M, K]
+/// row-major tensor is a [B*M, K] matrix); with a batched B each batch is
+/// one grid z slice. A sibling pair (one A, two [N, K] weights:
+/// whyNotSiblingMatmuls) is one shape of `siblings` = 2 weights, `n`
+/// columns each, run as one matmul of twice the width.
+struct MatmulShape {
+  int64_t batch = 1; // grid z slices (1 when folded)
+  int64_t rows = 0;  // rows of A per slice
+  int64_t n = 0;     // columns of each weight
+  int64_t k = 0;
+  /// Weights sharing A: 1, or 2 for a sibling pair, whose tiles hold
+  /// tile_n / 2 columns of each.
+  int64_t siblings = 1;
+  bool transposeB = false;
+  /// Element type of A and B (null: no matmul).
+  Type elementType;
+  /// A and B are arguments of the kernel (not computed inside it): what a
+  /// TMA map, made on the host for a buffer, can describe.
+  bool operandsAreKernelArgs = false;
+
+  /// Rows over all slices: what the cost model tiles (it prices a batched
+  /// B's slices as more rows).
+  int64_t getFoldedRows() const { return batch * rows; }
+  /// Output columns over all weights.
+  int64_t getTotalN() const { return n * siblings; }
+  /// Output tiles along N for tiles `tileN` wide over all weights: each
+  /// holds tileN / siblings columns of every weight (a width the siblings do
+  /// not divide is priced as one concatenated weight; no plan has one).
+  int64_t tilesAlongN(int64_t tileN) const;
+  /// Output tiles along the rows of one slice for tiles `tileM` tall.
+  int64_t tilesAlongM(int64_t tileM) const {
+    return llvm::divideCeilSigned(rows, tileM);
+  }
+};
+
+/// The shape of a matmul of `lhs` and `rhs` (static types), or failure when
+/// the batch dims times M overflow int64 (a row count no path may accept).
+FailureOr<MatmulShape> getMatmulShape(RankedTensorType lhs,
+                                      RankedTensorType rhs, bool transposeB);
+/// The same read off a sol.matmul with static shapes, which also says
+/// whether its operands are the kernel's arguments.
+FailureOr<MatmulShape> getMatmulShape(MatmulOp matmul);
+
 /// Work and minimum traffic of a group of sol ops that would run as one
 /// kernel. Device-independent.
 struct KernelWork {
@@ -71,17 +116,12 @@ struct KernelWork {
   int64_t ewFlops = 0;
   /// Each kernel input read once plus each output written once.
   int64_t bytes = 0;
-  /// Bytes of the matmul operands (A and B), for the tile re-read model.
+  /// Bytes of the matmul operands (A and B, both weights of a sibling
+  /// pair), for the tile re-read model.
   int64_t matmulLhsBytes = 0, matmulRhsBytes = 0;
-  /// Matmul problem (batch folded into M) when the group holds one. For a
-  /// sibling pair (one A, two B: whyNotSiblingMatmuls) `n` counts both
-  /// weights' columns, as the one matmul of twice the width they run as.
-  int64_t m = 0, n = 0, k = 0;
-  /// Weights sharing the A operand: 1, or 2 for a sibling pair, whose
-  /// tiles hold tile_n / 2 columns of each.
-  int64_t siblings = 1;
-  /// Element type of the matmul operands (null without a matmul).
-  Type matmulElementType;
+  /// The group's largest matmul (or sibling pair), which the re-read and
+  /// tile models follow; no element type without a matmul.
+  MatmulShape matmul;
   /// Non-empty when some shape is dynamic: the model cannot bound it.
   std::string unknownReason;
   /// Non-empty when no cost exists at all: a count overflows int64 (a
@@ -90,9 +130,7 @@ struct KernelWork {
   /// reason.
   std::string invalidReason;
 
-  bool hasMatmul() const { return static_cast<bool>(matmulElementType); }
-  /// Output tiles along N for tiles `tileN` wide (over all siblings).
-  int64_t tilesAlongN(int64_t tileN) const;
+  bool hasMatmul() const { return static_cast<bool>(matmul.elementType); }
   int64_t totalFlops() const { return tcFlops + ewFlops; }
 };
 
@@ -119,19 +157,18 @@ KernelWork countOpWork(Operation *op);
 int64_t countUnfusedBytes(ArrayRef<Operation *> ops);
 
 /// How a matmul kernel is cut, as far as the prediction model cares: the
-/// block tile and K split, and whether the tensor cores or the SIMT units
-/// compute it. sol-tile picks one per kernel (TilePlan.h); without one the
-/// model assumes the default below (128x256 tiles on the tensor cores).
+/// block tile and K split, and the facts of the path that runs it
+/// (KernelPathInfo::getMatmulTiling fills them from a plan). Without a
+/// plan the model assumes the default below (128x256 tiles on the tensor
+/// cores).
 struct MatmulTiling {
   int64_t tileM = 128, tileN = 256, splitK = 1;
   bool tensorCores = true;
   /// Thread blocks the kernel launches; 0 derives it from the tiles.
   int64_t blocks = 0;
-  /// mma.sync on a chip whose full-rate instruction is wgmma (sm_90): the
-  /// model then grants it only its measured share of mma_efficiency.
-  bool legacyMma = false;
-  /// The wgmma path fed by cp.async from the consumer warps themselves.
-  bool cpAsyncWgmma = false;
+  /// The path, which says what share of the target's mma_efficiency it
+  /// reaches (KernelPathInfo::getMmaEfficiencyShare); none: all of it.
+  std::optional<KernelPath> path;
   /// The warps that compute also copy the operand tiles (cp.async paths).
   bool copiedByConsumers = false;
   /// Warps of a block that run the MMAs and then the epilogue of one tile
@@ -140,9 +177,6 @@ struct MatmulTiling {
   /// Ping-pong consumers: one warpgroup's epilogue overlaps the other's K
   /// loop, so only what exceeds it (and the last tile's) is exposed.
   bool pingpong = false;
-  /// The gemv path: the SIMT units converting and multiplying every operand
-  /// element themselves.
-  bool gemv = false;
   /// K extent of one pipeline step (0: the model prices no K loop), and the
   /// block's shared memory and threads, which bound how many blocks share
   /// an SM.
@@ -151,7 +185,8 @@ struct MatmulTiling {
   int64_t cluster = 1;
 };
 
-/// The tiling a #sol.plan records.
+/// The tiling a #sol.plan records: its path's facts
+/// (lookupKernelPath(plan.getPath()).getMatmulTiling(plan)).
 MatmulTiling getMatmulTiling(PlanAttr plan);
 
 /// Applies the roofline and the prediction model of `target` to `work`.

@@ -1,12 +1,15 @@
-//===- TilePlan.h - launch and tile plans of sol kernels -------*- C++ -*-===//
+//===- TilePlan.h - the planner of sol kernels ----------------*- C++ -*-===//
 //
 // What sol-tile decides for each kernel and the GPU code generator obeys:
-// the path (mma.sync tensor cores, SIMT matmul, elementwise), the block and
-// warp tiles, the pipeline depth and the launch geometry. The shapes the
-// generator implements are listed here, next to the legality rules of each
-// path, so the tiler can never choose a plan the generator cannot build.
-// A kernel whose outermost dim is dynamic gets a table of such plans over
-// ranges of it, and each path's rule for the grid at the launch's M.
+// the #sol.plan (path, tiles, warps, stages, split, cluster, schedule and
+// the launch geometry they give), chosen among the candidates every kernel
+// path offers (KernelPath.h) by the cost model's prediction. A kernel whose
+// outermost dim is dynamic gets a table of such plans over ranges of it,
+// and each path's rule for the grid at the launch's M.
+//
+// Below the planner, each path's own builders and shared-memory layouts,
+// which its generator and the tests call: they are defined in the path's
+// file, lib/Analysis/KernelPaths/<Name>Path.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,12 +17,24 @@
 #define SOLDIALECT_TILEPLAN_H
 
 #include "SolDialect/CostModel.h"
+#include "SolDialect/KernelPath.h"
 #include "SolDialect/SolDialect.h"
 
 #include <algorithm>
 #include <string>
 
 namespace mlir::sol {
+
+/// The planner's former name of MatmulShape, for callers not yet moved to
+/// it (lib/Transforms/FusionPatterns.cpp).
+using MatmulProblem = MatmulShape;
+inline FailureOr<MatmulShape> getMatmulProblem(MatmulOp matmul) {
+  return getMatmulShape(matmul);
+}
+
+//===----------------------------------------------------------------------===//
+// mma_sync (KernelPaths/MmaSyncPath.cpp)
+//===----------------------------------------------------------------------===//
 
 /// One block tile of the mma.sync path (m16n8k16 instructions): each warp
 /// owns a (tileM / warpsM) x (tileN / warpsN) accumulator tile. With
@@ -35,38 +50,11 @@ struct MmaSyncTile {
 /// then the decode tiles (16 rows, a 256-deep one, a split-K one).
 ArrayRef<MmaSyncTile> getMmaSyncTiles();
 
-/// A matmul as the generators see it. With a rank-2 B the batch dims fold
-/// into the rows of A (a [B, M, K] row-major tensor is a [B*M, K] matrix);
-/// with a batched B each batch is one grid z slice.
-struct MatmulProblem {
-  int64_t batch = 1; // grid z slices (1 when folded)
-  int64_t rows = 0;  // rows of A per slice
-  int64_t n = 0, k = 0;
-  bool transposeB = false;
-  Type elementType;
-  /// A and B are arguments of the kernel (not computed inside it): what a
-  /// TMA map, made on the host for a buffer, can describe.
-  bool operandsAreKernelArgs = false;
-  /// Weights sharing A (a sibling pair: 2); `n` is each one's. A tile
-  /// `tile_n` wide holds tile_n / siblings columns of each.
-  int64_t siblings = 1;
-  /// Output tiles along N for tiles `tileN` wide (over all siblings).
-  int64_t tilesAlongN(int64_t tileN) const {
-    return llvm::divideCeilSigned(n, std::max<int64_t>(1, tileN / siblings));
-  }
-};
-
-/// Reads the problem off a sol.matmul with static shapes.
-FailureOr<MatmulProblem> getMatmulProblem(MatmulOp matmul);
-
-/// Empty when the mma.sync path can compute `problem`, else the rule it
+/// Empty when the mma.sync path can compute `shape`, else the rule it
 /// breaks (stated for the user: the dtype, or the 16-byte load alignment).
-std::string whyNotMmaSync(const MatmulProblem &problem);
+std::string whyNotMmaSync(const MatmulShape &shape);
 /// Empty when `target`'s chip runs the mma.sync path (sm_80 and newer).
 std::string whyNotMmaSyncOnChip(TargetAttr target);
-/// Empty when `target`'s chip runs the gemv path (its warp shuffles: sm_30
-/// and newer).
-std::string whyNotGemvOnChip(TargetAttr target);
 
 /// Dynamic shared memory of an mma.sync kernel: `stages` copies of the A and
 /// B tiles, each row padded by 16 bytes so ldmatrix reads are conflict-free.
@@ -76,18 +64,26 @@ int64_t getMmaSyncAPitch(const MmaSyncTile &tile);
 int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
 
 /// The plan builders below return null where the plan's grid breaks CUDA's
-/// launch limits (whyNotLaunchable in Target.h): a plan sol records is one
-/// a launch accepts.
-PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulProblem &problem,
+/// launch limits (KernelPathInfo::buildPlan).
+PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulShape &shape,
                         const MmaSyncTile &tile);
+
+//===----------------------------------------------------------------------===//
+// wgmma (KernelPaths/WgmmaPath.cpp)
+//===----------------------------------------------------------------------===//
+
 /// Dynamic shared memory of a wgmma kernel: `stages` copies of a tileM x 64
 /// A tile and an n x 64 B tile, unpadded (the 128-byte swizzle spreads
 /// banks).
 int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages, int64_t tileM = 128);
-/// Empty when the wgmma path can compute `problem` on `target`.
-std::string whyNotWgmma(const MatmulProblem &problem, TargetAttr target);
-PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulProblem &problem,
+/// Empty when the wgmma path can compute `shape` on `target`.
+std::string whyNotWgmma(const MatmulShape &shape, TargetAttr target);
+PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulShape &shape,
                       int64_t tileN, int64_t stages);
+
+//===----------------------------------------------------------------------===//
+// wgmma_tma (KernelPaths/WgmmaTmaPath.cpp)
+//===----------------------------------------------------------------------===//
 
 /// The TMA-fed, warp-specialised, persistent wgmma path: a producer
 /// warpgroup and two consumer warpgroups; `smem` adds the stage ring's
@@ -99,36 +95,42 @@ int64_t
 getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
                      ConsumerSchedule schedule = ConsumerSchedule::cooperative,
                      int64_t tileM = 128);
-/// Empty when the wgmma_tma path can compute `problem` on `target`.
-std::string whyNotWgmmaTma(const MatmulProblem &problem, TargetAttr target);
-/// Empty when sibling matmuls over `problem` (the problem of one of them)
+/// Empty when the wgmma_tma path can compute `shape` on `target`.
+std::string whyNotWgmmaTma(const MatmulShape &shape, TargetAttr target);
+/// Empty when sibling matmuls over `shape` (the shape of one of them)
 /// can run as one wgmma_tma kernel on `target`: the only generator that
 /// takes two weights. It loads both weights' boxes into one stage and
 /// multiplies them as one B of twice the width; at fewer rows than one
 /// 128-row tile (decode) the weights are streamed once either way and the
 /// single-matmul paths (gemv, split K) are the fast ones.
-std::string whyNotSiblingWgmmaTma(const MatmulProblem &problem,
-                                  TargetAttr target);
+std::string whyNotSiblingWgmmaTma(const MatmulShape &shape, TargetAttr target);
 /// A persistent grid of at most one block per SM, in whole clusters of
 /// `cluster` blocks along M. Cooperative: the two consumer warpgroups split
 /// each tile's rows (warps = [2, 1]): 64 each of a 128-row tile, or 128 each
 /// (two m64 accumulators) of a 256-row one; ping-pong: each takes whole
 /// 128-row tiles in turn (warps = [1, 1]).
 PlanAttr
-getWgmmaTmaPlan(MLIRContext *context, const MatmulProblem &problem,
-                int64_t tileN, int64_t stages, int64_t cluster, int64_t smCount,
+getWgmmaTmaPlan(MLIRContext *context, const MatmulShape &shape, int64_t tileN,
+                int64_t stages, int64_t cluster, int64_t smCount,
                 ConsumerSchedule schedule = ConsumerSchedule::cooperative,
                 int64_t tileM = 128);
 
-/// Empty when the gemv path can compute `problem`, else the rule it breaks.
-std::string whyNotGemv(const MatmulProblem &problem);
+//===----------------------------------------------------------------------===//
+// gemv, simt and elementwise (KernelPaths/{Gemv,Simt,Elementwise}Path.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Empty when the gemv path can compute `shape`, else the rule it breaks.
+std::string whyNotGemv(const MatmulShape &shape);
+/// Empty when `target`'s chip runs the gemv path (its warp shuffles: sm_30
+/// and newer).
+std::string whyNotGemvOnChip(TargetAttr target);
 /// The gemv path: `kGemvWarps` warps per block, one output column each.
-PlanAttr getGemvPlan(MLIRContext *context, const MatmulProblem &problem);
+PlanAttr getGemvPlan(MLIRContext *context, const MatmulShape &shape);
 constexpr int64_t kGemvWarps = 4;
 constexpr int64_t kGemvMaxRows = 16;
 
 /// The SIMT matmul: a 16x16 block of threads, one output element each.
-PlanAttr getSimtMatmulPlan(MLIRContext *context, const MatmulProblem &problem);
+PlanAttr getSimtMatmulPlan(MLIRContext *context, const MatmulShape &shape);
 /// Elementwise kernels: `kElementwiseBlock` threads, `vector` consecutive
 /// elements of the innermost dim each (tile = [threads x vector]).
 PlanAttr getElementwisePlan(MLIRContext *context, int64_t numElements,
@@ -139,6 +141,10 @@ PlanAttr getElementwisePlan(MLIRContext *context, int64_t numElements,
 int64_t getElementwiseVector(KernelOp kernel);
 constexpr int64_t kElementwiseBlock = 256;
 constexpr int64_t kSimtBlockEdge = 16;
+
+//===----------------------------------------------------------------------===//
+// The planner (TilePlan.cpp)
+//===----------------------------------------------------------------------===//
 
 /// The decision sol-tile records for one kernel, with its reason.
 struct PlanChoice {
@@ -196,15 +202,15 @@ inline bool PlanConstraints::allows(PlanAttr plan) const {
           }));
 }
 
-/// Chooses the plan of `kernel` on `target`: every plan a generator can
-/// build for its matmul (gemv, mma.sync tiles, wgmma and wgmma_tma tiles)
-/// that `constraints` allow, priced by the cost model; the fastest wins,
-/// ties (within 0.1%) to the fewest padded outputs, then to the first
-/// listed. The SIMT path when no tensor-core path can take the matmul; the
-/// elementwise plan without a matmul; for a sibling pair the wgmma_tma
-/// tiles alone. Fails with a reason when a shape is dynamic, the kernel
-/// holds matmuls that are neither one nor a sibling pair, no generator
-/// takes the pair, or the constraints leave no path.
+/// Chooses the plan of `kernel` on `target`: every candidate a registered
+/// path offers for its matmul (getKernelPaths: gemv, mma.sync tiles, wgmma
+/// and wgmma_tma tiles) that `constraints` allow, priced by the cost model;
+/// the fastest wins, ties (within 0.1%) to the fewest padded outputs, then
+/// to the first listed. The fallback path (SIMT) when no other can take the
+/// matmul; the elementwise plan without a matmul; for a sibling pair the
+/// paths that take one (wgmma_tma). Fails with a reason when a shape is
+/// dynamic, the kernel holds matmuls that are neither one nor a sibling pair,
+/// no generator takes the pair, or the constraints leave no path.
 FailureOr<PlanChoice> chooseKernelPlan(KernelOp kernel, TargetAttr target,
                                        std::string &failureReason,
                                        const PlanConstraints &constraints = {});
@@ -240,22 +246,10 @@ FailureOr<SmallVector<PlanTableRow>>
 choosePlanTable(KernelOp kernel, TargetAttr target, std::string &failureReason,
                 const PlanConstraints &constraints = {});
 
-/// How a dynamic kernel's launch grid follows its dynamic dim
-/// (docs/dynamic-shapes.md, section 3): grid[axis] = ceil(dim *
-/// elementsPerDim / elementsPerBlock) * times, capped at `max` when it is
-/// positive, rounded up to a multiple of the plan's cluster along `axis`;
-/// the other grid dims are the plan's. One home of each path's grid formula
-/// for dynamic M: the manifest writes it, the launch evaluates it.
-struct DynamicGridRule {
-  unsigned axis = 0;
-  int64_t elementsPerDim = 1;
-  int64_t elementsPerBlock = 1;
-  int64_t times = 1;
-  int64_t max = 0;
-};
-
 /// The grid rule of `plan` (a row of the plan table of `kernel`, whose
-/// outermost dim is dynamic). Per path, with `rows` = the dim times the
+/// outermost dim is dynamic), as its path gives it
+/// (KernelPathInfo::getDynamicGridRule). Per path, with `rows` = the dim
+/// times the
 /// rows of A per unit of it (the product of A's static dims between the
 /// dynamic one and K; 1 for a [?, K] A):
 ///   - mma_sync, wgmma, simt: grid y = ceil(rows / tile_m) (axis 1,

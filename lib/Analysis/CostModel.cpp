@@ -1,19 +1,21 @@
 //===- CostModel.cpp - speed-of-light and predicted kernel times ----------===//
 //
-// Two numbers per kernel (METHOD.md's "two numbers first"): the FLOPs it must
-// do and the fewest bytes it must move. Over the target's datasheet peaks
+// Two numbers per kernel first: the FLOPs it must do and the fewest bytes
+// it must move. Over the target's datasheet peaks
 // they give the speed-of-light time T_ideal. T_pred then models the kernel
 // sol will generate: a fixed launch cost, tensor-core work padded to whole
 // tiles and quantised into waves over the SMs at the target's achievable
 // fraction of peak, operand-panel re-reads served by L2, and HBM streaming
 // at the target's achievable bandwidth. Every device number comes from the
-// #sol.target; the only constants here are structural (tile shapes) and say
-// why they are what they are.
+// #sol.target or the kernel path's own measured facts (KernelPath.h); the
+// constants here are the measured terms of the model, each with where and
+// when it was measured.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/CostModel.h"
 #include "SolDialect/DynamicShapes.h"
+#include "SolDialect/KernelPath.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -153,47 +155,44 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       // A sibling of the matmul counted runs as the other half of one matmul
       // of twice the width: A is read once for both.
-      if (counted && work.siblings == 1 &&
+      MatmulShape &shape = work.matmul;
+      if (counted && shape.siblings == 1 &&
           whyNotSiblingMatmuls(counted, matmul).empty()) {
-        CheckedCount n = CheckedCount(work.n) * 2;
+        int64_t m = shape.getFoldedRows();
+        CheckedCount n = CheckedCount(shape.n) * 2;
         CheckedCount rhs = CheckedCount(work.matmulRhsBytes) +
                            countBytes(tensorOf(matmul.getRhs()));
-        tcFlops += CheckedCount(2) * work.m * work.n * work.k;
+        tcFlops += CheckedCount(2) * m * shape.n * shape.k;
         if (n.overflowed() || rhs.overflowed() || tcFlops.overflowed())
-          return invalidWork(flopsOverflow(work.m, 2 * work.n, work.k));
-        work.n = n.get();
-        work.siblings = 2;
+          return invalidWork(flopsOverflow(m, 2 * shape.n, shape.k));
+        shape.siblings = 2;
         work.matmulRhsBytes = rhs.get();
         continue;
       }
-      ArrayRef<int64_t> lhs = tensorOf(matmul.getLhs()).getShape();
-      ArrayRef<int64_t> rhs = tensorOf(matmul.getRhs()).getShape();
-      // Batch dims and M fold into one row count.
-      CheckedCount batchRows = countElements(lhs.drop_back(1));
-      int64_t k = lhs.back();
-      int64_t n = rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)];
-      if (batchRows.overflowed())
+      FailureOr<MatmulShape> read =
+          getMatmulShape(tensorOf(matmul.getLhs()), tensorOf(matmul.getRhs()),
+                         matmul.getTransposeB());
+      if (failed(read))
         return invalidWork("the matmul's rows (batch dims times M) overflow "
                            "int64");
+      // Batch dims and M fold into one row count.
+      int64_t batchRows = read->getFoldedRows(), n = read->n, k = read->k;
       // The verifier refuses empty matmuls; a kernel built without it must
       // not reach the tile arithmetic below with nothing to tile.
-      if (batchRows.get() == 0 || n == 0 || k == 0)
+      if (batchRows == 0 || n == 0 || k == 0)
         return invalidWork(
-            "the matmul is empty (M = " + std::to_string(batchRows.get()) +
+            "the matmul is empty (M = " + std::to_string(batchRows) +
             ", N = " + std::to_string(n) + ", K = " + std::to_string(k) + ")");
-      CheckedCount mnk = batchRows * n * k;
+      CheckedCount mnk = CheckedCount(batchRows) * n * k;
       tcFlops += mnk * 2;
       if (tcFlops.overflowed())
-        return invalidWork(flopsOverflow(batchRows.get(), n, k));
+        return invalidWork(flopsOverflow(batchRows, n, k));
       // The re-read model follows the largest matmul of the group.
-      if (!work.hasMatmul() || mnk.get() > work.m * work.n * work.k) {
-        work.m = batchRows.get();
-        work.n = n;
-        work.k = k;
-        work.matmulElementType = matmul.getLhs().getType().getElementType();
+      if (!work.hasMatmul() ||
+          mnk.get() > shape.getFoldedRows() * shape.getTotalN() * shape.k) {
+        shape = *read;
         work.matmulLhsBytes = countBytes(tensorOf(matmul.getLhs())).get();
         work.matmulRhsBytes = countBytes(tensorOf(matmul.getRhs())).get();
-        work.siblings = 1;
         counted = matmul;
       }
       continue;
@@ -223,10 +222,49 @@ KernelWork mlir::sol::countKernelWork(ArrayRef<Operation *> ops,
   return countWork(ops, inputs, inputs.getTypes(), outputs, dim);
 }
 
-int64_t KernelWork::tilesAlongN(int64_t tileN) const {
+int64_t MatmulShape::tilesAlongN(int64_t tileN) const {
   if (siblings > 1 && tileN % siblings == 0)
-    return llvm::divideCeil(n / siblings, tileN / siblings);
-  return llvm::divideCeil(n, tileN);
+    return llvm::divideCeil(n, tileN / siblings);
+  return llvm::divideCeil(getTotalN(), tileN);
+}
+
+FailureOr<MatmulShape> mlir::sol::getMatmulShape(RankedTensorType lhs,
+                                                 RankedTensorType rhs,
+                                                 bool transposeB) {
+  if (!lhs.hasStaticShape() || !rhs.hasStaticShape())
+    return failure();
+  MatmulShape shape;
+  int64_t rank = lhs.getRank();
+  // Checked: batch dims times M must not wrap into a small (or negative)
+  // row count that some path would then accept.
+  CheckedCount batchCount = countElements(lhs.getShape().drop_back(2));
+  int64_t m = lhs.getDimSize(rank - 2);
+  if (batchCount.overflowed() || (batchCount * m).overflowed())
+    return failure();
+  int64_t batch = batchCount.get();
+  shape.k = lhs.getDimSize(rank - 1);
+  shape.transposeB = transposeB;
+  int64_t rhsRank = rhs.getRank();
+  shape.n = rhs.getDimSize(transposeB ? rhsRank - 2 : rhsRank - 1);
+  if (rhsRank == 2) {
+    shape.rows = batch * m;
+  } else {
+    shape.batch = batch;
+    shape.rows = m;
+  }
+  shape.elementType = lhs.getElementType();
+  return shape;
+}
+
+FailureOr<MatmulShape> mlir::sol::getMatmulShape(MatmulOp matmul) {
+  FailureOr<MatmulShape> shape =
+      getMatmulShape(cast<RankedTensorType>(matmul.getLhs().getType()),
+                     cast<RankedTensorType>(matmul.getRhs().getType()),
+                     matmul.getTransposeB());
+  if (succeeded(shape))
+    shape->operandsAreKernelArgs = isa<BlockArgument>(matmul.getLhs()) &&
+                                   isa<BlockArgument>(matmul.getRhs());
+  return shape;
 }
 
 KernelWork mlir::sol::countKernelWork(KernelOp kernel) {
@@ -264,8 +302,9 @@ int64_t mlir::sol::countUnfusedBytes(ArrayRef<Operation *> ops) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// How a matmul is cut into thread-block tiles. sol-tile will choose and
-/// record this per kernel; until it does, the model assumes the plan below.
+/// How a matmul is cut into thread-block tiles, as the model prices it:
+/// from the plan sol-tile recorded (planFromTiling), or, before there is
+/// one (fusion's comparisons), the default plan below.
 struct MatmulPlan {
   int64_t tileM, tileN;
   int64_t tiles;  // output tiles
@@ -283,14 +322,15 @@ struct MatmulPlan {
 /// SMs at once.
 static MatmulPlan chooseDefaultPlan(const KernelWork &work, int64_t smCount) {
   MatmulPlan plan;
-  plan.tileM = work.m >= 128 ? 128 : (work.m >= 64 ? 64 : 16);
+  int64_t m = work.matmul.getFoldedRows();
+  plan.tileM = m >= 128 ? 128 : (m >= 64 ? 64 : 16);
   plan.tileN = 256;
   plan.tiles =
-      llvm::divideCeil(work.m, plan.tileM) * work.tilesAlongN(plan.tileN);
+      llvm::divideCeil(m, plan.tileM) * work.matmul.tilesAlongN(plan.tileN);
   plan.splitK = 1;
   if (plan.tiles < smCount) {
     // Never slice K below 256: a slice must amortise its partial-sum store.
-    int64_t maxSplit = std::max<int64_t>(1, work.k / 256);
+    int64_t maxSplit = std::max<int64_t>(1, work.matmul.k / 256);
     plan.splitK =
         std::min<int64_t>(maxSplit, llvm::divideCeil(smCount, plan.tiles));
   }
@@ -368,31 +408,13 @@ static constexpr double kKTileLatencyUs = 0.28;
 static constexpr double kWarpCopyBytesPerUs = 16384 / 0.92;
 
 /// The share of the target's mma_efficiency (calibrated on wgmma-class
-/// kernels) that a path reaches. mma.sync cannot issue at Hopper's wgmma
-/// rate: sol's mma.sync kernel
-/// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
-/// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of the
-/// 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the full-rate
-/// path and keeps the whole efficiency.
+/// kernels) that the plan's path reaches: a fact of the path, measured
+/// (KernelPaths/*.cpp); the default plan is a wgmma-class one.
 static double pathShareOfMmaEfficiency(const MatmulTiling *tiling,
                                        TargetAttr target) {
-  // gemv converts each f16 element to f32 before its FMA and reduces with
-  // shuffles: measured on the H200 (2026-11-29, bench/results/2026-11-29-
-  // h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
-  // past the launch for 0.21 GFLOP = 8.5 TFLOP/s, 0.127 of the 66.9 SIMT
-  // peak, i.e. 0.18 of the 0.70 mma_efficiency.
-  if (tiling && tiling->gemv)
-    return 0.18;
-  // The cp.async-fed wgmma kernel: its consumer warps also issue the loads
-  // and meet at a block barrier every K tile. Measured against the TMA-fed
-  // kernel on the same tiles (o_proj prefill, H200, 2026-11-30,
-  // bench/results/2026-11-30-h200-v8-epilogue and -gpu-check-v8): 177.6 vs
-  // 172.1 us and 180.6 vs 171.1 us, i.e. 0.96 of its rate.
-  if (tiling && tiling->cpAsyncWgmma)
-    return 0.96;
-  if (!tiling || !tiling->legacyMma || !target.getChip().starts_with("sm_90"))
+  if (!tiling || !tiling->path)
     return 1.0;
-  return 0.37;
+  return lookupKernelPath(*tiling->path).getMmaEfficiencyShare(target);
 }
 
 /// The plan sol-tile recorded, priced as it stands.
@@ -401,46 +423,14 @@ static MatmulPlan planFromTiling(const KernelWork &work,
   MatmulPlan plan;
   plan.tileM = tiling.tileM;
   plan.tileN = tiling.tileN;
-  plan.tiles =
-      llvm::divideCeil(work.m, plan.tileM) * work.tilesAlongN(plan.tileN);
+  plan.tiles = llvm::divideCeil(work.matmul.getFoldedRows(), plan.tileM) *
+               work.matmul.tilesAlongN(plan.tileN);
   plan.splitK = tiling.splitK;
   return plan;
 }
 
 MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
-  MatmulTiling tiling;
-  ArrayRef<int64_t> tile = plan.getTile();
-  if (tile.size() >= 2) {
-    tiling.tileM = tile[0];
-    tiling.tileN = tile[1];
-  }
-  tiling.splitK = plan.getSplitK();
-  KernelPath path = plan.getPath();
-  tiling.tensorCores = path == KernelPath::mma_sync ||
-                       path == KernelPath::wgmma ||
-                       path == KernelPath::wgmma_tma;
-  tiling.legacyMma = path == KernelPath::mma_sync;
-  tiling.cpAsyncWgmma = path == KernelPath::wgmma;
-  tiling.copiedByConsumers =
-      path == KernelPath::mma_sync || path == KernelPath::wgmma;
-  // wgmma_tma: a producer warpgroup and two consumer warpgroups, both on
-  // each tile (cooperative) or one per tile (ping-pong).
-  if (path == KernelPath::wgmma_tma) {
-    tiling.pingpong = plan.getSchedule() == ConsumerSchedule::pingpong;
-    tiling.consumerWarps =
-        (plan.getThreads() - 128) / 32 / (tiling.pingpong ? 2 : 1);
-  }
-  tiling.gemv = path == KernelPath::gemv;
-  tiling.cluster = plan.getCluster();
-  if (tiling.tensorCores && tile.size() == 3) {
-    tiling.tileK = tile[2];
-    tiling.smemBytes = plan.getSmem();
-    tiling.threads = plan.getThreads();
-  }
-  ArrayRef<int64_t> grid = plan.getGrid();
-  CheckedCount blocks = grid.size() == 3 ? countElements(grid) : 0;
-  tiling.blocks = blocks.getOptional().value_or(0);
-  return tiling;
+  return lookupKernelPath(plan.getPath()).getMatmulTiling(plan);
 }
 
 CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
@@ -452,8 +442,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     return unknownCost(context, work, work.unknownReason);
   // Nothing to tile: countKernelWork refuses empty matmuls; a hand-made
   // KernelWork must not divide by its zero extents below.
-  if (work.hasMatmul() && (work.m <= 0 || work.n <= 0 || work.k <= 0))
+  const MatmulShape &shape = work.matmul;
+  if (work.hasMatmul() && (shape.getFoldedRows() <= 0 || shape.n <= 0 ||
+                           shape.k <= 0 || shape.siblings <= 0))
     return unknownCost(context, work, "the matmul is empty");
+  // The rows over all slices, the columns over all weights.
+  int64_t m = shape.getFoldedRows(), n = shape.getTotalN(), k = shape.k;
   if (tiling && (tiling->tileM <= 0 || tiling->tileN <= 0 ||
                  tiling->splitK <= 0 || tiling->cluster <= 0))
     return unknownCost(context, work,
@@ -462,15 +456,15 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // arithmetic below multiplies: it must fit, then every product there does
   // (in doubles where it could not).
   if (tiling && work.hasMatmul() &&
-      (CheckedCount(llvm::divideCeil(work.m, tiling->tileM)) *
-       work.tilesAlongN(tiling->tileN) * tiling->splitK)
+      (CheckedCount(llvm::divideCeil(m, tiling->tileM)) *
+       shape.tilesAlongN(tiling->tileN) * tiling->splitK)
           .overflowed())
     return unknownCost(context, work, "the plan's tile count overflows int64");
 
   double peakSimt = target.getSimtPeakFlops();
   double peakTc = 0, peakTcPath = 0;
   if (work.hasMatmul()) {
-    peakTc = target.getMatmulPeakFlops(work.matmulElementType);
+    peakTc = target.getMatmulPeakFlops(shape.elementType);
     // A matmul the tiler sent to the SIMT units runs at their peak, whatever
     // its dtype (T_ideal keeps the datasheet tensor-core peak: that is the
     // hardware limit the kernel is judged against).
@@ -479,9 +473,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     if (!(peakTc > 0)) {
       std::string reason;
       llvm::raw_string_ostream os(reason);
-      os << "target '" << target.getName() << "' has no "
-         << work.matmulElementType << " matmul path ("
-         << peakFieldName(work.matmulElementType) << " = 0)";
+      os << "target '" << target.getName() << "' has no " << shape.elementType
+         << " matmul path (" << peakFieldName(shape.elementType) << " = 0)";
       return unknownCost(context, work, reason);
     }
   }
@@ -513,11 +506,10 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     double waveEfficiency = static_cast<double>(plan.units()) /
                             (static_cast<double>(waves) * target.getSmCount());
     // The tensor cores compute whole tiles, padding included.
-    double paddedFlops = 2.0 * llvm::divideCeil(work.m, plan.tileM) *
-                         plan.tileM * work.tilesAlongN(plan.tileN) *
-                         plan.tileN * work.k;
+    double paddedFlops = 2.0 * llvm::divideCeil(m, plan.tileM) * plan.tileM *
+                         shape.tilesAlongN(plan.tileN) * plan.tileN * k;
     double scale = static_cast<double>(work.tcFlops) /
-                   (2.0 * work.m * work.n * work.k); // other matmuls, if any
+                   (2.0 * m * n * k); // other matmuls, if any
     tTcPred = paddedFlops * scale /
               (pathPeak * target.getMmaEfficiency() *
                pathShareOfMmaEfficiency(tiling, target) * waveEfficiency);
@@ -529,9 +521,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     int64_t cluster = tiling ? std::max<int64_t>(1, tiling->cluster) : 1;
     double l2Bytes =
         static_cast<double>(work.matmulLhsBytes) *
-            work.tilesAlongN(plan.tileN) +
+            shape.tilesAlongN(plan.tileN) +
         static_cast<double>(work.matmulRhsBytes) *
-            llvm::divideCeil(llvm::divideCeil(work.m, plan.tileM), cluster);
+            llvm::divideCeil(llvm::divideCeil(m, plan.tileM), cluster);
     // The tile walk sweeps all of B once per group of tile rows: where B
     // takes most of L2 (which also holds A's panels and the outputs), its
     // re-reads partly miss. Measured on the H200 (60 MiB of L2; 2026-11-30,
@@ -613,13 +605,13 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       if (tiling->copiedByConsumers && tiling->threads > 0) {
         double stepBytes = static_cast<double>(tiling->tileM + tiling->tileN) *
                            tiling->tileK *
-                           (work.matmulElementType.getIntOrFloatBitWidth() / 8);
+                           (shape.elementType.getIntOrFloatBitWidth() / 8);
         stepUs = std::max(
             stepUs, stepBytes / std::max<int64_t>(1, tiling->threads / 32) /
                         kWarpCopyBytesPerUs);
       }
       // Split K: each of the tile's blocks walks 1/splitK of its K tiles.
-      int64_t steps = llvm::divideCeil(llvm::divideCeil(work.k, tiling->tileK),
+      int64_t steps = llvm::divideCeil(llvm::divideCeil(k, tiling->tileK),
                                        std::max<int64_t>(1, plan.splitK));
       tKLoopPred = static_cast<double>(residentWaves) * tilesPerBlock * steps *
                    stepUs * 1e-6;

@@ -1,4 +1,10 @@
 //===- CostReport.cpp - cost tables for people and JSON for tools ---------===//
+//
+// The module totals of the kernels' #sol.cost (#sol.cost_summary) and their
+// two renderings: a table in the manner of Nsight Compute's Speed Of Light
+// section, and JSON for the benchmark, the PyTorch backend and other tools.
+//
+//===----------------------------------------------------------------------===//
 
 #include "SolDialect/CostModel.h"
 

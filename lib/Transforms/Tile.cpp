@@ -1,8 +1,9 @@
 //===- Tile.cpp - choose each kernel's launch and tile plan ---------------===//
 //
 // The pass over TilePlan.h: every sol.kernel gets the #sol.plan the GPU code
-// generator will implement, and the cost of that plan; a kernel whose
-// outermost dim is dynamic gets a table of plans over ranges of it instead
+// generator implements, the best of the candidates its kernel paths offer
+// (KernelPath.h), and the cost of that plan; a kernel whose outermost dim is
+// dynamic gets a table of plans over ranges of it instead
 // (docs/dynamic-shapes.md, section 3). The decisions themselves live in the
 // library so the C API and the tests can ask them directly.
 //

@@ -27,9 +27,11 @@
 // Every matmul path runs the epilogue on the accumulators, loading the
 // epilogue's inputs for a batch of fragments before any of their stores.
 //
-// This file reads the linalg form and runs the pass; each path lives in its
-// own file (ElementwisePath, SimtPath, GemvPath, MmaSyncPath, WgmmaPaths),
-// over the shared pieces of KernelCodegen.h (EpilogueCodegen.cpp).
+// This file reads the linalg form and runs the pass, dispatching each
+// kernel to its plan's path (lookupKernelEmitter; the path's facts are its
+// KernelPathInfo, KernelPath.h); each path's generator lives in its own file
+// (ElementwisePath, SimtPath, GemvPath, MmaSyncPath, WgmmaPaths), over the
+// shared pieces of KernelCodegen.h.
 //
 // Why not upstream's linalg -> vector -> nvgpu route: it can neither keep an
 // epilogue on the accumulator registers nor mask partial tiles of a static
@@ -57,6 +59,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SolDialect/DynamicShapes.h"
+#include "SolDialect/KernelPath.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/TilePlan.h"
 
@@ -322,6 +325,43 @@ static FailureOr<bool> isDynamicKernelFunc(func::FuncOp func) {
   return hasTable;
 }
 
+/// A path's generator: its code in the gpu.func whose body `b` is at, with
+/// the func's TMA map parameters `maps` (KernelPathInfo::getNumTensorMaps).
+using KernelEmitter = LogicalResult (*)(OpBuilder &b, Location loc,
+                                        GpuKernel &kernel, ValueRange maps);
+
+/// The generator of each path: the emission half of the path registry
+/// (KernelPath.h), which lives in the analysis library and so cannot name
+/// the generators. A switch, so that a path without a generator is a
+/// compiler warning (-Wswitch).
+static KernelEmitter lookupKernelEmitter(KernelPath path) {
+  switch (path) {
+  case KernelPath::elementwise:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitElementwiseKernel(b, loc, kernel);
+    };
+  case KernelPath::simt:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitSimtMatmulKernel(b, loc, kernel);
+    };
+  case KernelPath::gemv:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitGemvKernel(b, loc, kernel);
+    };
+  case KernelPath::mma_sync:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitMmaSyncKernel(b, loc, kernel);
+    };
+  case KernelPath::wgmma:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitWgmmaKernel(b, loc, kernel);
+    };
+  case KernelPath::wgmma_tma:
+    return emitWgmmaTmaKernel;
+  }
+  llvm_unreachable("a kernel path without a generator");
+}
+
 /// Generates the kernel of `func` for `entry`, a row of its plan table, or
 /// for its #sol.plan when `entry` is null: a gpu.module holding one
 /// gpu.func named for the row.
@@ -379,14 +419,14 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
     gpuFunc->setAttr(SolDialect::kCostAttrName, cost);
   for (BlockArgument arg : gpuFunc.getArguments())
     kernel.args.push_back(arg);
-  // A wgmma_tma kernel takes its A and B TMA maps (128-byte CUtensorMaps)
+  // A TMA-fed kernel takes its A and B TMA maps (128-byte CUtensorMaps)
   // after its buffers, as pointers here; sol-tensor-map-params makes them
   // by-value grid constants once the kernel is in LLVM form.
   Block &body = gpuFunc.getBody().front();
   SmallVector<Value> maps;
-  if (plan.getPath() == KernelPath::wgmma_tma) {
+  if (unsigned numMaps = lookupKernelPath(plan.getPath())
+                             .getNumTensorMaps(spec->getNumContractions())) {
     auto mapType = LLVM::LLVMPointerType::get(ctx);
-    unsigned numMaps = 1 + spec->getNumContractions();
     for (unsigned i = 0; i < numMaps; ++i)
       maps.push_back(body.addArgument(mapType, loc));
     gpuFunc->setAttr(SolDialect::kTensorMapsAttrName,
@@ -402,27 +442,8 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
   b.setInsertionPointToStart(&body);
   if (dimArg)
     kernel.dim = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), dimArg);
-  LogicalResult result = success();
-  switch (plan.getPath()) {
-  case KernelPath::elementwise:
-    result = emitElementwiseKernel(b, loc, kernel);
-    break;
-  case KernelPath::simt:
-    result = emitSimtMatmulKernel(b, loc, kernel);
-    break;
-  case KernelPath::mma_sync:
-    result = emitMmaSyncKernel(b, loc, kernel);
-    break;
-  case KernelPath::gemv:
-    result = emitGemvKernel(b, loc, kernel);
-    break;
-  case KernelPath::wgmma:
-    result = emitWgmmaKernel(b, loc, kernel);
-    break;
-  case KernelPath::wgmma_tma:
-    result = emitWgmmaTmaKernel(b, loc, kernel, maps);
-    break;
-  }
+  LogicalResult result =
+      lookupKernelEmitter(plan.getPath())(b, loc, kernel, maps);
   if (failed(result)) {
     gpuModule.erase();
     return failure();

@@ -1,0 +1,107 @@
+//===- GemvPath.cpp - the gemv path's facts -------------------------------===//
+//
+// Decode shapes, a few rows of A against an [N, K] weight: a warp per
+// output column streams its weight row with 128-bit loads and reduces with
+// shuffles (the generator: lib/Conversion/KernelsToGPU/GemvPath.cpp). What
+// it refuses, its one plan, what the cost model knows of it and its launch
+// geometry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPaths.h"
+#include "SolDialect/TilePlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+using namespace mlir::sol::paths;
+
+std::string mlir::sol::whyNotGemv(const MatmulShape &shape) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  int64_t bytes = shape.elementType.getIntOrFloatBitWidth() / 8;
+  if (!shape.transposeB)
+    os << "gemv streams rows of an [N, K] weight; B is [K, N]";
+  else if (shape.batch != 1)
+    os << "gemv takes one weight; B is batched";
+  else if (shape.rows > kGemvMaxRows)
+    os << shape.rows << " rows of A exceed gemv's " << kGemvMaxRows;
+  else if (shape.k % (16 / bytes) != 0)
+    os << "K = " << shape.k << " is not a multiple of " << 16 / bytes
+       << ": gemv's 128-bit loads need aligned rows";
+  return reason;
+}
+
+std::string mlir::sol::whyNotGemvOnChip(TargetAttr target) {
+  if (getSmVersion(target) < 30)
+    return "gemv's warp shuffles (shfl.sync) need sm_30 or newer; the target "
+           "is " +
+           target.getChip().str();
+  return "";
+}
+
+PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
+                                const MatmulShape &shape) {
+  PlanChoices choices;
+  // tile = [rows, columns (warps) per block, elements per 128-bit load].
+  choices.tile = {shape.rows, kGemvWarps,
+                  16 / (shape.elementType.getIntOrFloatBitWidth() / 8)};
+  choices.warps = {1, kGemvWarps};
+  LaunchSizes sizes;
+  sizes.matmul = shape;
+  return getGemvPath().buildPlan(context, choices, sizes);
+}
+
+namespace {
+class GemvPath final : public KernelPathInfo {
+public:
+  GemvPath() : KernelPathInfo(KernelPath::gemv) {}
+
+  std::string whyNot(const PlanRequest &request) const override {
+    std::string reason = whyNotGemv(*request.matmul);
+    return reason.empty() ? whyNotOnChip(request.target) : reason;
+  }
+  std::string whyNotOnChip(TargetAttr target) const override {
+    return whyNotGemvOnChip(target);
+  }
+
+  // A warp per output column streams the weight with every SM busy, where
+  // a tile grid over N leaves most SMs idle. First in the registry: in a
+  // tie it computes no padding rows.
+  void getCandidates(const PlanRequest &request,
+                     SmallVectorImpl<PlanCandidate> &out) const override {
+    const MatmulShape &shape = *request.matmul;
+    out.push_back(
+        {getGemvPlan(request.target.getContext(), shape), shape.rows, 1,
+         "gemv: " + std::to_string(shape.rows) + " rows, a warp per column"});
+  }
+
+  /// gemv converts each f16 element to f32 before its FMA and reduces with
+  /// shuffles: measured on the H200 (2026-11-29, bench/results/2026-11-29-
+  /// h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
+  /// past the launch for 0.21 GFLOP = 8.5 TFLOP/s, 0.127 of the 66.9 SIMT
+  /// peak, i.e. 0.18 of the 0.70 mma_efficiency.
+  double getMmaEfficiencyShare(TargetAttr target) const override {
+    return 0.18;
+  }
+
+  /// One block of tile[1] warps per tile[1] output columns; no shared
+  /// memory (A's few rows come through L1).
+  LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
+                                   const LaunchSizes &sizes) const override {
+    int64_t warps = choices.tile[1];
+    LaunchGeometry geometry;
+    geometry.grid = {llvm::divideCeilSigned(sizes.matmul.n, warps), 1, 1};
+    geometry.block = {warps * 32, 1, 1};
+    return geometry;
+  }
+  // The default row rule: tile[0] is the plan's rows (a table row's m_max),
+  // so ceil(rows / tile[0]) stays 1 for every M of the row.
+};
+} // namespace
+
+const KernelPathInfo &mlir::sol::paths::getGemvPath() {
+  static const GemvPath path;
+  return path;
+}

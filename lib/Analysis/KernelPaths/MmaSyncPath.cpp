@@ -1,0 +1,183 @@
+//===- MmaSyncPath.cpp - the mma.sync path's facts ------------------------===//
+//
+// m16n8k16 tensor cores on every chip from sm_80, fed by a multi-stage
+// cp.async pipeline into padded shared memory (the generator:
+// lib/Conversion/KernelsToGPU/MmaSyncPath.cpp). Its tiles, what it refuses,
+// what the cost model knows of it and its launch geometry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPaths.h"
+#include "SolDialect/TilePlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+using namespace mlir::sol::paths;
+
+ArrayRef<MmaSyncTile> mlir::sol::getMmaSyncTiles() {
+  // Warp tiles stay multiples of 16x16 (one ldmatrix.x4 of A, one of B).
+  // Large tiles amortise L2 re-reads over prefill shapes; the 16- and
+  // 32-row tiles stop decode shapes (M = 1..16) from computing 127 rows of
+  // padding, and their narrow N spreads the weight over more SMs: 16x16
+  // puts 160 blocks on a 2560-wide weight, where 16x32 left 52 of 132 SMs
+  // idle (16-token decode: 14.4 us measured on the H200, 2026-11-29).
+  // The 256-deep 16x16 tile takes a quarter of the K steps of the 64-deep
+  // ones, for decode shapes, which are bound by the serial K steps of few
+  // warps (16-token decode: 12.4 us against 14.2 us, H200, 2026-11-30).
+  static const MmaSyncTile tiles[] = {
+      {128, 128, 32, 2, 2, 3},  {128, 64, 32, 2, 2, 3}, {64, 128, 32, 2, 2, 3},
+      {64, 64, 32, 2, 2, 4},    {32, 64, 64, 1, 4, 4},  {16, 64, 64, 1, 4, 4},
+      {16, 32, 64, 1, 2, 4},    {16, 16, 64, 1, 1, 6},  {16, 16, 256, 1, 1, 4},
+      {16, 64, 64, 1, 4, 4, 4},
+  };
+  return tiles;
+}
+
+std::string mlir::sol::whyNotMmaSync(const MatmulShape &shape) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  Type type = shape.elementType;
+  if (!type.isF16() && !type.isBF16()) {
+    os << type << " operands have no mma.sync path (f16 and bf16 do)";
+    return reason;
+  }
+  // cp.async copies 16 bytes (8 elements) per thread: each row of A (and of
+  // B in the [N, K] layout) must start 16-byte aligned, so K % 8 == 0; a
+  // [K, N] B needs N % 8 == 0 likewise.
+  if (shape.k % 8 != 0) {
+    os << "K = " << shape.k
+       << " is not a multiple of 8: the 16-byte cp.async loads need each row "
+          "of A to start 16-byte aligned";
+    return reason;
+  }
+  if (!shape.transposeB && shape.n % 8 != 0) {
+    os << "N = " << shape.n
+       << " is not a multiple of 8: the 16-byte cp.async loads of a [K, N] "
+          "B need each row to start 16-byte aligned";
+    return reason;
+  }
+  return reason;
+}
+
+std::string mlir::sol::whyNotMmaSyncOnChip(TargetAttr target) {
+  // m16n8k16 f16/bf16 mma.sync, cp.async and ldmatrix.x4: sm_80's.
+  if (getSmVersion(target) < 80)
+    return "mma.sync (m16n8k16, cp.async) needs sm_80 or newer; the target "
+           "is " +
+           target.getChip().str();
+  return "";
+}
+
+int64_t mlir::sol::getMmaSyncAPitch(const MmaSyncTile &tile) {
+  return tile.tileK + 8;
+}
+
+int64_t mlir::sol::getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB) {
+  return (transposeB ? tile.tileK : tile.tileN) + 8;
+}
+
+int64_t mlir::sol::getMmaSyncSmemBytes(const MmaSyncTile &tile,
+                                       bool transposeB) {
+  int64_t aElems = tile.tileM * getMmaSyncAPitch(tile);
+  int64_t bElems = (transposeB ? tile.tileN : tile.tileK) *
+                   getMmaSyncBPitch(tile, transposeB);
+  return tile.stages * (aElems + bElems) * 2;
+}
+
+static PlanChoices getChoices(const MmaSyncTile &tile) {
+  PlanChoices choices;
+  choices.tile = {tile.tileM, tile.tileN, tile.tileK};
+  choices.warps = {tile.warpsM, tile.warpsN};
+  choices.stages = tile.stages;
+  choices.splitK = tile.kSplits;
+  return choices;
+}
+
+PlanAttr mlir::sol::getMmaSyncPlan(MLIRContext *context,
+                                   const MatmulShape &shape,
+                                   const MmaSyncTile &tile) {
+  LaunchSizes sizes;
+  sizes.matmul = shape;
+  return getMmaSyncPath().buildPlan(context, getChoices(tile), sizes);
+}
+
+static std::string describeTile(const MmaSyncTile &tile) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << tile.tileM << "x" << tile.tileN << "x" << tile.tileK << " tile, "
+     << tile.warpsM << "x" << tile.warpsN << " warps, " << tile.stages
+     << " stages";
+  if (tile.kSplits > 1)
+    os << ", K split over " << tile.kSplits << " blocks";
+  return s;
+}
+
+namespace {
+class MmaSyncPath final : public KernelPathInfo {
+public:
+  MmaSyncPath() : KernelPathInfo(KernelPath::mma_sync) {}
+
+  // The shape's rule first: where it rules mma.sync out (f32, misaligned
+  // rows) the SIMT path is the fallback; where only the chip does, an f16 or
+  // bf16 matmul has no path sol is meant to run it on.
+  std::string whyNot(const PlanRequest &request) const override {
+    std::string reason = whyNotMmaSync(*request.matmul);
+    return reason.empty() ? whyNotOnChip(request.target) : reason;
+  }
+  std::string whyNotOnChip(TargetAttr target) const override {
+    return whyNotMmaSyncOnChip(target);
+  }
+  std::string getRefusalRemark(const PlanRequest &request) const override {
+    std::string reason = whyNot(request);
+    return reason.empty() ? reason : "no mma.sync: " + reason;
+  }
+
+  void getCandidates(const PlanRequest &request,
+                     SmallVectorImpl<PlanCandidate> &out) const override {
+    const MatmulShape &shape = *request.matmul;
+    MLIRContext *context = request.target.getContext();
+    int64_t smemLimit = request.target.getSmemPerSmBytes();
+    // Split K sums partials per output tile: unbatched matmuls only.
+    for (const MmaSyncTile &tile : getMmaSyncTiles())
+      if (getMmaSyncSmemBytes(tile, shape.transposeB) <= smemLimit &&
+          (tile.kSplits == 1 || shape.batch == 1))
+        out.push_back({getMmaSyncPlan(context, shape, tile), tile.tileM,
+                       tile.tileN, "mma_sync: " + describeTile(tile)});
+  }
+
+  bool usesTensorCores() const override { return true; }
+  bool consumersCopyOperands() const override { return true; }
+  /// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
+  /// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
+  /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of
+  /// the 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the
+  /// full-rate path and keeps the whole efficiency.
+  double getMmaEfficiencyShare(TargetAttr target) const override {
+    return target.getChip().starts_with("sm_90") ? 0.37 : 1.0;
+  }
+
+  /// A block per output tile (split K: per K slice along z), a warp per
+  /// warp tile, the padded stage ring.
+  LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
+                                   const LaunchSizes &sizes) const override {
+    const MatmulShape &shape = sizes.matmul;
+    MmaSyncTile tile{choices.tile[0],  choices.tile[1],  choices.tile[2],
+                     choices.warps[0], choices.warps[1], choices.stages,
+                     choices.splitK};
+    LaunchGeometry geometry;
+    geometry.grid = {llvm::divideCeilSigned(shape.n, tile.tileN),
+                     shape.tilesAlongM(tile.tileM),
+                     saturate(CheckedCount(shape.batch) * tile.kSplits)};
+    geometry.block = {tile.warpsM * tile.warpsN * 32, 1, 1};
+    geometry.smem = getMmaSyncSmemBytes(tile, shape.transposeB);
+    return geometry;
+  }
+};
+} // namespace
+
+const KernelPathInfo &mlir::sol::paths::getMmaSyncPath() {
+  static const MmaSyncPath path;
+  return path;
+}

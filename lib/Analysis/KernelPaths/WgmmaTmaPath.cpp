@@ -1,0 +1,222 @@
+//===- WgmmaTmaPath.cpp - the TMA-fed wgmma path's facts ------------------===//
+//
+// Hopper's persistent, warp-specialised kernel: a producer warpgroup issues
+// TMA loads into an mbarrier-guarded ring of stages, two consumer
+// warpgroups run wgmma and the epilogue, cooperatively or ping-pong,
+// optionally in 2-CTA clusters that multicast B; the only path for a
+// sibling pair (the generator: emitWgmmaTmaKernel in
+// lib/Conversion/KernelsToGPU/WgmmaPaths.cpp). Its tiles, what it refuses,
+// what the cost model knows of it and its launch geometry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPaths.h"
+#include "SolDialect/TilePlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+using namespace mlir::sol::paths;
+
+int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
+                                        ConsumerSchedule schedule,
+                                        int64_t tileM) {
+  // The stage ring, then a full and an empty mbarrier (8 bytes each) per
+  // stage, the ping-pong order mbarriers, and the slack to start the ring on
+  // a 1024-byte boundary.
+  int64_t orderBarriers = schedule == ConsumerSchedule::pingpong ? 2 : 0;
+  return getWgmmaSmemBytes(tileN, stages, tileM) +
+         (stages * 2 + orderBarriers) * 8 + kWgmmaTmaAlignSlack;
+}
+
+std::string mlir::sol::whyNotWgmmaTma(const MatmulShape &shape,
+                                      TargetAttr target) {
+  std::string reason = whyNotWgmma(shape, target);
+  if (!reason.empty())
+    return reason;
+  llvm::raw_string_ostream os(reason);
+  if (shape.batch != 1)
+    os << "TMA maps describe one B; B is batched";
+  else if (!shape.operandsAreKernelArgs)
+    os << "TMA maps describe kernel arguments; an operand of the matmul is "
+          "computed in the kernel";
+  return reason;
+}
+
+std::string mlir::sol::whyNotSiblingWgmmaTma(const MatmulShape &shape,
+                                             TargetAttr target) {
+  std::string reason = whyNotWgmmaTma(shape, target);
+  if (!reason.empty())
+    return "no wgmma_tma path (" + reason + ")";
+  llvm::raw_string_ostream os(reason);
+  if (shape.rows < 128)
+    os << shape.rows
+       << " rows of A fill less than one 128-row tile: each weight streams "
+          "once either way, and the decode paths take one weight";
+  return reason;
+}
+
+PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
+                                    const MatmulShape &shape, int64_t tileN,
+                                    int64_t stages, int64_t cluster,
+                                    int64_t smCount, ConsumerSchedule schedule,
+                                    int64_t tileM) {
+  PlanChoices choices;
+  choices.tile = {tileM, tileN, 64};
+  choices.warps = {schedule == ConsumerSchedule::cooperative ? 2 : 1, 1};
+  choices.stages = stages;
+  choices.cluster = cluster;
+  choices.schedule = schedule;
+  LaunchSizes sizes;
+  sizes.matmul = shape;
+  sizes.smCount = smCount;
+  return getWgmmaTmaPath().buildPlan(context, choices, sizes);
+}
+
+namespace {
+/// One entry of the catalogue.
+struct TmaTile {
+  int64_t tileN, stages;
+  ConsumerSchedule schedule;
+  // The wider ping-pong tiles ran on the GPU without clusters only
+  // (bench/results/2026-11-30-h200-s4-widths-check), and ping-pong
+  // clusters measured slower anyway: they are not offered with one.
+  int64_t maxCluster = 2;
+  int64_t tileM = 128;
+};
+
+class WgmmaTmaPath final : public KernelPathInfo {
+public:
+  WgmmaTmaPath() : KernelPathInfo(KernelPath::wgmma_tma) {}
+
+  bool takesSiblings() const override { return true; }
+  std::string whyNot(const PlanRequest &request) const override {
+    return whyNotWgmmaTma(*request.matmul, request.target);
+  }
+  std::string whyNotOnChip(TargetAttr target) const override {
+    return lookupKernelPath(KernelPath::wgmma).whyNotOnChip(target);
+  }
+  // Where only the TMA feeding is out (wgmma itself could run), the remark
+  // says why.
+  std::string getRefusalRemark(const PlanRequest &request) const override {
+    if (!whyNotWgmma(*request.matmul, request.target).empty())
+      return "";
+    std::string reason = whyNot(request);
+    return reason.empty() ? reason : "no wgmma_tma: " + reason;
+  }
+
+  // The same tensor cores fed by TMA from a producer warpgroup, persistent
+  // over the tiles; a 2-CTA cluster (when the constraints allow one)
+  // multicasts each B tile to both CTAs, cutting the B re-reads through L2
+  // in half, which the model prices but the H200 did not reward (2026-11-30:
+  // o_proj prefill 172 vs 172 us, SwiGLU down 142 vs 130 us).
+  // Ping-pong consumers own whole tiles of 128 rows by 128 to 192 columns
+  // (a 128x256 accumulator would not fit one warpgroup's registers), so
+  // one's epilogue runs while the other's wgmma keep the tensor cores busy.
+  // The widths between let a shape fill its last wave: the SwiGLU down
+  // projection's 256 tiles of 128x160 against 320 of 128x128 ran 115.6 us
+  // against 146.8 (H200, 2026-11-30, bench/results/2026-11-30-h200-s4-pp-
+  // widths); 192 takes 5 stages to fit shared memory.
+  // Sibling matmuls take the same tiles, half of each tile's columns from
+  // each weight, without clusters (each block loads both weights' boxes
+  // whole).
+  void getCandidates(const PlanRequest &request,
+                     SmallVectorImpl<PlanCandidate> &out) const override {
+    const MatmulShape &shape = *request.matmul;
+    MLIRContext *context = request.target.getContext();
+    TargetAttr target = request.target;
+    int64_t smemLimit = target.getSmemPerSmBytes();
+    bool siblings = shape.siblings > 1;
+    // Ping-pong first: where the model ties it with cooperative 128x128
+    // tiles (no epilogue to hide), it ran as fast or faster on the H200
+    // (2026-11-30, bench/NOTES.md sections 16 and 18).
+    for (TmaTile t : {TmaTile{128, 6, ConsumerSchedule::pingpong},
+                      TmaTile{144, 6, ConsumerSchedule::pingpong, 1},
+                      TmaTile{160, 6, ConsumerSchedule::pingpong, 1},
+                      TmaTile{192, 5, ConsumerSchedule::pingpong, 1},
+                      TmaTile{128, 6, ConsumerSchedule::cooperative},
+                      TmaTile{256, 4, ConsumerSchedule::cooperative},
+                      TmaTile{128, 4, ConsumerSchedule::cooperative, 1, 256},
+                      TmaTile{160, 4, ConsumerSchedule::cooperative, 1, 256},
+                      TmaTile{192, 4, ConsumerSchedule::cooperative, 1, 256}})
+      for (int64_t cluster : {1, 2})
+        if (cluster <= (siblings ? 1 : t.maxCluster) &&
+            getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
+                smemLimit)
+          out.push_back(
+              {getWgmmaTmaPlan(context, shape, t.tileN, t.stages, cluster,
+                               target.getSmCount(), t.schedule, t.tileM),
+               t.tileM, t.tileN, describe(t, cluster, siblings)});
+  }
+
+  bool usesTensorCores() const override { return true; }
+  /// The producer warpgroup.
+  int64_t getProducerWarps(PlanAttr plan) const override { return 4; }
+  bool isPingPong(PlanAttr plan) const override {
+    return plan.getSchedule() == ConsumerSchedule::pingpong;
+  }
+
+  /// Persistent: at most one block per SM (the stage ring fills its shared
+  /// memory), whole clusters only; never more blocks than cluster-sized
+  /// groups of tiles.
+  LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
+                                   const LaunchSizes &sizes) const override {
+    const MatmulShape &shape = sizes.matmul;
+    int64_t tileM = choices.tile[0], tileN = choices.tile[1];
+    int64_t cluster = choices.cluster;
+    int64_t units = llvm::divideCeilSigned(shape.tilesAlongM(tileM), cluster) *
+                    shape.tilesAlongN(tileN);
+    int64_t blocks =
+        std::max<int64_t>(1, std::min(units, sizes.smCount / cluster)) *
+        cluster;
+    LaunchGeometry geometry;
+    geometry.grid = {blocks, 1, 1};
+    geometry.block = {kWgmmaTmaThreads, 1, 1};
+    geometry.smem =
+        getWgmmaTmaSmemBytes(tileN, choices.stages, choices.schedule, tileM);
+    return geometry;
+  }
+
+  /// A's map, then each weight's.
+  unsigned getNumTensorMaps(unsigned numContractions) const override {
+    return 1 + numContractions;
+  }
+
+protected:
+  unsigned getRowGridAxis() const override { return 0; }
+  // min(ceil(tilesM / cluster) * tilesN, SMs / cluster) clusters (the
+  // geometry above); ceil(ceil(a / b) / c) = ceil(a / (b * c)), and the cap
+  // is the plan's grid, built at the row's m_max (the most it launches).
+  void getRowGridRule(PlanAttr plan, const MatmulShape &shape,
+                      DynamicGridRule &rule) const override {
+    int64_t cluster = plan.getCluster();
+    rule.elementsPerBlock = plan.getTile()[0] * cluster;
+    rule.times = shape.tilesAlongN(plan.getTile()[1]) * cluster;
+    rule.max = plan.getGrid()[0];
+  }
+
+private:
+  static std::string describe(const TmaTile &t, int64_t cluster,
+                              bool siblings) {
+    return "wgmma_tma: " + std::to_string(t.tileM) + "x" +
+           std::to_string(t.tileN) + "x64 tile" +
+           (siblings ? " (" + std::to_string(t.tileN / 2) +
+                           " columns of each weight)"
+                     : std::string()) +
+           ", TMA producer + 2 " +
+           (t.schedule == ConsumerSchedule::pingpong
+                ? "ping-pong consumer warpgroups, "
+                : "consumer warpgroups, ") +
+           std::to_string(t.stages) + " stages, persistent" +
+           (cluster > 1
+                ? ", " + std::to_string(cluster) + "-CTA cluster multicasting B"
+                : std::string());
+  }
+};
+} // namespace
+
+const KernelPathInfo &mlir::sol::paths::getWgmmaTmaPath() {
+  static const WgmmaTmaPath path;
+  return path;
+}
