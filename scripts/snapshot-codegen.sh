@@ -17,16 +17,27 @@ sol_opt="${SOL_OPT:-$root/build/bin/sol-opt}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out/cpu" "$out/tiled"
-SOL_OPT="$sol_opt" "$root/scripts/gpu-bundle.sh" "$work/bundle" > /dev/null
+# gpu-bundle.sh's sol-opt with cubin=false: no ptxas (most of the bundle's
+# time); the manifests are the same either way.
+cat > "$work/sol-opt" <<WRAP
+#!/usr/bin/env bash
+args=()
+for a in "\$@"; do
+  case "\$a" in --sol-to-ptx=*) a="\$a cubin=false" ;; esac
+  args+=("\$a")
+done
+exec "$sol_opt" "\${args[@]}"
+WRAP
+chmod +x "$work/sol-opt"
+SOL_OPT="$work/sol-opt" "$root/scripts/gpu-bundle.sh" "$work/bundle" > /dev/null
 tar -C "$out" -xzf "$work/bundle/matrix.tgz"
 tar -C "$out" -xzf "$work/bundle/bench.tgz"
 mv "$out/matrix" "$out/gpu"
 python3 "$root/scripts/gen-matrix.py" --profile=cpu "$work/cpu.mlir"
-"$sol_opt" "$work/cpu.mlir" --sol-to-ptx=out-dir="$out/cpu" -o /dev/null
+"$sol_opt" "$work/cpu.mlir" --sol-to-ptx="out-dir=$out/cpu cubin=false" -o /dev/null
 for f in "$root"/bench/workloads/*.mlir "$root"/examples/*.mlir; do
   "$sol_opt" "$f" --canonicalize --sol-fuse --sol-cost-model \
     --sol-form-kernels --sol-tile --sol-cost-model \
     -o "$out/tiled/$(basename "$f")"
 done
-find "$out" -name '*.cubin' -delete
 echo "$out: $(find "$out" -name '*.ptx' | wc -l) PTX, $(find "$out" -name '*.json' | wc -l) manifests"
