@@ -111,12 +111,17 @@ SOL_CAPI_EXPORT int sol_compile(const char *mlir_text, const char *target,
                                 sol_compilation **out, char **error);
 
 /* sol_compile with sol-to-ptx's options, space-separated `key=value` as
- * sol-opt spells them: `fast-math=true` (every kernel's f32 tanh as one
- * tanh.approx.f32, ~5e-4 absolute error), `paths=...`, `max-cluster=N`,
- * `min-cluster=N`, `schedules=...`, `tiles=MxN,...` (sol-tile's constraints),
- * `fuse-siblings=true|false` (sol-fuse's sibling matmuls). NULL or "" is
- * sol_compile. An unknown key or a bad value fails with a message naming
- * it. */
+ * `sol-opt --sol-to-ptx="..."` takes them, parsed by the same parser
+ * (SolToPTXPipelineOptions, SolDialect/Pipelines.h): e.g. `fast-math=true`
+ * (every kernel's f32 tanh as one tanh.approx.f32, ~5e-4 absolute error),
+ * `paths=...`, `max-split-k=N`, `max-cluster=N`, `min-cluster=N`,
+ * `schedules=...`, `tiles=MxN,...` (sol-tile's constraints),
+ * `fuse-siblings=true|false` (sol-fuse's sibling matmuls), `cuda-path=...`.
+ * `out-dir`, `cubin`, `remarks` and `report` are the library's own and
+ * refused. NULL or "" is sol_compile. An unknown key fails with a message
+ * naming it and listing the options; a value its option's type refuses
+ * fails too (llvm::cl names it on stderr); a value a pass refuses fails with
+ * that pass's diagnostic. */
 SOL_CAPI_EXPORT int sol_compile_with_options(const char *mlir_text,
                                              const char *target,
                                              const char *options,

@@ -16,6 +16,7 @@
 #include "sol-c/sol.h"
 
 #include "SolDialect/Passes.h"
+#include "SolDialect/Pipelines.h"
 #include "SolDialect/SolDialect.h"
 #include "SolDialect/Target.h"
 #include "runtime/CudaDriver.h"
@@ -338,51 +339,52 @@ struct HostProgramRecorder : public PassInstrumentation {
 };
 } // namespace
 
-namespace {
-/// The sol-to-ptx options a caller may set (the output directory and cubin
-/// assembly are the library's own).
-struct CompileOptions {
-  bool fastMath = false;
-  mlir::sol::PipelineChoices choices;
-};
-} // namespace
+using mlir::sol::SolToPTXPipelineOptions;
 
-static bool isPositiveInteger(StringRef text) {
-  int64_t value;
-  return !text.getAsInteger(10, value) && value >= 1;
+/// The first of sol-to-ptx's options that `options` was given and the
+/// library sets itself, if any: where the outputs go (a private directory it
+/// reads back, cubins included) and what only a terminal reads (remarks, the
+/// cost report).
+static std::optional<StringRef>
+findLibraryOwnedOption(const SolToPTXPipelineOptions &options) {
+  const llvm::cl::Option *owned[] = {&options.outDir, &options.cubin,
+                                     &options.remarks, &options.report};
+  for (const llvm::cl::Option *option : owned)
+    if (option->getNumOccurrences())
+      return option->ArgStr;
+  return std::nullopt;
 }
 
-/// Parses sol_compile_with_options' "key=value key=value" string.
-static FailureOr<CompileOptions> parseCompileOptions(StringRef text,
-                                                     std::string &message) {
-  CompileOptions options;
-  SmallVector<StringRef> words;
-  text.split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef word : words) {
-    auto [key, value] = word.split('=');
-    if (key == "fast-math" && (value == "true" || value == "false")) {
-      options.fastMath = value == "true";
-    } else if (key == "paths") {
-      options.choices.paths = value.str();
-    } else if (key == "schedules") {
-      options.choices.schedules = value.str();
-    } else if (key == "tiles") {
-      options.choices.tiles = value.str();
-    } else if (key == "max-cluster" && isPositiveInteger(value)) {
-      value.getAsInteger(10, options.choices.maxCluster);
-    } else if (key == "min-cluster" && isPositiveInteger(value)) {
-      value.getAsInteger(10, options.choices.minCluster);
-    } else if (key == "fuse-siblings" &&
-               (value == "true" || value == "false")) {
-      options.choices.fuseSiblings = value == "true";
-    } else {
-      message = ("sol_compile: bad option '" + word +
-                 "' (known: fast-math=true|false, fuse-siblings=true|false, "
-                 "paths=..., max-cluster=N, min-cluster=N, schedules=..., "
-                 "tiles=...)")
-                    .str();
-      return failure();
-    }
+/// Parses sol_compile_with_options' text with sol-to-ptx's own options
+/// parser, so that it takes what `sol-opt --sol-to-ptx="..."` takes. Values
+/// are checked where sol-opt checks them: by the passes, as diagnostics.
+static std::unique_ptr<SolToPTXPipelineOptions>
+parseCompileOptions(StringRef text, std::string &message) {
+  auto options = std::make_unique<SolToPTXPipelineOptions>();
+  std::string parserMessage;
+  llvm::raw_string_ostream parserStream(parserMessage);
+  if (failed(options->parseFromString(text, parserStream))) {
+    // The parser reports an unknown key to `parserStream`; llvm::cl reports
+    // a value its option's type refuses (fast-math=maybe) to llvm::errs().
+    StringRef why = StringRef(parserMessage).trim();
+    why.consume_front("<Pass-Options-Parser>: ");
+    if (why.empty())
+      why = "a value is not of its option's type (llvm::cl wrote which to "
+            "stderr)";
+    std::string known;
+    llvm::raw_string_ostream knownStream(known);
+    SolToPTXPipelineOptions().print(knownStream);
+    message = ("sol_compile: bad options '" + text + "': " + why +
+               " (sol-to-ptx's options, with their defaults: " + known + ")")
+                  .str();
+    return nullptr;
+  }
+  if (std::optional<StringRef> key = findLibraryOwnedOption(*options)) {
+    message = ("sol_compile: option '" + *key +
+               "' is the library's own: it writes its outputs to a private "
+               "directory and returns them")
+                  .str();
+    return nullptr;
   }
   return options;
 }
@@ -671,7 +673,7 @@ static bool readDynamicKernel(StringRef outDir, StringRef name,
 }
 
 static int runCompile(CompileJob &job, StringRef mlirText, const char *target,
-                      const CompileOptions &options, StringRef outDir,
+                      SolToPTXPipelineOptions &options, StringRef outDir,
                       std::string &diagnostics, sol_compilation &compilation,
                       std::string &message) {
   buildInputRegistry(job.inputRegistry);
@@ -722,9 +724,8 @@ static int runCompile(CompileJob &job, StringRef mlirText, const char *target,
 
   job.pm =
       std::make_unique<PassManager>(&context, ModuleOp::getOperationName());
-  mlir::sol::buildSolToPTXPipeline(
-      *job.pm, outDir, /*cubin=*/true, /*cudaPath=*/"", /*remarks=*/false,
-      /*report=*/"none", options.choices, options.fastMath);
+  options.outDir = outDir.str();
+  mlir::sol::buildSolToPTXPipeline(*job.pm, options);
   job.pm->addInstrumentation(
       std::make_unique<HostProgramRecorder>(compilation.hostProgram));
   if (failed(job.pm->run(module)))
@@ -785,9 +786,9 @@ static int compileWithOptions(const char *mlirText, const char *target,
                            std::to_string(depth) + " deep (at most " +
                            std::to_string(kMaxBracketDepth) + ")");
   std::string optionError;
-  FailureOr<CompileOptions> options =
+  std::unique_ptr<SolToPTXPipelineOptions> options =
       parseCompileOptions(optionText ? optionText : "", optionError);
-  if (failed(options))
+  if (!options)
     return fail(error, optionError);
   registerPassesOnce();
 

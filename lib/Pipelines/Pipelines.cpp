@@ -4,11 +4,13 @@
 // `sol-annotate` takes a sol module to fused kernels carrying their cost:
 // what the README's main job runs. `sol-lower-to-cpu` builds the output of
 // convert-sol-to-linalg into a library of bare-pointer C functions for the
-// CPU numerics check. The lowering to PTX will add its own.
+// CPU numerics check. `sol-to-ptx` takes a sol module to PTX, cubins and
+// manifests: what sol-opt, the C API and the Python package compile with,
+// all through its one options struct (Pipelines.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "SolDialect/Passes.h"
+#include "SolDialect/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -20,79 +22,6 @@
 using namespace mlir;
 using namespace mlir::sol;
 
-namespace {
-struct AnnotatePipelineOptions
-    : public PassPipelineOptions<AnnotatePipelineOptions> {
-  Option<std::string> report{*this, "report",
-                             llvm::cl::desc("Cost report: none, table or json"),
-                             llvm::cl::init("none")};
-  Option<std::string> reportFile{
-      *this, "report-file",
-      llvm::cl::desc("Where the report goes ('-': stdout)"),
-      llvm::cl::init("-")};
-  Option<bool> remarks{*this, "remarks",
-                       llvm::cl::desc("Emit every fusion decision as a remark"),
-                       llvm::cl::init(false)};
-};
-
-struct ToPTXPipelineOptions : public PassPipelineOptions<ToPTXPipelineOptions> {
-  Option<std::string> outDir{
-      *this, "out-dir",
-      llvm::cl::desc("Write each kernel's manifest, PTX and cubin here "
-                     "(nothing is written when empty)"),
-      llvm::cl::init("")};
-  Option<bool> cubin{*this, "cubin",
-                     llvm::cl::desc("Also assemble cubins with ptxas"),
-                     llvm::cl::init(true)};
-  Option<std::string> cudaPath{
-      *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit root for libdevice and ptxas (default: "
-                     "$CUDA_HOME, then /usr/local/cuda)"),
-      llvm::cl::init("")};
-  Option<bool> remarks{*this, "remarks",
-                       llvm::cl::desc("Emit fusion and tiling decisions as "
-                                      "remarks"),
-                       llvm::cl::init(false)};
-  Option<std::string> report{
-      *this, "report",
-      llvm::cl::desc("Cost report of the planned kernels: none, table or json"),
-      llvm::cl::init("none")};
-  Option<std::string> paths{
-      *this, "paths",
-      llvm::cl::desc("Matmul paths sol-tile may choose (comma-separated; "
-                     "empty: all)"),
-      llvm::cl::init("")};
-  Option<int64_t> maxCluster{
-      *this, "max-cluster",
-      llvm::cl::desc("Largest thread-block cluster sol-tile may plan"),
-      llvm::cl::init(1)};
-  Option<int64_t> minCluster{
-      *this, "min-cluster",
-      llvm::cl::desc("Smallest thread-block cluster sol-tile may plan"),
-      llvm::cl::init(1)};
-  Option<std::string> schedules{
-      *this, "schedules",
-      llvm::cl::desc("wgmma_tma consumer schedules sol-tile may choose "
-                     "(comma-separated; empty: all)"),
-      llvm::cl::init("")};
-  Option<std::string> tiles{
-      *this, "tiles",
-      llvm::cl::desc("wgmma/wgmma_tma MxN tiles sol-tile may choose "
-                     "(comma-separated; empty: all)"),
-      llvm::cl::init("")};
-  Option<bool> fuseSiblings{
-      *this, "fuse-siblings",
-      llvm::cl::desc("Let sol-fuse take sibling matmuls (same A, results "
-                     "meeting in the epilogue) into one kernel"),
-      llvm::cl::init(true)};
-  Option<bool> fastMath{
-      *this, "fast-math",
-      llvm::cl::desc("Approximate the kernels' f32 tanh with "
-                     "tanh.approx.f32 (see convert-sol-kernels-to-gpu)"),
-      llvm::cl::init(false)};
-};
-} // namespace
-
 /// The CUDA toolkit gpu-module-to-binary links libdevice from.
 static std::string resolveCudaPath(StringRef cudaPath) {
   if (!cudaPath.empty())
@@ -102,33 +31,34 @@ static std::string resolveCudaPath(StringRef cudaPath) {
   return "/usr/local/cuda";
 }
 
-void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
-                                      bool cubin, StringRef cudaPath,
-                                      bool remarks, StringRef report,
-                                      const PipelineChoices &choices,
-                                      bool fastMath) {
-  buildSolAnnotatePipeline(pm, "none", "-", remarks, choices.fuseSiblings);
+void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
+                                      const SolToPTXPipelineOptions &options) {
+  SolAnnotatePipelineOptions annotate;
+  annotate.remarks = options.remarks;
+  annotate.fuseSiblings = options.fuseSiblings;
+  buildSolAnnotatePipeline(pm, annotate);
   pm.addPass(createSolFormKernelsPass());
   SolTilePassOptions tile;
-  tile.remarks = remarks;
-  tile.paths = choices.paths;
-  tile.minCluster = choices.minCluster;
-  tile.maxCluster = choices.maxCluster;
-  tile.schedules = choices.schedules;
-  tile.tiles = choices.tiles;
+  tile.remarks = options.remarks;
+  tile.paths = options.paths;
+  tile.maxSplitK = options.maxSplitK;
+  tile.minCluster = options.minCluster;
+  tile.maxCluster = options.maxCluster;
+  tile.schedules = options.schedules;
+  tile.tiles = options.tiles;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;
-  cost.report = report.str();
+  cost.report = options.report;
   pm.addPass(createSolCostModelPass(cost));
-  if (!outDir.empty()) {
+  if (!options.outDir.empty()) {
     SolWriteManifestsPassOptions manifests;
-    manifests.dir = outDir.str();
+    manifests.dir = options.outDir;
     pm.addPass(createSolWriteManifestsPass(manifests));
   }
   pm.addPass(createConvertSolToLinalgPass());
   ConvertSolKernelsToGPUPassOptions toGpu;
-  toGpu.fastMath = fastMath;
+  toGpu.fastMath = options.fastMath;
   pm.addPass(createConvertSolKernelsToGPUPass(toGpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -144,33 +74,31 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm, StringRef outDir,
   if (failed(parsePassPipeline(lowering, pm)))
     llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
   pm.addNestedPass<gpu::GPUModuleOp>(createSolTensorMapParamsPass());
-  std::string toBinary =
-      "gpu-module-to-binary{format=isa toolkit=" + resolveCudaPath(cudaPath) +
-      "}";
+  std::string toBinary = "gpu-module-to-binary{format=isa toolkit=" +
+                         resolveCudaPath(options.cudaPath) + "}";
   if (failed(parsePassPipeline(toBinary, pm)))
     llvm::report_fatal_error("sol-to-ptx: malformed lowering pipeline");
-  if (!outDir.empty()) {
+  if (!options.outDir.empty()) {
     SolWriteBinariesPassOptions binaries;
-    binaries.dir = outDir.str();
-    binaries.cubin = cubin;
-    binaries.cudaPath = cudaPath.str();
+    binaries.dir = options.outDir;
+    binaries.cubin = options.cubin;
+    binaries.cudaPath = options.cudaPath;
     pm.addPass(createSolWriteBinariesPass(binaries));
   }
 }
 
-void mlir::sol::buildSolAnnotatePipeline(OpPassManager &pm, StringRef report,
-                                         StringRef reportFile, bool remarks,
-                                         bool fuseSiblings) {
+void mlir::sol::buildSolAnnotatePipeline(
+    OpPassManager &pm, const SolAnnotatePipelineOptions &options) {
   // Canonicalize first: folded constants and identities are not worth a
   // kernel input.
   pm.addPass(createCanonicalizerPass());
   SolFusePassOptions fuse;
-  fuse.remarks = remarks;
-  fuse.fuseSiblings = fuseSiblings;
+  fuse.remarks = options.remarks;
+  fuse.fuseSiblings = options.fuseSiblings;
   pm.addPass(createSolFusePass(fuse));
   SolCostModelPassOptions cost;
-  cost.report = report.str();
-  cost.reportFile = reportFile.str();
+  cost.report = options.report;
+  cost.reportFile = options.reportFile;
   pm.addPass(createSolCostModelPass(cost));
 }
 
@@ -228,28 +156,14 @@ void mlir::sol::registerSolPipelines() {
         if (failed(buildSolLowerToCpuPipeline(pm)))
           llvm::report_fatal_error("sol-lower-to-cpu: bad pass pipeline");
       });
-  PassPipelineRegistration<AnnotatePipelineOptions>(
+  PassPipelineRegistration<SolAnnotatePipelineOptions>(
       "sol-annotate",
       "Canonicalize, fuse into sol.kernels and annotate each with #sol.cost",
-      [](OpPassManager &pm, const AnnotatePipelineOptions &options) {
-        buildSolAnnotatePipeline(pm, options.report, options.reportFile,
-                                 options.remarks);
-      });
-  PassPipelineRegistration<ToPTXPipelineOptions>(
+      buildSolAnnotatePipeline);
+  PassPipelineRegistration<SolToPTXPipelineOptions>(
       "sol-to-ptx",
       "sol-annotate, then form and tile every kernel, lower it through "
       "linalg and gpu to NVVM and PTX; with out-dir, write each kernel's "
       "manifest, PTX and cubin",
-      [](OpPassManager &pm, const ToPTXPipelineOptions &options) {
-        PipelineChoices choices;
-        choices.paths = options.paths;
-        choices.schedules = options.schedules;
-        choices.tiles = options.tiles;
-        choices.minCluster = options.minCluster;
-        choices.maxCluster = options.maxCluster;
-        choices.fuseSiblings = options.fuseSiblings;
-        buildSolToPTXPipeline(pm, options.outDir, options.cubin,
-                              options.cudaPath, options.remarks, options.report,
-                              choices, options.fastMath);
-      });
+      buildSolToPTXPipeline);
 }

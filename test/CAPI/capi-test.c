@@ -320,13 +320,22 @@ int main(int argc, char **argv) {
            strstr(sol_kernel_ptx(compiled, 0), "tanh.approx.f32") != NULL);
     sol_compilation_free(compiled);
   }
-  {
+  // The options are sol-to-ptx's, parsed by its own parser: an unknown key
+  // is refused with the known ones, a value reaches its pass (max-split-k=0
+  // is sol-tile's error), and where the outputs go is the library's.
+  // CHECK: bad option: sol_compile: bad options 'fast-math=true no-such=1':
+  // CHECK-SAME: no such option no-such (sol-to-ptx's options, with their
+  // CHECK-SAME: defaults: {{.*}}max-split-k=16{{.*}})
+  // CHECK: bad option: {{.*}}error: sol-tile: min-cluster, max-cluster and
+  // CHECK-SAME: max-split-k must be at least 1 (got 1, 1 and 0)
+  // CHECK: bad option: sol_compile: option 'out-dir' is the library's own
+  const char *badOptions[] = {"fast-math=true no-such=1", "max-split-k=0",
+                              "out-dir=/tmp"};
+  for (size_t i = 0; i < sizeof(badOptions) / sizeof(badOptions[0]); ++i) {
     sol_compilation *compiled = NULL;
     char *error = NULL;
-    // CHECK: bad option: sol_compile: bad option 'max-cluster=0' (known:
-    // {{.*}})
-    if (sol_compile_with_options(gelu, NULL, "fast-math=true max-cluster=0",
-                                 &compiled, &error) == 0) {
+    if (sol_compile_with_options(gelu, NULL, badOptions[i], &compiled,
+                                 &error) == 0) {
       ++failures;
       sol_compilation_free(compiled);
     } else {

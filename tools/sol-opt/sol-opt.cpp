@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/Passes.h"
+#include "SolDialect/Pipelines.h"
 #include "SolDialect/SolDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
