@@ -1,8 +1,29 @@
 //===- Passes.td - sol passes ------------------------------*- tablegen -*-===//
 //
-// Pass ordering: sol-attach-target first (every later decision reads the
-// target), then fusion, then the cost model, which annotates what fusion
-// formed.
+// The sol passes, grouped under banners in the order the pipelines
+// (lib/Pipelines/Pipelines.cpp) run them. Ordering rule: a pass runs after
+// every pass whose annotation it reads; the target comes first, as every
+// decision reads it.
+//
+// sol-to-ptx, on a module whose #sol.target is set (sol-attach-target or the
+// module's own attribute):
+//   sol-fuse                    groups sol ops into sol.kernels
+//   sol-cost-model              annotates each kernel with #sol.cost; runs
+//                               again after sol-tile, for the chosen plans
+//   sol-form-kernels            wraps each op left alone into its own kernel
+//   sol-tile                    chooses each kernel's #sol.plan
+//   sol-write-manifests         writes each planned kernel's manifest
+//   convert-sol-to-linalg       outlines each kernel into linalg on tensors
+//   convert-sol-kernels-to-gpu  generates each kernel's gpu.func from its plan
+//   sol-attach-nvvm-target      attaches #nvvm.target for the target's chip
+//   sol-tensor-map-params       passes TMA maps as grid constants (on the
+//                               LLVM form, after convert-gpu-to-nvvm)
+//   sol-write-binaries          writes each gpu.binary's PTX and cubin (after
+//                               gpu-module-to-binary)
+// sol-lower-to-cpu, on convert-sol-to-linalg's output:
+//   sol-strip-host-funcs        keeps the kernel functions only
+//   sol-drop-kernel-results     drops the results after one-shot-bufferize
+//   sol-cpu-kernel-abi          passes a dynamic dim through one pointer
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +31,10 @@
 #define SOL_PASSES
 
 include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
 
 def SolAttachTargetPass : Pass<"sol-attach-target", "::mlir::ModuleOp"> {
   let summary = "Pin the module's #sol.target from a preset or a JSON file";
@@ -28,196 +53,9 @@ def SolAttachTargetPass : Pass<"sol-attach-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
-def SolCostModelPass : Pass<"sol-cost-model", "::mlir::ModuleOp"> {
-  let summary = "Annotate every kernel with its speed-of-light cost (#sol.cost)";
-  let description = [{
-    Under the module's #sol.target, writes `cost = #sol.cost<...>` on every
-    sol.kernel and `sol.cost` on every sol compute op outside a kernel (it
-    will become a kernel of its own): FLOPs (tensor-core and elementwise
-    apart), minimum bytes, intensity, balance, bound, T_ideal, T_pred,
-    SOL_pred and the dominant term of T_pred (see CostModel.h). The module
-    gets `sol.cost_summary`: totals and the bytes fusion saved against the
-    same graph unfused. A kernel the model cannot bound (dynamic shapes, no
-    peak for its dtype on the target) is annotated `bound = unknown` with the
-    reason, and a warning names it.
-
-    `report=table` prints a table a person reads at a glance, `report=json`
-    the same for tools, to `report-file` (default: stdout).
-  }];
-  let options = [
-    Option<"report", "report", "std::string", /*default=*/"\"none\"",
-           "Print a report: none, table or json">,
-    Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
-           "Where the report goes ('-': stdout)">,
-  ];
-  let dependentDialects = ["::mlir::sol::SolDialect"];
-}
-
-def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
-  let summary = "Choose each kernel's launch and tile plan (#sol.plan)";
-  let description = [{
-    For every sol.kernel, chooses the code-generation path and its tiling
-    from the kernel's shapes and the module's #sol.target, and records it as
-    `plan = #sol.plan<...>`; the GPU code generator implements exactly that
-    plan. For a matmul with f16/bf16 operands every plan a generator can
-    build (gemv, mma.sync tiles, on sm_90a wgmma and wgmma_tma tiles) is
-    priced by the cost model and the fastest is recorded, so prefill and
-    decode shapes get different paths and tiles; other matmuls take the SIMT
-    path; kernels without a matmul the elementwise path. A sibling pair (two
-    matmuls over one A, see sol-fuse) is priced as one matmul of twice the
-    width on the wgmma_tma tiles alone, without clusters, each tile holding
-    half its columns from each weight. The kernel's `cost`
-    is rewritten for the chosen plan. Run after sol-form-kernels (lone ops
-    are not tiled). `remarks` says, per kernel, what was chosen, the
-    runner-up and why.
-
-    A kernel whose outermost dim is dynamic gets `plans`, a table of
-    #sol.plan_entry rows covering its #sol.dim_range, instead of `plan`
-    (docs/dynamic-shapes.md, section 3): the best plan at each sample point,
-    neighbours of one plan merged, each boundary bisected to where the next
-    row's plan wins, each row's plan built at its m_max. `cost` is the
-    prediction at the range's max, `costs` the rows' predictions at the
-    report points; `remarks` gives one remark per row, with both plans'
-    times on either side of its boundary.
-  }];
-  let options = [
-    Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark per kernel with the chosen plan and its reason">,
-    Option<"paths", "paths", "std::string", /*default=*/"\"\"",
-           "Comma-separated matmul paths the tiler may choose from (gemv, "
-           "mma_sync, wgmma, wgmma_tma; empty: all), for A/B measurements">,
-    Option<"maxSplitK", "max-split-k", "int64_t", /*default=*/"16",
-           "Most blocks a plan may split one output tile's K over">,
-    Option<"maxCluster", "max-cluster", "int64_t", /*default=*/"1",
-           "Largest thread-block cluster a plan may use (2: B tiles "
-           "multicast to 2-CTA clusters; off by default, it measured no "
-           "faster on the H200)">,
-    Option<"minCluster", "min-cluster", "int64_t", /*default=*/"1",
-           "Smallest thread-block cluster a plan may use, for A/B "
-           "measurements (plans without clusters count as 1)">,
-    Option<"schedules", "schedules", "std::string", /*default=*/"\"\"",
-           "Comma-separated wgmma_tma consumer schedules the tiler may "
-           "choose from (cooperative, pingpong; empty: all)">,
-    Option<"tiles", "tiles", "std::string", /*default=*/"\"\"",
-           "Comma-separated MxN output tiles the wgmma and wgmma_tma plans "
-           "may use (e.g. 128x256; empty: all), for A/B measurements">,
-  ];
-  let dependentDialects = ["::mlir::sol::SolDialect"];
-}
-
-def SolTensorMapParamsPass
-    : Pass<"sol-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Pass a wgmma_tma kernel's TMA maps by value, as grid constants";
-  let description = [{
-    Runs on the LLVM form of the kernels (after convert-gpu-to-nvvm, which
-    drops `llvm.byval` from gpu.func arguments). For every kernel whose
-    `sol.plan` is `wgmma_tma`, marks its last `sol.tensor_maps` arguments
-    (the A map, then one per weight: two, or three for sibling matmuls)
-    `llvm.byval = !llvm.array<16 x i64>`, `llvm.align = 64` and
-    `nvvm.grid_constant`: each becomes a 128-byte `.param` the TMA reads in
-    place (CUDA's `const __grid_constant__ CUtensorMap`), so the launcher
-    passes host bytes with the launch: no device copy, no synchronisation,
-    capturable in CUDA graphs.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::NVVM::NVVMDialect"];
-}
-
-def ConvertSolKernelsToGPUPass
-    : Pass<"convert-sol-kernels-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Generate one gpu.func per sol kernel function, as its #sol.plan says";
-  let description = [{
-    Takes the linalg-on-tensors kernel functions of convert-sol-to-linalg
-    (functions marked `sol.kernel`, carrying `sol.plan`) and replaces each by
-    a `gpu.module` holding one `gpu.func` kernel of the same name whose
-    arguments are the function's (inputs then outputs) as flat memrefs,
-    followed for `wgmma_tma` by its TMA maps (A's, then each weight's; the
-    kernel's `sol.tensor_maps` counts them). The plan's path decides
-    the code: `mma_sync` (cp.async multi-stage pipeline, ldmatrix, m16n8k16
-    mma.sync), `wgmma` (wgmma.mma_async on swizzled stages fed by cp.async),
-    `wgmma_tma` (persistent and warp-specialised: TMA through mbarriers,
-    optionally 2-CTA clusters multicasting B), `gemv` (a warp per weight
-    row), `simt` (one thread per output element) or `elementwise`; every
-    matmul path runs the epilogue on the accumulators. Edges of any static
-    shape are handled by zero-filled loads and predicated stores. Host
-    functions are removed: launching is the runtime's job.
-
-    With `fast-math`, every f32 tanh of the kernels' elementwise bodies
-    (matmul epilogues and elementwise kernels alike; GELU's tanh form)
-    becomes one `tanh.approx.f32` (about 5e-4 absolute error) instead of
-    libdevice's two-MUFU expansion: the MLP + GELU ran 22-53 us faster on
-    the H200 (2026-11-30), but GELU's 1 + tanh(u) then loses its relative
-    accuracy for x in about [-5, -3] (bench/NOTES.md section 17). Off by
-    default.
-  }];
-  let options = [
-    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
-           "Approximate the kernels' f32 tanh with tanh.approx.f32">,
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
-  ];
-}
-
-def SolAttachNVVMTargetPass
-    : Pass<"sol-attach-nvvm-target", "::mlir::ModuleOp"> {
-  let summary = "Attach #nvvm.target for the module's #sol.target chip to every gpu.module";
-  let description = [{
-    The chip comes from the module's `sol.target` (sm_90a for H100/H200,
-    sm_80 for A100, ...) unless `chip` overrides it. The PTX ISA asked
-    for is 8.0 (LLVM's default, 6.0, cannot target sm_90) or the chip's own
-    minimum where that is higher (8.6 for sm_100a); a chip LLVM's NVPTX
-    backend does not know is refused with an error.
-  }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Override the chip of the module's #sol.target">,
-    Option<"optLevel", "O", "unsigned", /*default=*/"3",
-           "LLVM optimisation level of the NVPTX backend">,
-  ];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
-}
-
-def SolWriteManifestsPass : Pass<"sol-write-manifests", "::mlir::ModuleOp"> {
-  let summary = "Write one JSON manifest per planned sol.kernel, for the runtime";
-  let description = [{
-    For every sol.kernel with a #sol.plan, writes `<dir>/<kernel>.json`: the
-    entry name, the argument list (inputs then outputs: name, role, dtype,
-    shape), the launch geometry and dynamic shared memory from the plan,
-    the target facts the runner needs, the cost annotation, the plan, and
-    the kernel's sol ops as a small program (`program`, `outputs`) that the
-    runner evaluates independently, in float64, as the reference. Runs at
-    the sol level (after sol-tile); the binaries come later from
-    sol-write-binaries under the same names.
-  }];
-  let options = [
-    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
-           "Directory the manifests are written to (created if missing)">,
-  ];
-}
-
-def SolWriteBinariesPass : Pass<"sol-write-binaries", "::mlir::ModuleOp"> {
-  let summary = "Write each gpu.binary's PTX (and, through ptxas, its cubin)";
-  let description = [{
-    For every `gpu.binary` whose object is PTX text (gpu-module-to-binary
-    format=isa), writes `<dir>/<name>.ptx`; with `cubin`, also assembles it
-    with ptxas for the object's chip into `<dir>/<name>.cubin` (ptxas is
-    looked up in `cuda-path`/bin, $CUDA_HOME/bin, then PATH). A ptxas
-    failure is an error that carries ptxas's own message.
-  }];
-  let options = [
-    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
-           "Directory the binaries are written to (created if missing)">,
-    Option<"cubin", "cubin", "bool", /*default=*/"true",
-           "Also assemble a cubin with ptxas">,
-    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
-           "CUDA toolkit root (default: $CUDA_HOME, then /usr/local/cuda)">,
-  ];
-}
+//===----------------------------------------------------------------------===//
+// Fusion, cost and tiling (sol level)
+//===----------------------------------------------------------------------===//
 
 def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let summary = "Group sol ops into sol.kernels: matmul epilogues, elementwise chains";
@@ -291,6 +129,31 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
 
+def SolCostModelPass : Pass<"sol-cost-model", "::mlir::ModuleOp"> {
+  let summary = "Annotate every kernel with its speed-of-light cost (#sol.cost)";
+  let description = [{
+    Under the module's #sol.target, writes `cost = #sol.cost<...>` on every
+    sol.kernel and `sol.cost` on every sol compute op outside a kernel (it
+    will become a kernel of its own): FLOPs (tensor-core and elementwise
+    apart), minimum bytes, intensity, balance, bound, T_ideal, T_pred,
+    SOL_pred and the dominant term of T_pred (see CostModel.h). The module
+    gets `sol.cost_summary`: totals and the bytes fusion saved against the
+    same graph unfused. A kernel the model cannot bound (dynamic shapes, no
+    peak for its dtype on the target) is annotated `bound = unknown` with the
+    reason, and a warning names it.
+
+    `report=table` prints a table a person reads at a glance, `report=json`
+    the same for tools, to `report-file` (default: stdout).
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"\"none\"",
+           "Print a report: none, table or json">,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"\"-\"",
+           "Where the report goes ('-': stdout)">,
+  ];
+  let dependentDialects = ["::mlir::sol::SolDialect"];
+}
+
 def SolFormKernelsPass : Pass<"sol-form-kernels", "::mlir::ModuleOp"> {
   let summary = "Wrap every sol compute op left outside a kernel into its own sol.kernel";
   let description = [{
@@ -304,6 +167,84 @@ def SolFormKernelsPass : Pass<"sol-form-kernels", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }
+
+def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
+  let summary = "Choose each kernel's launch and tile plan (#sol.plan)";
+  let description = [{
+    For every sol.kernel, chooses the code-generation path and its tiling
+    from the kernel's shapes and the module's #sol.target, and records it as
+    `plan = #sol.plan<...>`; the GPU code generator implements exactly that
+    plan. For a matmul with f16/bf16 operands every plan a generator can
+    build (gemv, mma.sync tiles, on sm_90a wgmma and wgmma_tma tiles) is
+    priced by the cost model and the fastest is recorded, so prefill and
+    decode shapes get different paths and tiles; other matmuls take the SIMT
+    path; kernels without a matmul the elementwise path. A sibling pair (two
+    matmuls over one A, see sol-fuse) is priced as one matmul of twice the
+    width on the wgmma_tma tiles alone, without clusters, each tile holding
+    half its columns from each weight. The kernel's `cost`
+    is rewritten for the chosen plan. Run after sol-form-kernels (lone ops
+    are not tiled). `remarks` says, per kernel, what was chosen, the
+    runner-up and why.
+
+    A kernel whose outermost dim is dynamic gets `plans`, a table of
+    #sol.plan_entry rows covering its #sol.dim_range, instead of `plan`
+    (docs/dynamic-shapes.md, section 3): the best plan at each sample point,
+    neighbours of one plan merged, each boundary bisected to where the next
+    row's plan wins, each row's plan built at its m_max. `cost` is the
+    prediction at the range's max, `costs` the rows' predictions at the
+    report points; `remarks` gives one remark per row, with both plans'
+    times on either side of its boundary.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per kernel with the chosen plan and its reason">,
+    Option<"paths", "paths", "std::string", /*default=*/"\"\"",
+           "Comma-separated matmul paths the tiler may choose from (gemv, "
+           "mma_sync, wgmma, wgmma_tma; empty: all), for A/B measurements">,
+    Option<"maxSplitK", "max-split-k", "int64_t", /*default=*/"16",
+           "Most blocks a plan may split one output tile's K over">,
+    Option<"maxCluster", "max-cluster", "int64_t", /*default=*/"1",
+           "Largest thread-block cluster a plan may use (2: B tiles "
+           "multicast to 2-CTA clusters; off by default, it measured no "
+           "faster on the H200)">,
+    Option<"minCluster", "min-cluster", "int64_t", /*default=*/"1",
+           "Smallest thread-block cluster a plan may use, for A/B "
+           "measurements (plans without clusters count as 1)">,
+    Option<"schedules", "schedules", "std::string", /*default=*/"\"\"",
+           "Comma-separated wgmma_tma consumer schedules the tiler may "
+           "choose from (cooperative, pingpong; empty: all)">,
+    Option<"tiles", "tiles", "std::string", /*default=*/"\"\"",
+           "Comma-separated MxN output tiles the wgmma and wgmma_tma plans "
+           "may use (e.g. 128x256; empty: all), for A/B measurements">,
+  ];
+  let dependentDialects = ["::mlir::sol::SolDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Manifests (sol level, once planned)
+//===----------------------------------------------------------------------===//
+
+def SolWriteManifestsPass : Pass<"sol-write-manifests", "::mlir::ModuleOp"> {
+  let summary = "Write one JSON manifest per planned sol.kernel, for the runtime";
+  let description = [{
+    For every sol.kernel with a #sol.plan, writes `<dir>/<kernel>.json`: the
+    entry name, the argument list (inputs then outputs: name, role, dtype,
+    shape), the launch geometry and dynamic shared memory from the plan,
+    the target facts the runner needs, the cost annotation, the plan, and
+    the kernel's sol ops as a small program (`program`, `outputs`) that the
+    runner evaluates independently, in float64, as the reference. Runs at
+    the sol level (after sol-tile); the binaries come later from
+    sol-write-binaries under the same names.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory the manifests are written to (created if missing)">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering to linalg
+//===----------------------------------------------------------------------===//
 
 def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Outline every sol.kernel into a func.func of canonical linalg on tensors";
@@ -370,11 +311,116 @@ def ConvertSolToLinalgPass : Pass<"convert-sol-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// GPU code generation and binaries
+//===----------------------------------------------------------------------===//
+
+def ConvertSolKernelsToGPUPass
+    : Pass<"convert-sol-kernels-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Generate one gpu.func per sol kernel function, as its #sol.plan says";
+  let description = [{
+    Takes the linalg-on-tensors kernel functions of convert-sol-to-linalg
+    (functions marked `sol.kernel`, carrying `sol.plan`) and replaces each by
+    a `gpu.module` holding one `gpu.func` kernel of the same name whose
+    arguments are the function's (inputs then outputs) as flat memrefs,
+    followed for `wgmma_tma` by its TMA maps (A's, then each weight's; the
+    kernel's `sol.tensor_maps` counts them). The plan's path decides
+    the code: `mma_sync` (cp.async multi-stage pipeline, ldmatrix, m16n8k16
+    mma.sync), `wgmma` (wgmma.mma_async on swizzled stages fed by cp.async),
+    `wgmma_tma` (persistent and warp-specialised: TMA through mbarriers,
+    optionally 2-CTA clusters multicasting B), `gemv` (a warp per weight
+    row), `simt` (one thread per output element) or `elementwise`; every
+    matmul path runs the epilogue on the accumulators. Edges of any static
+    shape are handled by zero-filled loads and predicated stores. Host
+    functions are removed: launching is the runtime's job.
+
+    With `fast-math`, every f32 tanh of the kernels' elementwise bodies
+    (matmul epilogues and elementwise kernels alike; GELU's tanh form)
+    becomes one `tanh.approx.f32` (about 5e-4 absolute error) instead of
+    libdevice's two-MUFU expansion: the MLP + GELU ran 22-53 us faster on
+    the H200 (2026-11-30), but GELU's 1 + tanh(u) then loses its relative
+    accuracy for x in about [-5, -3] (bench/NOTES.md section 17). Off by
+    default.
+  }];
+  let options = [
+    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
+           "Approximate the kernels' f32 tanh with tanh.approx.f32">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def SolAttachNVVMTargetPass
+    : Pass<"sol-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Attach #nvvm.target for the module's #sol.target chip to every gpu.module";
+  let description = [{
+    The chip comes from the module's `sol.target` (sm_90a for H100/H200,
+    sm_80 for A100, ...) unless `chip` overrides it. The PTX ISA asked
+    for is 8.0 (LLVM's default, 6.0, cannot target sm_90) or the chip's own
+    minimum where that is higher (8.6 for sm_100a); a chip LLVM's NVPTX
+    backend does not know is refused with an error.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Override the chip of the module's #sol.target">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "LLVM optimisation level of the NVPTX backend">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def SolTensorMapParamsPass
+    : Pass<"sol-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass a wgmma_tma kernel's TMA maps by value, as grid constants";
+  let description = [{
+    Runs on the LLVM form of the kernels (after convert-gpu-to-nvvm, which
+    drops `llvm.byval` from gpu.func arguments). For every kernel whose
+    `sol.plan` is `wgmma_tma`, marks its last `sol.tensor_maps` arguments
+    (the A map, then one per weight: two, or three for sibling matmuls)
+    `llvm.byval = !llvm.array<16 x i64>`, `llvm.align = 64` and
+    `nvvm.grid_constant`: each becomes a 128-byte `.param` the TMA reads in
+    place (CUDA's `const __grid_constant__ CUtensorMap`), so the launcher
+    passes host bytes with the launch: no device copy, no synchronisation,
+    capturable in CUDA graphs.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def SolWriteBinariesPass : Pass<"sol-write-binaries", "::mlir::ModuleOp"> {
+  let summary = "Write each gpu.binary's PTX (and, through ptxas, its cubin)";
+  let description = [{
+    For every `gpu.binary` whose object is PTX text (gpu-module-to-binary
+    format=isa), writes `<dir>/<name>.ptx`; with `cubin`, also assembles it
+    with ptxas for the object's chip into `<dir>/<name>.cubin` (ptxas is
+    looked up in `cuda-path`/bin, $CUDA_HOME/bin, then PATH). A ptxas
+    failure is an error that carries ptxas's own message.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory the binaries are written to (created if missing)">,
+    Option<"cubin", "cubin", "bool", /*default=*/"true",
+           "Also assemble a cubin with ptxas">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root (default: $CUDA_HOME, then /usr/local/cuda)">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// The CPU numerics library (sol-lower-to-cpu)
+//===----------------------------------------------------------------------===//
+
 def SolStripHostFuncsPass : Pass<"sol-strip-host-funcs", "::mlir::ModuleOp"> {
   let summary = "Keep only the kernel functions (sol.kernel) and drop sol annotations";
   let description = [{
-    For building the kernels on their own (the CPU numerics library, later a
-    GPU binary): erases every function without the `sol.kernel` attribute
+    For building the kernels on their own as the CPU numerics library
+    (sol-lower-to-cpu; convert-sol-kernels-to-gpu drops the host functions
+    itself): erases every function without the `sol.kernel` attribute
     (the host functions that call the kernels) and then every `sol.*`
     attribute of the module and of the kernel functions, so that the result
     no longer needs the sol dialect (mlir-translate does not load it).

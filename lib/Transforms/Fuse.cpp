@@ -1,6 +1,6 @@
 //===- Fuse.cpp - group sol ops into sol.kernels --------------------------===//
 //
-// The pass over the fusion library (lib/Transforms/FusionPatterns.cpp): it
+// The pass over the fusion library (Fusion.h, lib/Transforms/Fusion.cpp): it
 // reads the options and the module's target, picks the profitability
 // callback (the cost model, or none under force=...) and runs the driver on
 // every block that holds sol ops. The decisions themselves live in the

@@ -1,8 +1,9 @@
 //===- StripHostFuncs.cpp - keep only the kernel functions ----------------===//
 //
-// sol-strip-host-funcs: a kernel library (the CPU numerics .so, later a GPU
-// binary) holds the kernel functions convert-sol-to-linalg made, nothing of
-// the host program that calls them. Erasing the host functions first also
+// sol-strip-host-funcs: the CPU numerics library (sol-lower-to-cpu) holds
+// the kernel functions convert-sol-to-linalg made, nothing of the host
+// program that calls them (on the GPU side, convert-sol-kernels-to-gpu drops
+// the host functions itself). Erasing the host functions first also
 // keeps their tensor-level calls out of bufferization. The sol.* annotations
 // go too: past this point nothing reads them, and mlir-translate could not
 // parse them (it does not load the sol dialect).

@@ -1,4 +1,4 @@
-//===- FusionPatterns.cpp - legality, profitability, kernel formation -----===//
+//===- Fusion.cpp - legality, profitability, kernel formation -------------===//
 //
 // The fusion library behind sol-fuse (Fusion.h). Legality is a list of small
 // named predicates, each returning a FusionDecision that says why; the cost

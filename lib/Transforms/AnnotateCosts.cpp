@@ -1,9 +1,11 @@
-//===- CostModel.cpp - annotate kernels with their speed of light ---------===//
+//===- AnnotateCosts.cpp - sol-cost-model: kernels' speed of light --------===//
 //
 // The pass over the cost-model library (lib/Analysis/CostModel.cpp): every
 // kernel of the module gets its #sol.cost, the module its summary, and the
 // user, on request, a report. Keeping the judgement in the library lets
-// fusion ask the same questions of kernels that do not exist yet.
+// fusion ask the same questions of kernels that do not exist yet. sol-to-ptx
+// runs it twice: after sol-fuse, on what fusion formed, and after sol-tile,
+// on the plans chosen.
 //
 // A kernel whose outermost dim is dynamic is priced at every report point
 // of its #sol.dim_range (its ends and hints) through its static clone at
