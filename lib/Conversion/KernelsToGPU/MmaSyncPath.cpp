@@ -62,6 +62,13 @@ static int64_t accIndex(const MmaLayout &l, int64_t mi, int64_t ni, int64_t e) {
 
 namespace {
 
+/// Split K's global workspace (emitSplitKWorkspace) and this block's output
+/// tile in it.
+struct SplitKWorkspace {
+  Value partials, arrivals, tileId;
+  int64_t tiles, tileElems;
+};
+
 /// The mma.sync kernel, phase by phase: the block's and warp's coordinates
 /// and the shared-memory stages (prologue), the K loop (main loop, one
 /// ldmatrix + mma.sync step per 16 of K), then the epilogue on the
@@ -88,6 +95,18 @@ private:
   /// Issues the copies of K tile `kTile` into `stage` as one cp.async group
   /// (tiles past the last K tile zero-fill, like edges).
   void issueTileLoads(OpBuilder &b, Value stage, Value kTile);
+  SplitKWorkspace emitSplitKWorkspace();
+  /// Element (mi, ni, e) of this thread's accumulators in split `split`'s
+  /// partial tile.
+  Value partialIndex(IndexBuilder &ib, const SplitKWorkspace &w, Value split,
+                     int64_t mi, int64_t ni, int64_t e);
+  /// Stores this block's partials and counts its arrival: whether it is
+  /// the output tile's last block.
+  Value emitLastArrival(const SplitKWorkspace &w, ArrayRef<Value> acc);
+  /// The last block: the sum of every split's partials (in split order)
+  /// into `acc`, the epilogue, and the tile's count reset.
+  void emitSplitKReduction(OpBuilder &b, const SplitKWorkspace &w,
+                           MutableArrayRef<Value> acc);
   /// The K tile in `stage`, 16 of K at a time: the warp's A and B
   /// fragments by ldmatrix, then an m16n8k16 mma.sync per fragment pair,
   /// accumulating into `acc`.
@@ -297,28 +316,25 @@ void MmaSyncEmitter::emitEpilogue(OpBuilder &b, ArrayRef<Value> acc) {
                          });
 }
 
-/// Every block stores its f32 partial tile; the last of an output tile's
-/// blocks to arrive (counted per tile) sums all partials in split order
-/// (deterministic whatever the arrival order), runs the epilogue and resets
-/// the tile's count, so the counts are zero again for the next launch. Both
-/// live in the kernel's module: zero-initialised when it is loaded, shared
-/// by its launches (which therefore must not overlap). A dynamic kernel
-/// sizes both for its row's m_max (the plan's grid) and numbers tiles by
-/// that grid's width, the N tiles, which the launch keeps: a launch at a
-/// smaller M runs fewer M tiles (grid y), whose ids stay below the m_max
-/// count.
-void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
+/// Split K's workspace, in the kernel's module: every block's f32 partial
+/// tile and a count of arrivals per output tile. Both are zero-initialised
+/// when the module is loaded and shared by its launches (which therefore
+/// must not overlap). A dynamic kernel sizes both for its row's m_max (the
+/// plan's grid) and numbers tiles by that grid's width, the N tiles, which
+/// the launch keeps: a launch at a smaller M runs fewer M tiles (grid y),
+/// whose ids stay below the m_max count.
+SplitKWorkspace MmaSyncEmitter::emitSplitKWorkspace() {
   IndexBuilder ib(b, loc);
   MLIRContext *ctx = b.getContext();
-  auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SplitKWorkspace w;
   ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
-  int64_t tiles = grid[0] * grid[1];
-  int64_t tileElems = t.tileM * t.tileN;
+  w.tiles = grid[0] * grid[1];
+  w.tileElems = t.tileM * t.tileN;
   auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   auto partialsType =
-      MemRefType::get({t.kSplits * tiles * tileElems}, b.getF32Type(),
+      MemRefType::get({t.kSplits * w.tiles * w.tileElems}, b.getF32Type(),
                       MemRefLayoutAttrInterface(), globalSpace);
-  auto arrivalsType = MemRefType::get({tiles}, b.getI32Type(),
+  auto arrivalsType = MemRefType::get({w.tiles}, b.getI32Type(),
                                       MemRefLayoutAttrInterface(), globalSpace);
   auto gpuModule = kernel.args.front()
                        .getParentRegion()
@@ -331,34 +347,45 @@ void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
     memref::GlobalOp::create(
         mb, loc, "sol_split_k_arrivals", mb.getStringAttr("private"),
         arrivalsType,
-        DenseElementsAttr::get(RankedTensorType::get({tiles}, mb.getI32Type()),
-                               mb.getI32IntegerAttr(0)),
+        DenseElementsAttr::get(
+            RankedTensorType::get({w.tiles}, mb.getI32Type()),
+            mb.getI32IntegerAttr(0)),
         /*constant=*/false, IntegerAttr());
   }
-  Value partials =
+  w.partials =
       memref::GetGlobalOp::create(b, loc, partialsType, "sol_split_k_partials");
-  Value arrivals =
+  w.arrivals =
       memref::GetGlobalOp::create(b, loc, arrivalsType, "sol_split_k_arrivals");
-  Value tileId = ib.add(ib.mul(by, grid[0]), bx);
-  // Element i of this thread's accumulators in split z's partial tile.
-  auto partialIndex = [&](IndexBuilder &ib, Value split, int64_t mi, int64_t ni,
-                          int64_t e) {
-    Value row = ib.add(ib.add(ib.mul(warpM, l.warpTileM), laneRow),
-                       mi * 16 + (e / 2) * 8);
-    Value col =
-        ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol), ni * 8 + e % 2);
-    Value base = ib.mul(ib.add(ib.mul(split, tiles), tileId), tileElems);
-    return ib.add(base, ib.add(ib.mul(row, t.tileN), col));
-  };
-  auto deviceFence = [&](OpBuilder &b) {
-    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
-  };
+  w.tileId = ib.add(ib.mul(by, grid[0]), bx);
+  return w;
+}
+
+Value MmaSyncEmitter::partialIndex(IndexBuilder &ib, const SplitKWorkspace &w,
+                                   Value split, int64_t mi, int64_t ni,
+                                   int64_t e) {
+  Value row = ib.add(ib.add(ib.mul(warpM, l.warpTileM), laneRow),
+                     mi * 16 + (e / 2) * 8);
+  Value col =
+      ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol), ni * 8 + e % 2);
+  Value base = ib.mul(ib.add(ib.mul(split, w.tiles), w.tileId), w.tileElems);
+  return ib.add(base, ib.add(ib.mul(row, t.tileN), col));
+}
+
+static void emitDeviceFence(OpBuilder &b, Location loc) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+}
+
+Value MmaSyncEmitter::emitLastArrival(const SplitKWorkspace &w,
+                                      ArrayRef<Value> acc) {
+  IndexBuilder ib(b, loc);
+  auto wgSpace =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   for (int64_t mi = 0; mi < l.fragsM; ++mi)
     for (int64_t ni = 0; ni < l.fragsN; ++ni)
       for (int64_t e = 0; e < 4; ++e)
-        memref::StoreOp::create(b, loc, acc[accIndex(l, mi, ni, e)], partials,
-                                ValueRange{partialIndex(ib, bz, mi, ni, e)});
-  deviceFence(b);
+        memref::StoreOp::create(b, loc, acc[accIndex(l, mi, ni, e)], w.partials,
+                                ValueRange{partialIndex(ib, w, bz, mi, ni, e)});
+  emitDeviceFence(b, loc);
   // Every warp is past its K loop (and its last ldmatrix): the stages'
   // memory can carry the verdict.
   gpu::BarrierOp::create(b, loc);
@@ -371,8 +398,9 @@ void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
   emitIf(b, loc, isThreadZero, [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
     Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-    Value before = memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addi, one, arrivals, ValueRange{tileId});
+    Value before =
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                    w.arrivals, ValueRange{w.tileId});
     Value last = arith::ExtUIOp::create(
         b, loc, b.getI32Type(),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
@@ -382,36 +410,48 @@ void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
   });
   gpu::BarrierOp::create(b, loc);
   Value verdict = memref::LoadOp::create(b, loc, flag, ValueRange{ib.c(0)});
-  Value isLast = arith::CmpIOp::create(
+  return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, verdict,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
-  emitIf(b, loc, isLast, [&](OpBuilder &b) {
-    IndexBuilder ib(b, loc);
-    deviceFence(b);
-    for (int64_t mi = 0; mi < l.fragsM; ++mi)
-      for (int64_t ni = 0; ni < l.fragsN; ++ni)
-        for (int64_t e = 0; e < 4; ++e) {
-          Value sum;
-          for (int64_t s = 0; s < t.kSplits; ++s) {
-            Value part = memref::LoadOp::create(
-                b, loc, partials,
-                ValueRange{partialIndex(ib, ib.c(s), mi, ni, e)});
-            sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult()
-                      : part;
-          }
-          acc[accIndex(l, mi, ni, e)] = sum;
+}
+
+void MmaSyncEmitter::emitSplitKReduction(OpBuilder &b, const SplitKWorkspace &w,
+                                         MutableArrayRef<Value> acc) {
+  IndexBuilder ib(b, loc);
+  emitDeviceFence(b, loc);
+  for (int64_t mi = 0; mi < l.fragsM; ++mi)
+    for (int64_t ni = 0; ni < l.fragsN; ++ni)
+      for (int64_t e = 0; e < 4; ++e) {
+        Value sum;
+        for (int64_t s = 0; s < t.kSplits; ++s) {
+          Value part = memref::LoadOp::create(
+              b, loc, w.partials,
+              ValueRange{partialIndex(ib, w, ib.c(s), mi, ni, e)});
+          sum =
+              sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
         }
-    emitEpilogue(b, acc);
-    emitIf(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
-        [&](OpBuilder &b) {
-          IndexBuilder ib(b, loc);
-          memref::StoreOp::create(
-              b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-              arrivals, ValueRange{tileId});
-        });
-  });
+        acc[accIndex(l, mi, ni, e)] = sum;
+      }
+  emitEpilogue(b, acc);
+  emitIf(b, loc,
+         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
+         [&](OpBuilder &b) {
+           IndexBuilder ib(b, loc);
+           memref::StoreOp::create(
+               b, loc,
+               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+               w.arrivals, ValueRange{w.tileId});
+         });
+}
+
+/// Every block stores its f32 partial tile; the last of an output tile's
+/// blocks to arrive (counted per tile) sums all partials in split order
+/// (deterministic whatever the arrival order), runs the epilogue and resets
+/// the tile's count, so the counts are zero again for the next launch.
+void MmaSyncEmitter::emitSplitKEpilogue(SmallVector<Value> acc) {
+  SplitKWorkspace w = emitSplitKWorkspace();
+  Value isLast = emitLastArrival(w, acc);
+  emitIf(b, loc, isLast, [&](OpBuilder &b) { emitSplitKReduction(b, w, acc); });
 }
 
 LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
