@@ -18,10 +18,11 @@ scripts/bench-bundle.sh. For every workload x dtype it
   * reports us, TFLOP/s, GB/s and SOL = T_ideal / us with
     T_ideal = max(FLOPs / 989e12, bytes / 4.8e12) (H200 datasheet).
 
-Implementations: sol (manifest + cubin, launched through the CUDA driver API
-with ctypes on torch's current stream), eager (plain torch ops),
-cublas_addmm (torch.addmm with the residual as C; o_proj only), inductor
-(torch.compile) and inductor_max_autotune
+Implementations: sol (manifest + cubin, launched through sol.Kernel, the C
+API's launch library that sol-run uses too, on torch's current stream; the
+library is $SOL_CAPI_LIB or .capi/libsol_capi.so.xz, see import_sol), eager
+(plain torch ops), cublas_addmm (torch.addmm with the residual as C; o_proj
+only), inductor (torch.compile) and inductor_max_autotune
 (torch.compile(mode="max-autotune-no-cudagraphs")).
 
 Writes <out>/<date>-<card>.json after every row (a killed run keeps what it
@@ -31,8 +32,9 @@ measured), a roofline picture <same stem>.png, and prints a table last.
   python3 bench/run_bench.py --device cpu --tiny     # CPU smoke of the peers,
                                                      # checks only, no timing
 
-Everything above the "torch" section imports only the standard library, so
-bench/test_run_bench.py can test it without torch or a GPU.
+Everything above the "torch" section imports only the standard library and
+sol's package (ctypes over libsol_capi.so), so bench/test_run_bench.py can
+test it without torch or a GPU.
 """
 
 import argparse
@@ -228,107 +230,74 @@ class ManifestError(Exception):
     pass
 
 
-def parse_manifest(text, directory):
-    """Validates one manifest; returns a plain dict with normalised fields."""
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_sol = None
+
+
+def import_sol():
+    """sol's Python package (python/sol): its libsol_capi.so reads, checks
+    and launches sol's kernels through the launch library sol-run uses
+    (runtime/Launch.h), so the bench has no launcher of its own. The library
+    is $SOL_CAPI_LIB, else .capi/libsol_capi.so.xz (what scripts/gpu-all.sh
+    carries to the GPU machine: scripts/build-static-capi.sh's, unpacked
+    once into a temporary folder; the probe's children inherit the path),
+    else the package's own lookup (a wheel's, or build/lib)."""
+    global _sol
+    if _sol is not None:
+        return _sol
+    packed = os.path.join(ROOT, ".capi", "libsol_capi.so.xz")
+    if not os.environ.get("SOL_CAPI_LIB") and os.path.isfile(packed):
+        import lzma
+        path = os.path.join(tempfile.mkdtemp(prefix="sol-capi-"), "libsol_capi.so")
+        with lzma.open(packed) as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.environ["SOL_CAPI_LIB"] = path
     try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise ManifestError("malformed JSON: %s" % e)
-    if not isinstance(doc, dict):
-        raise ManifestError("top level must be an object")
-    kernel = doc.get("kernel")
-    if not isinstance(kernel, str) or not kernel:
-        raise ManifestError('missing or empty "kernel"')
+        import sol
+    except ImportError:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import sol
+    _sol = sol
+    return sol
+
+
+def parse_manifest(text, directory):
+    """One manifest, checked by the launcher's own reader (sol's C API:
+    runtime/Manifest.cpp) and returned as a plain dict of what the bench
+    reads: kernel, binaries (absolute paths), launch, args, program, cost."""
+    sol = import_sol()
+    try:
+        sol.check_manifest(text)
+    except sol.SolError as e:
+        raise ManifestError(str(e).replace("sol_manifest_check: ", "", 1))
+    doc = json.loads(text)
+    if doc.get("dynamic_dim") is not None:
+        raise ManifestError("a dynamic manifest; the bench launches static kernels only")
 
     def path(key):
         value = doc.get(key)
-        if value is None:
+        if not value:
             return None
-        if not isinstance(value, str):
-            raise ManifestError('"%s" must be a string' % key)
         return value if os.path.isabs(value) else os.path.join(directory, value)
 
-    launch = doc.get("launch")
-    if not isinstance(launch, dict):
-        raise ManifestError('missing "launch"')
-
-    def dims(key):
-        value = launch.get(key)
-        if (not isinstance(value, list) or not 1 <= len(value) <= 3 or
-                not all(isinstance(v, int) and v >= 1 for v in value)):
-            raise ManifestError('launch: "%s" needs 1 to 3 positive integers' % key)
-        return tuple(value) + (1,) * (3 - len(value))
-
-    smem = launch.get("smem", 0)
-    if not isinstance(smem, int) or smem < 0:
-        raise ManifestError('launch: "smem" must be a non-negative integer')
-    args = doc.get("args")
-    if not isinstance(args, list) or not args:
-        raise ManifestError('"args" must be a non-empty array')
-    parsed_args, seen_output = [], False
-    for i, a in enumerate(args):
-        if not isinstance(a, dict):
-            raise ManifestError("args[%d] must be an object" % i)
-        role = a.get("role")
-        if role not in ("input", "output"):
-            raise ManifestError('args[%d]: role must be "input" or "output"' % i)
-        if role == "input" and seen_output:
-            raise ManifestError("args[%d]: input follows an output (inputs come first)" % i)
-        seen_output |= role == "output"
-        if a.get("dtype") not in ("f16", "bf16", "f32"):
-            raise ManifestError("args[%d]: unknown dtype %r" % (i, a.get("dtype")))
-        shape = a.get("shape")
-        if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 1 for d in shape):
-            raise ManifestError("args[%d]: bad shape %r" % (i, shape))
-        parsed_args.append({"name": a.get("name", "arg%d" % i), "role": role,
-                            "dtype": a["dtype"], "shape": tuple(shape)})
-    if not seen_output:
-        raise ManifestError('"args" has no output')
-    program = doc.get("program")
-    if not isinstance(program, list) or not program:
-        raise ManifestError('"program" must be a non-empty array')
-    for i, op in enumerate(program):
-        if not isinstance(op, dict) or not isinstance(op.get("op"), str):
-            raise ManifestError("program[%d] must be an object with an \"op\"" % i)
-        if op["op"] == "arg":
-            index = op.get("index")
-            if not isinstance(index, int) or not 0 <= index < len(parsed_args):
-                raise ManifestError("program[%d] (arg): index out of range" % i)
-            if parsed_args[index]["role"] != "input":
-                raise ManifestError("program[%d] (arg): reads an output" % i)
-        for operand in op.get("operands", []):
-            if not isinstance(operand, int) or not 0 <= operand < i:
-                raise ManifestError("program[%d]: operand %r must name an earlier value" % (i, operand))
-    outputs = doc.get("outputs")
-    n_out = sum(a["role"] == "output" for a in parsed_args)
-    if not isinstance(outputs, list) or len(outputs) != n_out:
-        raise ManifestError('"outputs" must list one program value per output arg')
-    cost = doc.get("cost")
-    if cost is not None and not isinstance(cost, dict):
-        raise ManifestError('"cost" must be an object')
     cubin, ptx = path("cubin"), path("ptx")
     if not cubin and not ptx:
         raise ManifestError('neither "cubin" nor "ptx"')
-    grid = dims("grid")
-    maps = doc.get("tensor_maps")
-    if maps is None:
-        maps = []
-    if not isinstance(maps, list):
-        raise ManifestError('"tensor_maps" must be an array')
-    tensor_maps = []
-    for i, entry in enumerate(maps):
-        try:
-            tensor_maps.append(check_tensor_map(entry, parsed_args))
-        except ManifestError as e:
-            raise ManifestError("tensor_maps[%d]: %s" % (i, e))
-    return {"kernel": kernel, "cubin": cubin, "ptx": ptx,
-            "grid": grid, "block": dims("block"), "smem": smem,
-            "cluster": cluster_dims(launch, grid), "tensor_maps": tensor_maps,
-            "args": parsed_args,
-            "inputs": [a for a in parsed_args if a["role"] == "input"],
-            "outputs": [a for a in parsed_args if a["role"] == "output"],
-            "program": program, "cost": cost or {}, "plan": doc.get("plan"),
-            "target": doc.get("target") or {}}
+    launch = doc["launch"]
+
+    def dims(value):
+        return tuple(value) + (1,) * (3 - len(value))
+
+    args = [{"name": a["name"], "role": a["role"], "dtype": a["dtype"],
+             "shape": tuple(a["shape"])} for a in doc["args"]]
+    return {"kernel": doc["kernel"], "cubin": cubin, "ptx": ptx,
+            "grid": dims(launch["grid"]), "block": dims(launch["block"]),
+            "smem": launch.get("smem", 0), "cluster": dims(launch.get("cluster", [1])),
+            "tensor_maps": doc.get("tensor_maps") or [], "args": args,
+            "inputs": [a for a in args if a["role"] == "input"],
+            "outputs": [a for a in args if a["role"] == "output"],
+            "program": doc["program"], "cost": doc.get("cost") or {},
+            "plan": doc.get("plan"), "target": doc.get("target") or {}, "text": text}
 
 
 def load_manifest(path):
@@ -338,173 +307,6 @@ def load_manifest(path):
         return parse_manifest(text, os.path.dirname(os.path.abspath(path)))
     except ManifestError as e:
         raise ManifestError("%s: %s" % (path, e))
-
-
-# Thread-block clusters and TMA tensor maps (runtime/Launch.h is the
-# contract: the kernel takes one pointer per arg, then one by-value 128-byte
-# CUtensorMap parameter per "tensor_maps" entry, so kernelParams points at a
-# 64-byte aligned host copy of each map; a cluster launch goes through
-# cuLaunchKernelEx).
-
-MAX_CLUSTER_SIZE = 8  # the portable cluster size
-
-# cuda.h's CUtensorMap* enum values.
-TMA_DTYPES = {"f16": (6, 2), "bf16": (9, 2), "f32": (7, 4)}  # (enum, bytes)
-TMA_SWIZZLE = {"none": (0, 0), "32B": (1, 32), "64B": (2, 64), "128B": (3, 128)}
-TMA_L2_PROMOTION = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
-TMA_OOB_FILL = {"zero": 0, "nan": 1}  # FLOAT_OOB_FILL_NONE fills zeros
-TMA_MAP_BYTES = 128
-
-
-def _dims3(values):
-    return "[%s]" % ", ".join(str(v) for v in values)
-
-
-def cluster_dims(launch, grid):
-    """launch["cluster"] as an (x, y, z) tuple, (1, 1, 1) when absent; each
-    grid dim must be whole clusters of at most MAX_CLUSTER_SIZE blocks."""
-    value = launch.get("cluster")
-    if value is None:
-        return (1, 1, 1)
-    if (not isinstance(value, list) or not 1 <= len(value) <= 3 or
-            not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
-                    for v in value)):
-        raise ManifestError('launch: "cluster" needs 1 to 3 positive integers')
-    cluster = tuple(value) + (1,) * (3 - len(value))
-    if cluster[0] * cluster[1] * cluster[2] > MAX_CLUSTER_SIZE:
-        raise ManifestError('launch: "cluster" %s has more than %d blocks (the portable '
-                            'cluster size)' % (_dims3(value), MAX_CLUSTER_SIZE))
-    for i in range(3):
-        if grid[i] % cluster[i]:
-            raise ManifestError('launch: "cluster" %s does not divide "grid" %s (dim %d)'
-                                % (_dims3(cluster), _dims3(grid), i))
-    return cluster
-
-
-def check_tensor_map(entry, args):
-    """One "tensor_maps" entry checked against the parsed args; returns it
-    normalised (tuples, the defaults "none", "none", "zero" filled in)."""
-    if not isinstance(entry, dict):
-        raise ManifestError("must be an object")
-    arg = entry.get("arg")
-    if not isinstance(arg, int) or isinstance(arg, bool):
-        raise ManifestError('"arg" must be an integer')
-    if not 0 <= arg < len(args):
-        raise ManifestError('"arg" %d out of range (%d args)' % (arg, len(args)))
-    a = args[arg]
-    dtype = entry.get("dtype")
-    if dtype not in TMA_DTYPES:
-        raise ManifestError('unknown dtype %r (expected f16, bf16 or f32)' % (dtype,))
-    if dtype != a["dtype"]:
-        raise ManifestError('"dtype" %s differs from arg %d (%s, %s %s)' % (
-            dtype, arg, a["name"], a["dtype"], list(a["shape"])))
-
-    def ints(key):
-        value = entry.get(key)
-        if (not isinstance(value, (list, tuple)) or
-                not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            raise ManifestError('"%s" must be an array of integers' % key)
-        return tuple(value)
-
-    dims, box = ints("dims"), ints("box")
-    if not 1 <= len(dims) <= 5:
-        raise ManifestError('"dims" needs 1 to 5 entries, got %d' % len(dims))
-    if len(box) != len(dims):
-        raise ManifestError('"box" has %d entries but "dims" has %d' % (len(box), len(dims)))
-    elem = TMA_DTYPES[dtype][1]
-    stride = elem
-    for i, d in enumerate(dims):
-        if not 1 <= d <= 1 << 32:
-            raise ManifestError('"dims"[%d] = %d out of range (1 to 2^32)' % (i, d))
-        stride *= d  # the byte stride of dim i + 1
-        if i + 1 < len(dims) and stride >= 1 << 40:
-            raise ManifestError('"dims" %s: the stride of dim %d is 2^40 bytes or more'
-                                % (list(dims), i + 1))
-        if i + 1 < len(dims) and stride % 16:
-            raise ManifestError('"dims" %s: the stride of dim %d is %d bytes, not a multiple '
-                                'of 16 (TMA needs 16-byte strides)' % (list(dims), i + 1, stride))
-    if prod(dims) != prod(a["shape"]):
-        raise ManifestError('"dims" %s hold %d elements but arg %d (%s, %s %s) has %d' % (
-            list(dims), prod(dims), arg, a["name"], a["dtype"], list(a["shape"]),
-            prod(a["shape"])))
-    for i, b in enumerate(box):
-        if not 1 <= b <= 256:
-            raise ManifestError('"box"[%d] = %d out of range (1 to 256)' % (i, b))
-    choices = {}
-    for key, table, default in (("swizzle", TMA_SWIZZLE, "none"),
-                                ("l2_promotion", TMA_L2_PROMOTION, "none"),
-                                ("oob_fill", TMA_OOB_FILL, "zero")):
-        value = entry.get(key, default)
-        if value not in table:
-            raise ManifestError('"%s" must be one of %s, got %r' % (key, ", ".join(table), value))
-        choices[key] = value
-    inner = box[0] * elem
-    if inner % 16:
-        raise ManifestError('"box"[0] = %d spans %d bytes, not a multiple of 16 (TMA copies '
-                            '16-byte units)' % (box[0], inner))
-    span = TMA_SWIZZLE[choices["swizzle"]][1]
-    if span and inner > span:
-        raise ManifestError('"box"[0] = %d spans %d bytes, more than the %s "swizzle" span'
-                            % (box[0], inner, choices["swizzle"]))
-    return {"arg": arg, "dtype": dtype, "dims": dims, "box": box, **choices}
-
-
-def tensor_map_encode_args(tmap, args, address):
-    """The exact arguments of cuTensorMapEncodeTiled (bar the output map) for
-    `tmap` over the dense row-major buffer of its arg at device `address`."""
-    tmap = check_tensor_map(tmap, args)
-    if address % 16:
-        raise ManifestError("the buffer of arg %d at %#x is not 16-byte aligned (TMA needs 16)"
-                            % (tmap["arg"], address))
-    data_type, elem = TMA_DTYPES[tmap["dtype"]]
-    strides, stride = [], elem
-    for d in tmap["dims"][:-1]:
-        stride *= d
-        strides.append(stride)
-    return {"data_type": data_type, "rank": len(tmap["dims"]), "global_address": address,
-            "global_dim": list(tmap["dims"]), "global_strides": strides,
-            "box_dim": list(tmap["box"]), "element_strides": [1] * len(tmap["dims"]),
-            "interleave": 0, "swizzle": TMA_SWIZZLE[tmap["swizzle"]][0],
-            "l2_promotion": TMA_L2_PROMOTION[tmap["l2_promotion"]],
-            "oob_fill": TMA_OOB_FILL[tmap["oob_fill"]]}
-
-
-class LaunchAttributeValue(ctypes.Union):
-    """CUlaunchAttributeValue: 64 bytes, pointer-aligned."""
-    _fields_ = [("pad", ctypes.c_char * 64), ("clusterDim", ctypes.c_uint * 3),
-                ("alignment", ctypes.c_void_p)]
-
-
-class LaunchAttribute(ctypes.Structure):
-    """CUlaunchAttribute."""
-    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
-                ("value", LaunchAttributeValue)]
-
-
-class LaunchConfig(ctypes.Structure):
-    """CUlaunchConfig."""
-    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
-                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
-                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
-                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
-                ("attrs", ctypes.POINTER(LaunchAttribute)), ("numAttrs", ctypes.c_uint)]
-
-
-assert ctypes.sizeof(LaunchAttribute) == 72 and ctypes.sizeof(LaunchConfig) == 56
-
-CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-
-
-def cluster_launch_config(manifest, stream):
-    """(config, attribute) for cuLaunchKernelEx; keep both alive for the call."""
-    attribute = LaunchAttribute()
-    attribute.id = CLUSTER_DIMENSION
-    for i in range(3):
-        attribute.value.clusterDim[i] = manifest["cluster"][i]
-    g, b = manifest["grid"], manifest["block"]
-    config = LaunchConfig(g[0], g[1], g[2], b[0], b[1], b[2], manifest["smem"],
-                          ctypes.c_void_p(stream), ctypes.pointer(attribute), 1)
-    return config, attribute
 
 
 def arg_uses(manifest):
@@ -897,106 +699,28 @@ def compiled_fn(kind, mode):
 
 
 class CudaError(RuntimeError):
-    """A CUDA driver call failed; after a launch this may poison the context."""
-
-
-class CudaDriver:
-    """The few driver entry points the sol launch needs, through ctypes.
-    SOL_BENCH_LIBCUDA names another library (the tests use the runner's fake
-    driver, build/unittests/libSolFakeCudaDriver.so)."""
-
-    MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-    ATTRS = {"regs": 4, "local_bytes": 3, "static_smem": 1, "max_threads": 0}
-    # Missing from drivers before CUDA 12: only a kernel with tensor maps or
-    # clusters needs the last two.
-    OPTIONAL = ("cuCtxGetCurrent", "cuFuncGetAttribute", "cuLaunchKernelEx",
-                "cuTensorMapEncodeTiled")
-
-    def __init__(self, library=None):
-        self.lib = ctypes.CDLL(library or os.environ.get("SOL_BENCH_LIBCUDA") or "libcuda.so.1")
-        c = ctypes
-        sig = {
-            "cuInit": [c.c_uint],
-            "cuCtxGetCurrent": [c.POINTER(c.c_void_p)],
-            "cuModuleLoadData": [c.POINTER(c.c_void_p), c.c_void_p],
-            "cuModuleUnload": [c.c_void_p],
-            "cuModuleGetFunction": [c.POINTER(c.c_void_p), c.c_void_p, c.c_char_p],
-            "cuFuncSetAttribute": [c.c_void_p, c.c_int, c.c_int],
-            "cuFuncGetAttribute": [c.POINTER(c.c_int), c.c_int, c.c_void_p],
-            "cuLaunchKernel": [c.c_void_p, c.c_uint, c.c_uint, c.c_uint, c.c_uint, c.c_uint,
-                               c.c_uint, c.c_uint, c.c_void_p, c.POINTER(c.c_void_p),
-                               c.POINTER(c.c_void_p)],
-            "cuLaunchKernelEx": [c.POINTER(LaunchConfig), c.c_void_p, c.POINTER(c.c_void_p),
-                                 c.POINTER(c.c_void_p)],
-            "cuTensorMapEncodeTiled": [c.c_void_p, c.c_int, c.c_uint32, c.c_void_p,
-                                       c.POINTER(c.c_uint64), c.POINTER(c.c_uint64),
-                                       c.POINTER(c.c_uint32), c.POINTER(c.c_uint32),
-                                       c.c_int, c.c_int, c.c_int, c.c_int],
-            "cuGetErrorName": [c.c_int, c.POINTER(c.c_char_p)],
-            "cuGetErrorString": [c.c_int, c.POINTER(c.c_char_p)],
-        }
-        self.has = {}
-        for name, argtypes in sig.items():
-            try:
-                fn = getattr(self.lib, name)
-            except AttributeError:
-                if name in self.OPTIONAL:
-                    self.has[name] = False
-                    continue
-                raise CudaError("the CUDA driver does not export %s" % name)
-            fn.argtypes, fn.restype = argtypes, c.c_int
-            self.has[name] = True
-        self.check(self.lib.cuInit(0), "cuInit")
-
-    def describe(self, rc):
-        name, text = ctypes.c_char_p(), ctypes.c_char_p()
-        self.lib.cuGetErrorName(rc, ctypes.byref(name))
-        self.lib.cuGetErrorString(rc, ctypes.byref(text))
-        return "%s (%s) [%d]" % ((name.value or b"CUDA error").decode(),
-                                 (text.value or b"").decode(), rc)
-
-    def check(self, rc, what):
-        if rc != 0:
-            raise CudaError("%s failed: %s" % (what, self.describe(rc)))
-
-
-_driver = None
-
-
-def driver():
-    global _driver
-    if _driver is None:
-        _driver = CudaDriver()
-    return _driver
+    """Loading or launching a sol kernel failed; after a launch this may
+    poison the context."""
 
 
 class SolKernel:
-    """One sol kernel: its module loaded into the current context (torch's
-    primary context), launched with bare pointers to dense row-major buffers
-    in the manifest's args order, then each tensor map by value (encoded on
-    the host over those buffers), the manifest's grid, block, dynamic shared
-    memory and cluster, on torch's current stream. `drv` and
-    `with_torch=False` let the tests drive it through a fake driver with host
-    buffers."""
+    """One sol kernel through sol.Kernel (the C API's launch library): its
+    module loaded on the current CUDA device (torch's primary context), the
+    cubin first and the PTX (JIT) when the cubin does not load, launched
+    with bare pointers to dense row-major buffers in the manifest's args
+    order on torch's current stream; the library encodes the tensor maps and
+    makes cluster launches. `with_torch=False` lets the tests drive it with
+    host buffers through a fake driver (SOL_CAPI_LIBCUDA)."""
 
-    def __init__(self, manifest, drv=None, with_torch=True):
-        drv = drv or driver()
-        self.drv, self.m, self.with_torch = drv, manifest, with_torch
-        for needed, entry in ((manifest.get("tensor_maps"), "cuTensorMapEncodeTiled"),
-                              (manifest.get("cluster", (1, 1, 1)) != (1, 1, 1),
-                               "cuLaunchKernelEx")):
-            if needed and not drv.has.get(entry):
-                raise CudaError("kernel %s needs %s, which the CUDA driver does not export "
-                                "(CUDA 12 or newer needed)" % (manifest["kernel"], entry))
+    def __init__(self, manifest, with_torch=True):
+        sol = import_sol()
+        self.m, self.with_torch = manifest, with_torch
+        self.device = 0
         if with_torch:
             torch.cuda.init()
             torch.empty(1, device="cuda")  # makes the primary context current
-        if drv.has.get("cuCtxGetCurrent"):
-            ctx = ctypes.c_void_p()
-            drv.check(drv.lib.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
-            if with_torch and not ctx.value:
-                raise CudaError("no current CUDA context after torch's initialisation")
-        self.module, self.binary, self.note = ctypes.c_void_p(), None, None
+            self.device = torch.cuda.current_device()
+        self.kernel, self.binary, self.note = None, None, None
         errors = []
         for key in ("cubin", "ptx"):
             path = manifest.get(key)
@@ -1004,75 +728,30 @@ class SolKernel:
                 continue
             with open(path, "rb") as f:
                 image = f.read()
-            if key == "ptx":
-                image += b"\0"  # cuModuleLoadData reads PTX as a C string
-            self._image = ctypes.create_string_buffer(image, len(image))
-            rc = drv.lib.cuModuleLoadData(ctypes.byref(self.module), self._image)
-            if rc == 0:
-                self.binary = path
-                if errors:
-                    self.note = "cubin did not load (%s); JIT from PTX" % errors[0]
-                break
-            errors.append("%s: %s" % (os.path.basename(path), drv.describe(rc)))
-        if self.binary is None:
-            raise CudaError("cannot load module: " + "; ".join(errors or ["no cubin/ptx file"]))
-        self.function = ctypes.c_void_p()
-        drv.check(drv.lib.cuModuleGetFunction(ctypes.byref(self.function), self.module,
-                                              manifest["kernel"].encode()),
-                  "cuModuleGetFunction(%s)" % manifest["kernel"])
-        if manifest["smem"] > 48 * 1024:
-            drv.check(drv.lib.cuFuncSetAttribute(self.function, CudaDriver.MAX_DYNAMIC_SHARED,
-                                                 manifest["smem"]),
-                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %d)" % manifest["smem"])
-        self.attributes = {}
-        if drv.has.get("cuFuncGetAttribute"):
-            for name, attr in CudaDriver.ATTRS.items():
-                value = ctypes.c_int()
-                if drv.lib.cuFuncGetAttribute(ctypes.byref(value), attr, self.function) == 0:
-                    self.attributes[name] = value.value
-
-    def encode_tensor_maps(self, pointers):
-        """The manifest's tensor maps over the buffers at `pointers`, encoded
-        into one host buffer, map i at address + 128 * i, each 128-byte
-        aligned (the driver wants 64): (buffer, address)."""
-        maps = self.m.get("tensor_maps") or []
-        c = ctypes
-        raw = c.create_string_buffer(TMA_MAP_BYTES * (len(maps) + 1))
-        base = (c.addressof(raw) + TMA_MAP_BYTES - 1) // TMA_MAP_BYTES * TMA_MAP_BYTES
-        for i, tmap in enumerate(maps):
+            kernel = sol.Kernel(manifest["kernel"], image.decode(errors="replace") if key == "ptx" else "",
+                                image if key == "cubin" else b"", manifest["text"])
             try:
-                e = tensor_map_encode_args(tmap, self.m["args"], pointers[tmap["arg"]])
-            except ManifestError as err:
-                raise CudaError("tensor_maps[%d]: %s" % (i, err))
-            rank = e["rank"]
-            self.drv.check(self.drv.lib.cuTensorMapEncodeTiled(
-                c.c_void_p(base + TMA_MAP_BYTES * i), e["data_type"], rank,
-                c.c_void_p(e["global_address"]), (c.c_uint64 * rank)(*e["global_dim"]),
-                (c.c_uint64 * max(rank - 1, 1))(*e["global_strides"]),
-                (c.c_uint32 * rank)(*e["box_dim"]), (c.c_uint32 * rank)(*e["element_strides"]),
-                e["interleave"], e["swizzle"], e["l2_promotion"], e["oob_fill"]),
-                "cuTensorMapEncodeTiled(%s, tensor_maps[%d])" % (self.m["kernel"], i))
-        return raw, base
+                kernel.load(self.device)
+            except sol.SolError as e:
+                errors.append("%s: %s" % (os.path.basename(path), e))
+                continue
+            self.kernel, self.binary = kernel, path
+            if errors:
+                self.note = "cubin did not load (%s); JIT from PTX" % errors[0]
+            break
+        if self.kernel is None:
+            raise CudaError("cannot load module: " + "; ".join(errors or ["no cubin/ptx file"]))
+        try:
+            self.attributes = self.kernel.attributes(self.device)
+        except sol.SolError:  # a driver without cuFuncGetAttribute
+            self.attributes = {}
 
     def params_from_pointers(self, pointers):
-        """(values, kernelParams, keep): kernelParams[i] points at a slot
-        holding arg i's pointer, then at map i's 128 encoded host bytes (the
-        maps by value; `keep` holds their buffer). The driver copies the
-        parameters at each launch call, but the caller keeps all three alive
-        as long as it launches with them."""
+        """The launch's argument array (one device address per manifest
+        arg), built once per set of buffers."""
         if len(pointers) != len(self.m["args"]):
             raise ValueError("%d pointers for %d args" % (len(pointers), len(self.m["args"])))
-        values = [ctypes.c_void_p(p) for p in pointers]
-        slots = [ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values]
-        keep = None
-        maps = self.m.get("tensor_maps") or []
-        if maps:
-            # A map embeds its buffer's address: one encoding per set of
-            # buffers; no device copy (the kernel takes the maps by value).
-            keep, base = self.encode_tensor_maps(pointers)
-            slots += [ctypes.c_void_p(base + TMA_MAP_BYTES * i) for i in range(len(maps))]
-        array = (ctypes.c_void_p * len(slots))(*slots)
-        return values, array, keep
+        return (ctypes.c_void_p * len(pointers))(*pointers)
 
     def params(self, tensors):
         if len(tensors) != len(self.m["args"]):
@@ -1087,24 +766,17 @@ class SolKernel:
         return self.params_from_pointers([t.data_ptr() for t in tensors])
 
     def launch(self, params, stream=None):
-        m = self.m
         if stream is None:
             stream = torch.cuda.current_stream().cuda_stream if self.with_torch else 0
-        if m.get("cluster", (1, 1, 1)) != (1, 1, 1):
-            config, attribute = cluster_launch_config(m, stream)
-            self.drv.check(self.drv.lib.cuLaunchKernelEx(
-                ctypes.byref(config), self.function, params[1], None),
-                "cuLaunchKernelEx(%s)" % m["kernel"])
-            return
-        self.drv.check(self.drv.lib.cuLaunchKernel(
-            self.function, m["grid"][0], m["grid"][1], m["grid"][2],
-            m["block"][0], m["block"][1], m["block"][2], m["smem"], ctypes.c_void_p(stream),
-            params[1], None), "cuLaunchKernel(%s)" % m["kernel"])
+        try:
+            self.kernel.launch_pointers(params, stream, self.device)
+        except import_sol().SolError as e:
+            raise CudaError(str(e))
 
     def close(self):
-        if self.module:
-            self.drv.lib.cuModuleUnload(self.module)
-            self.module = ctypes.c_void_p()
+        if self.kernel is not None:
+            self.kernel.unload()
+            self.kernel = None
 
 
 def prepare_sol(spec, dtype, sets, kernels_dir, info):
@@ -1541,6 +1213,11 @@ class Bench:
     def run(self):
         o = self.o
         kernels_dir = find_kernels_dir(o.bundle) if "sol" in o.impls and o.bundle else None
+        if kernels_dir:
+            try:
+                import_sol()  # here, so that the probe's children find its library
+            except Exception as e:  # the sol rows then say why
+                self.log("sol's package: %s" % short_error(e))
         self.inductor_config = None
         if any(i.startswith("inductor") for i in o.impls):
             try:

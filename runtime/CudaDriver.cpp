@@ -84,6 +84,8 @@ bool CudaDriver::load(std::string &error, const char *libraryName) {
   if (!resolve(library, cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"},
                ignored))
     cuTensorMapEncodeTiled = nullptr;
+  if (!resolve(library, cuFuncGetAttribute, {"cuFuncGetAttribute"}, ignored))
+    cuFuncGetAttribute = nullptr;
   handle = library;
   return true;
 }

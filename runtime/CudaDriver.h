@@ -154,6 +154,8 @@ struct CudaDriver {
                                      const uint64_t *, const uint64_t *,
                                      const uint32_t *, const uint32_t *, int,
                                      int, int, int) = nullptr;
+  // Optional too: only reports ask a function's registers and spills.
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction) = nullptr;
 
   /// dlopens `libraryName` and resolves every entry point. On failure returns
   /// false with a message that says what is missing; never aborts.

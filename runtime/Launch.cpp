@@ -1,4 +1,4 @@
-//===- Launch.cpp - tensor maps and cluster launches for any launcher -----===//
+//===- Launch.cpp - the launch library: modules, tensor maps, launches ----===//
 
 #include "runtime/Launch.h"
 
@@ -83,6 +83,47 @@ bool sol::runtime::getTensorMapEncodeArgs(const TensorMapSpec &spec,
                        ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
                        : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
   return true;
+}
+
+bool sol::runtime::loadKernel(const CudaDriver &driver,
+                              const std::string &image,
+                              const std::string &entry,
+                              unsigned dynamicSharedBytes,
+                              const std::string &name, CUmodule &module,
+                              CUfunction &function, std::string &error) {
+  module = nullptr;
+  function = nullptr;
+  char infoLog[8192] = {0}, errorLog[8192] = {0};
+  CUjit_option options[] = {
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {infoLog, reinterpret_cast<void *>(sizeof(infoLog) - 1),
+                    errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1)};
+  CUresult status =
+      driver.cuModuleLoadDataEx(&module, image.data(), 4, options, values);
+  if (status != CUDA_SUCCESS) {
+    module = nullptr;
+    error = "cannot load " + name + ": " + driver.describe(status);
+    if (errorLog[0])
+      error += "\n  JIT error log:\n" + std::string(errorLog);
+    if (infoLog[0])
+      error += "\n  JIT info log:\n" + std::string(infoLog);
+    return false;
+  }
+  status = driver.cuModuleGetFunction(&function, module, entry.c_str());
+  if (status != CUDA_SUCCESS) {
+    function = nullptr;
+    error = "kernel entry '" + entry + "' not found in " + name + ": " +
+            driver.describe(status);
+    return false;
+  }
+  if (dynamicSharedBytes <= kDefaultDynamicSharedBytes)
+    return true;
+  return driver.check(
+      driver.cuFuncSetAttribute(function,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(dynamicSharedBytes)),
+      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", error);
 }
 
 bool sol::runtime::checkLaunchSupport(const CudaDriver &driver,

@@ -1,8 +1,13 @@
-//===- Launch.h - tensor maps and cluster launches --------------*- C++ -*-===//
+//===- Launch.h - the launch library: load, encode, launch ------*- C++ -*-===//
 //
-// What every launcher (sol-run's Runner, the C API, and in Python
-// bench/run_bench.py) does beyond cuLaunchKernel for a manifest with
-// "tensor_maps" (Hopper TMA descriptors) or a "launch": {"cluster": ...}.
+// The one launch library (CMake target SolLaunch: this file, Manifest.h and
+// CudaDriver.h). Everything that launches a sol kernel goes through it:
+// sol-run (runtime/Runner.cpp), the C API (lib/CAPI/SolCAPI.cpp,
+// libsol_capi.so), and so the Python package (sol.Kernel, through the C API)
+// and bench/run_bench.py (through sol.Kernel). It reads the manifest
+// (Manifest.h), loads the kernel's module (loadKernel), encodes its tensor
+// maps and launches it, in clusters where the manifest says so. It builds
+// without LLVM (scripts/build-runner.sh) and dlopens libcuda (CudaDriver.h).
 //
 // Kernel ABI: the kernel's parameters are one device pointer per manifest
 // arg, in order, then one by-value 128-byte CUtensorMap parameter per
@@ -65,6 +70,21 @@ bool getTensorMapEncodeArgs(const TensorMapSpec &spec,
                             const std::vector<ArgSpec> &args,
                             cuda::CUdeviceptr address,
                             TensorMapEncodeArgs &result, std::string &error);
+
+/// The dynamic shared memory a function may use without opting in.
+constexpr unsigned kDefaultDynamicSharedBytes = 48 * 1024;
+
+/// Loads `image` (a cubin, or PTX that the driver JITs; PTX must end in a
+/// NUL) as a module, looks up its kernel `entry` and lets it use the
+/// `dynamicSharedBytes` its launch asks for (cuFuncSetAttribute above
+/// kDefaultDynamicSharedBytes). `name` says what the image is in messages
+/// ("module '/path/k.cubin'", "the module of 'k'"). False with a message (the
+/// JIT's error and info logs included) otherwise; a module loaded before the
+/// failure is left in `module` for the caller to unload, else `module` is null.
+bool loadKernel(const cuda::CudaDriver &driver, const std::string &image,
+                const std::string &entry, unsigned dynamicSharedBytes,
+                const std::string &name, cuda::CUmodule &module,
+                cuda::CUfunction &function, std::string &error);
 
 /// Whether `driver` exports what `manifest` needs beyond cuLaunchKernel
 /// (cuTensorMapEncodeTiled for tensor maps, cuLaunchKernelEx for clusters);

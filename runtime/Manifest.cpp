@@ -2,11 +2,20 @@
 
 #include "runtime/Manifest.h"
 
+#include "third_party/nlohmann/json.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <initializer_list>
+#include <set>
 
 using namespace sol::runtime;
+
+/// Objects keep their key order, so that a plan prints as the compiler wrote
+/// it.
+using Json = nlohmann::ordered_json;
 
 int64_t sol::runtime::getNumElements(const Shape &shape) {
   int64_t count = 1;
@@ -96,6 +105,109 @@ bool sol::runtime::broadcastShapes(const Shape &lhs, const Shape &rhs,
 }
 
 //===----------------------------------------------------------------------===//
+// JSON text (nlohmann/json, third_party/nlohmann: the runner builds without
+// LLVM, so llvm::json is not there)
+//===----------------------------------------------------------------------===//
+
+/// The member `key` of `object`, or null when it has none (or is no object).
+static const Json *getMember(const Json &object, const std::string &key) {
+  if (!object.is_object())
+    return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+/// The deepest nesting a manifest may have (its real depth is 4): the parser
+/// itself keeps its stack on the heap, but printing and comparing a value
+/// recurse, so a fuzzer's 10^8 brackets must not get that far.
+constexpr int kMaxJsonDepth = 256;
+
+/// Parses `text` into `result`; false with nlohmann's "parse error at line L,
+/// column C: ..." otherwise. A key twice in one object is refused too (the
+/// library would keep the last silently, and a manifest then says two
+/// things), and so is nesting deeper than kMaxJsonDepth.
+static bool parseJsonText(const std::string &text, Json &result,
+                          std::string &error) {
+  // One set of keys per open container (arrays get an unused one).
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  bool tooDeep = false;
+  auto callback = [&](int depth, Json::parse_event_t event, Json &parsed) {
+    // Returning false drops what is too deep instead of storing it.
+    if (depth > kMaxJsonDepth || tooDeep) {
+      tooDeep = true;
+      return false;
+    }
+    switch (event) {
+    case Json::parse_event_t::object_start:
+    case Json::parse_event_t::array_start:
+      keys.emplace_back();
+      break;
+    case Json::parse_event_t::object_end:
+    case Json::parse_event_t::array_end:
+      if (!keys.empty())
+        keys.pop_back();
+      break;
+    case Json::parse_event_t::key:
+      if (!keys.empty() && duplicate.empty() &&
+          !keys.back().insert(parsed.get<std::string>()).second)
+        duplicate = parsed.get<std::string>();
+      break;
+    case Json::parse_event_t::value:
+      break;
+    }
+    return true;
+  };
+  try {
+    result = Json::parse(text, callback);
+  } catch (const Json::exception &e) {
+    // "[json.exception.parse_error.101] parse error at ...": the id is noise.
+    error = e.what();
+    size_t close = error.find("] ");
+    if (error.compare(0, 16, "[json.exception.") == 0 &&
+        close != std::string::npos)
+      error = error.substr(close + 2);
+    return false;
+  }
+  if (tooDeep) {
+    error = "nesting deeper than " + std::to_string(kMaxJsonDepth);
+    return false;
+  }
+  if (!duplicate.empty()) {
+    error = "duplicate key \"" + duplicate + "\"";
+    return false;
+  }
+  return true;
+}
+
+bool sol::runtime::readFile(const std::string &path, std::string &contents,
+                            std::string &error) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  // Manifests are kilobytes: a cap keeps a wrong path (/dev/zero, a huge
+  // binary) from reading until memory runs out.
+  constexpr size_t maxBytes = size_t(256) << 20;
+  contents.clear();
+  char chunk[65536];
+  while (stream.read(chunk, sizeof(chunk)) || stream.gcount() > 0) {
+    contents.append(chunk, static_cast<size_t>(stream.gcount()));
+    if (contents.size() > maxBytes) {
+      contents.clear();
+      error = "'" + path + "' is larger than 256 MiB";
+      return false;
+    }
+  }
+  if (stream.bad()) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Field readers: each names the field it failed on.
 //===----------------------------------------------------------------------===//
 
@@ -110,72 +222,92 @@ public:
     return false;
   }
 
-  const JsonValue *require(const JsonValue &object, const std::string &key,
-                           const std::string &where) {
-    const JsonValue *value = object.get(key);
+  const Json *require(const Json &object, const std::string &key,
+                      const std::string &where) {
+    const Json *value = getMember(object, key);
     if (!value)
       fail(where + ": missing field \"" + key + "\"");
     return value;
   }
 
-  bool readString(const JsonValue &object, const std::string &key,
+  bool readString(const Json &object, const std::string &key,
                   const std::string &where, std::string &result) {
-    const JsonValue *value = require(object, key, where);
+    const Json *value = require(object, key, where);
     if (!value)
       return false;
-    if (!value->isString())
+    if (!value->is_string())
       return fail(where + ": \"" + key + "\" must be a string");
-    result = value->getString();
+    result = value->get_ref<const std::string &>();
     return true;
   }
 
-  bool readNumber(const JsonValue &object, const std::string &key,
+  bool readNumber(const Json &object, const std::string &key,
                   const std::string &where, double &result) {
-    const JsonValue *value = require(object, key, where);
+    const Json *value = require(object, key, where);
     if (!value)
       return false;
-    if (!value->isNumber())
+    if (!value->is_number())
       return fail(where + ": \"" + key + "\" must be a number");
-    result = value->getNumber();
+    result = value->get<double>();
     return true;
   }
 
   /// Reads an integer in [minimum, maximum]; every integer a manifest holds
   /// goes through here, so none is truncated or wraps on the way to an int.
-  bool readInteger(const JsonValue &value, const std::string &where,
-                   int64_t minimum, int64_t maximum, int64_t &result) {
-    if (!value.isNumber() || value.getNumber() != std::floor(value.getNumber()))
-      return fail(where + " must be an integer, got " + describe(value));
-    // Compared in double: both bounds are exact there (|bound| <= 2^53).
-    double number = value.getNumber();
-    if (number < static_cast<double>(minimum) ||
-        number > static_cast<double>(maximum))
-      return fail(where + " = " + writeJson(value) + " out of range (" +
+  /// JSON integers arrive as int64 or uint64, others (1e300, 2.0) as double.
+  bool readInteger(const Json &value, const std::string &where, int64_t minimum,
+                   int64_t maximum, int64_t &result) {
+    auto outOfRange = [&] {
+      return fail(where + " = " + value.dump() + " out of range (" +
                   std::to_string(minimum) + " to " + std::to_string(maximum) +
                   ")");
+    };
+    if (value.is_number_unsigned()) {
+      uint64_t number = value.get<uint64_t>();
+      if (number > static_cast<uint64_t>(maximum) ||
+          static_cast<int64_t>(number) < minimum)
+        return outOfRange();
+      result = static_cast<int64_t>(number);
+      return true;
+    }
+    if (value.is_number_integer()) {
+      int64_t number = value.get<int64_t>();
+      if (number < minimum || number > maximum)
+        return outOfRange();
+      result = number;
+      return true;
+    }
+    if (!value.is_number_float() ||
+        value.get<double>() != std::floor(value.get<double>()))
+      return fail(where + " must be an integer, got " + describe(value));
+    // Compared in double: both bounds are exact there (|bound| <= 2^53).
+    double number = value.get<double>();
+    if (number < static_cast<double>(minimum) ||
+        number > static_cast<double>(maximum))
+      return outOfRange();
     result = static_cast<int64_t>(number);
     return true;
   }
 
-  bool readIntegerList(const JsonValue &object, const std::string &key,
+  bool readIntegerList(const Json &object, const std::string &key,
                        const std::string &where, int64_t minimum,
                        std::vector<int64_t> &result) {
     return readIntegerList(object, key, where, minimum, kMaxManifestInteger,
                            result);
   }
 
-  bool readIntegerList(const JsonValue &object, const std::string &key,
+  bool readIntegerList(const Json &object, const std::string &key,
                        const std::string &where, int64_t minimum,
                        int64_t maximum, std::vector<int64_t> &result) {
-    const JsonValue *value = require(object, key, where);
+    const Json *value = require(object, key, where);
     if (!value)
       return false;
-    if (!value->isArray())
+    if (!value->is_array())
       return fail(where + ": \"" + key + "\" must be an array of integers");
     result.clear();
-    for (size_t i = 0; i < value->getArray().size(); ++i) {
+    for (size_t i = 0; i < value->size(); ++i) {
       int64_t element;
-      if (!readInteger(value->getArray()[i],
+      if (!readInteger((*value)[i],
                        where + ": \"" + key + "\"[" + std::to_string(i) + "]",
                        minimum, maximum, element))
         return false;
@@ -184,8 +316,7 @@ public:
     return true;
   }
 
-  bool readDType(const JsonValue &object, const std::string &where,
-                 DType &dtype) {
+  bool readDType(const Json &object, const std::string &where, DType &dtype) {
     std::string name;
     if (!readString(object, "dtype", where, name))
       return false;
@@ -215,19 +346,18 @@ public:
 
   /// Reads "shape": integers >= 1, except that in a dynamic manifest dim 0
   /// may be kDynamicDim (-1), the dynamic dim; checked by checkShape.
-  bool readShape(const JsonValue &object, const std::string &where,
-                 Shape &shape) {
-    const JsonValue *value = require(object, "shape", where);
+  bool readShape(const Json &object, const std::string &where, Shape &shape) {
+    const Json *value = require(object, "shape", where);
     if (!value)
       return false;
-    if (!value->isArray())
+    if (!value->is_array())
       return fail(where + ": \"shape\" must be an array of integers");
     shape.clear();
-    for (size_t i = 0; i < value->getArray().size(); ++i) {
-      const JsonValue &element = value->getArray()[i];
+    for (size_t i = 0; i < value->size(); ++i) {
+      const Json &element = (*value)[i];
       std::string at = where + ": \"shape\"[" + std::to_string(i) + "]";
-      if (element.isNumber() &&
-          element.getNumber() == static_cast<double>(kDynamicDim)) {
+      if (element.is_number() &&
+          element.get<double>() == static_cast<double>(kDynamicDim)) {
         if (!dynamic.present)
           return fail(at + " = -1 (a dynamic dim) but the manifest has no "
                            "\"dynamic_dim\"");
@@ -249,19 +379,15 @@ public:
   DynamicDimInfo dynamic;
 
   /// A short rendering of a JSON value for messages.
-  static std::string describe(const JsonValue &value) {
-    switch (value.getKind()) {
-    case JsonValue::Kind::Array:
+  static std::string describe(const Json &value) {
+    if (value.is_array())
       return "an array";
-    case JsonValue::Kind::Object:
+    if (value.is_object())
       return "an object";
-    case JsonValue::Kind::String: {
-      std::string text = writeJson(value);
-      return text.size() > 40 ? text.substr(0, 37) + "...\"" : text;
-    }
-    default:
-      return writeJson(value);
-    }
+    std::string text = value.dump();
+    if (value.is_string() && text.size() > 40)
+      return text.substr(0, 37) + "...\"";
+    return text;
   }
 
 private:
@@ -285,7 +411,7 @@ static int64_t getMaxGridDim(size_t axis) {
 
 /// Reads the launch object `value`; messages start with `where` ("launch",
 /// "plans[1].launch").
-static bool parseLaunchObject(FieldReader &reader, const JsonValue &value,
+static bool parseLaunchObject(FieldReader &reader, const Json &value,
                               const std::string &where, LaunchConfig &launch) {
   std::vector<int64_t> grid, block;
   // The CUDA limits: grid.x below 2^31, grid.y and .z to 65535, blocks of at
@@ -311,14 +437,13 @@ static bool parseLaunchObject(FieldReader &reader, const JsonValue &value,
   for (size_t i = 0; i < block.size(); ++i)
     launch.block[i] = static_cast<unsigned>(block[i]);
   launch.dynamicSharedBytes = 0;
-  if (const JsonValue *smem = value.get("smem")) {
+  if (const Json *smem = getMember(value, "smem")) {
     int64_t bytes;
-    if (!reader.readInteger(*smem, where + ": \"smem\"", 0, 0x7fffffff,
-                            bytes))
+    if (!reader.readInteger(*smem, where + ": \"smem\"", 0, 0x7fffffff, bytes))
       return false;
     launch.dynamicSharedBytes = static_cast<unsigned>(bytes);
   }
-  if (!value.get("cluster"))
+  if (!getMember(value, "cluster"))
     return true;
   std::vector<int64_t> cluster;
   if (!reader.readIntegerList(value, "cluster", where, 1, 0x7fffffff, cluster))
@@ -350,28 +475,28 @@ static bool parseLaunchObject(FieldReader &reader, const JsonValue &value,
   return true;
 }
 
-static bool parseLaunch(FieldReader &reader, const JsonValue &root,
+static bool parseLaunch(FieldReader &reader, const Json &root,
                         LaunchConfig &launch) {
-  const JsonValue *value = reader.require(root, "launch", "manifest");
+  const Json *value = reader.require(root, "launch", "manifest");
   if (!value)
     return false;
-  if (!value->isObject())
+  if (!value->is_object())
     return reader.fail("manifest: \"launch\" must be an object");
   return parseLaunchObject(reader, *value, "launch", launch);
 }
 
-static bool parseArgs(FieldReader &reader, const JsonValue &root,
+static bool parseArgs(FieldReader &reader, const Json &root,
                       std::vector<ArgSpec> &args) {
-  const JsonValue *value = reader.require(root, "args", "manifest");
+  const Json *value = reader.require(root, "args", "manifest");
   if (!value)
     return false;
-  if (!value->isArray() || value->getArray().empty())
+  if (!value->is_array() || value->empty())
     return reader.fail("manifest: \"args\" must be a non-empty array");
   bool seenOutput = false;
-  for (size_t i = 0; i < value->getArray().size(); ++i) {
-    const JsonValue &entry = value->getArray()[i];
+  for (size_t i = 0; i < value->size(); ++i) {
+    const Json &entry = (*value)[i];
     std::string where = "args[" + std::to_string(i) + "]";
-    if (!entry.isObject())
+    if (!entry.is_object())
       return reader.fail(where + " must be an object");
     ArgSpec arg;
     std::string role;
@@ -479,14 +604,14 @@ bool sol::runtime::verifyTensorMapSpec(const TensorMapSpec &spec,
 
 /// Reads optional string `key` of `entry` (else `fallback`) as one of
 /// `names`, storing the matching entry of `values`.
-static bool readChoice(FieldReader &reader, const JsonValue &entry,
+static bool readChoice(FieldReader &reader, const Json &entry,
                        const std::string &key, const std::string &where,
                        const char *fallback,
                        std::initializer_list<const char *> names,
                        std::initializer_list<unsigned> values,
                        unsigned &result) {
   std::string name = fallback;
-  if (entry.get(key) && !reader.readString(entry, key, where, name))
+  if (getMember(entry, key) && !reader.readString(entry, key, where, name))
     return false;
   std::string expected;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -503,7 +628,7 @@ static bool readChoice(FieldReader &reader, const JsonValue &entry,
 
 /// Reads the "dims" of a tensor map of a dynamic manifest's row: integers
 /// >= 1 and at most one kDynamicDim, the dim that follows M.
-static bool readDynamicMapDims(FieldReader &reader, const JsonValue &entry,
+static bool readDynamicMapDims(FieldReader &reader, const Json &entry,
                                const std::string &where,
                                std::vector<int64_t> &dims) {
   if (!reader.readIntegerList(entry, "dims", where, kDynamicDim, dims))
@@ -527,23 +652,23 @@ static bool readDynamicMapDims(FieldReader &reader, const JsonValue &entry,
 /// "plans[i]"). In a dynamic manifest's row (`dynamicDims`) a map's dims may
 /// hold kDynamicDim and are checked once the rows are read, at each row's
 /// m_max; otherwise each map is checked against `args` here.
-static bool parseTensorMapArray(FieldReader &reader, const JsonValue *value,
+static bool parseTensorMapArray(FieldReader &reader, const Json *value,
                                 const std::string &owner, bool dynamicDims,
                                 const std::vector<ArgSpec> &args,
                                 std::vector<TensorMapSpec> &maps) {
-  if (!value || value->isNull())
+  if (!value || value->is_null())
     return true; // optional: the kernel takes only the args
-  if (!value->isArray())
+  if (!value->is_array())
     return reader.fail(owner + ": \"tensor_maps\" must be an array");
   std::string key =
       owner == "manifest" ? "tensor_maps" : owner + ".tensor_maps";
-  for (size_t i = 0; i < value->getArray().size(); ++i) {
-    const JsonValue &entry = value->getArray()[i];
+  for (size_t i = 0; i < value->size(); ++i) {
+    const Json &entry = (*value)[i];
     std::string where = key + "[" + std::to_string(i) + "]";
-    if (!entry.isObject())
+    if (!entry.is_object())
       return reader.fail(where + " must be an object");
     TensorMapSpec map;
-    const JsonValue *arg = reader.require(entry, "arg", where);
+    const Json *arg = reader.require(entry, "arg", where);
     int64_t argIndex;
     if (!arg ||
         !reader.readInteger(*arg, where + ": \"arg\"", 0, 0x7fffffff,
@@ -574,17 +699,17 @@ static bool parseTensorMapArray(FieldReader &reader, const JsonValue *value,
   return true;
 }
 
-static bool parseTensorMaps(FieldReader &reader, const JsonValue &root,
+static bool parseTensorMaps(FieldReader &reader, const Json &root,
                             const std::vector<ArgSpec> &args,
                             std::vector<TensorMapSpec> &maps) {
-  return parseTensorMapArray(reader, root.get("tensor_maps"), "manifest",
+  return parseTensorMapArray(reader, getMember(root, "tensor_maps"), "manifest",
                              /*dynamicDims=*/false, args, maps);
 }
 
-static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
+static bool parseOp(FieldReader &reader, const Json &entry, size_t id,
                     ProgramOp &op) {
   std::string where = "program[" + std::to_string(id) + "]";
-  if (!entry.isObject())
+  if (!entry.is_object())
     return reader.fail(where + " must be an object");
   std::string name;
   if (!reader.readString(entry, "op", where, name))
@@ -605,7 +730,7 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
     if (!reader.readDType(entry, where, op.dtype))
       return false;
     std::vector<int64_t> shape;
-    if (op.kind == OpKind::Constant && !entry.get("shape"))
+    if (op.kind == OpKind::Constant && !getMember(entry, "shape"))
       shape.clear(); // a constant is rank 0 unless it says otherwise
     else if (!reader.readShape(entry, where, shape))
       return false;
@@ -614,7 +739,7 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
 
   switch (op.kind) {
   case OpKind::Arg: {
-    const JsonValue *index = reader.require(entry, "index", where);
+    const Json *index = reader.require(entry, "index", where);
     int64_t value;
     if (!index || !reader.readInteger(*index, where + ": \"index\"", 0,
                                       0x7fffffff, value))
@@ -646,15 +771,15 @@ static bool parseOp(FieldReader &reader, const JsonValue &entry, size_t id,
     op.operands.push_back(static_cast<int>(operand));
   }
   if (op.kind == OpKind::Matmul) {
-    if (const JsonValue *transpose = entry.get("transpose_b")) {
-      if (!transpose->isBool())
+    if (const Json *transpose = getMember(entry, "transpose_b")) {
+      if (!transpose->is_boolean())
         return reader.fail(where + ": \"transpose_b\" must be a bool");
-      op.transposeB = transpose->getBool();
+      op.transposeB = transpose->get<bool>();
     }
   }
   if (op.kind == OpKind::Gelu) {
     std::string approximate = "erf";
-    if (entry.get("approximate") &&
+    if (getMember(entry, "approximate") &&
         !reader.readString(entry, "approximate", where, approximate))
       return false;
     if (approximate != "erf" && approximate != "tanh" && approximate != "none")
@@ -721,7 +846,7 @@ static bool verifyOpShape(FieldReader &reader, const Manifest &manifest,
 
 /// Reads the cost object `value`; messages start with `where` ("cost",
 /// "plans[0].cost", "cost_at[2]").
-static bool parseCostObject(FieldReader &reader, const JsonValue &value,
+static bool parseCostObject(FieldReader &reader, const Json &value,
                             const std::string &where, CostInfo &cost) {
   cost.present = true;
   struct {
@@ -731,41 +856,39 @@ static bool parseCostObject(FieldReader &reader, const JsonValue &value,
                  {"bytes", &cost.bytes},       {"t_ideal_us", &cost.tIdealUs},
                  {"t_pred_us", &cost.tPredUs}, {"sol_pred", &cost.solPred}};
   for (auto &number : numbers)
-    if (const JsonValue *field = value.get(number.key)) {
-      if (!field->isNumber())
-        return reader.fail(where + ": \"" + number.key +
-                           "\" must be a number");
-      *number.field = field->getNumber();
+    if (const Json *field = getMember(value, number.key)) {
+      if (!field->is_number())
+        return reader.fail(where + ": \"" + number.key + "\" must be a number");
+      *number.field = field->get<double>();
     }
-  if (const JsonValue *bound = value.get("bound"))
-    if (bound->isString())
-      cost.bound = bound->getString();
+  if (const Json *bound = getMember(value, "bound"))
+    if (bound->is_string())
+      cost.bound = bound->get_ref<const std::string &>();
   return true;
 }
 
-static bool parseCost(FieldReader &reader, const JsonValue &root,
-                      CostInfo &cost) {
-  const JsonValue *value = root.get("cost");
+static bool parseCost(FieldReader &reader, const Json &root, CostInfo &cost) {
+  const Json *value = getMember(root, "cost");
   if (!value)
     return true; // optional: timing then reports no SOL
-  if (!value->isObject())
+  if (!value->is_object())
     return reader.fail("manifest: \"cost\" must be an object");
   return parseCostObject(reader, *value, "cost", cost);
 }
 
-static bool parseTarget(FieldReader &reader, const JsonValue &root,
+static bool parseTarget(FieldReader &reader, const Json &root,
                         TargetInfo &target) {
-  const JsonValue *value = root.get("target");
+  const Json *value = getMember(root, "target");
   if (!value)
     return true;
-  if (!value->isObject())
+  if (!value->is_object())
     return reader.fail("manifest: \"target\" must be an object");
-  if (const JsonValue *name = value->get("name"))
-    if (name->isString())
-      target.name = name->getString();
-  if (const JsonValue *chip = value->get("chip"))
-    if (chip->isString())
-      target.chip = chip->getString();
+  if (const Json *name = getMember(*value, "name"))
+    if (name->is_string())
+      target.name = name->get_ref<const std::string &>();
+  if (const Json *chip = getMember(*value, "chip"))
+    if (chip->is_string())
+      target.chip = chip->get_ref<const std::string &>();
   struct {
     const char *key;
     double *field;
@@ -773,11 +896,11 @@ static bool parseTarget(FieldReader &reader, const JsonValue &root,
                  {"peak_tflops", &target.peakTflops},
                  {"peak_gbps", &target.peakGbps}};
   for (auto &number : numbers)
-    if (const JsonValue *field = value->get(number.key)) {
-      if (!field->isNumber())
+    if (const Json *field = getMember(*value, number.key)) {
+      if (!field->is_number())
         return reader.fail(std::string("target: \"") + number.key +
                            "\" must be a number");
-      *number.field = field->getNumber();
+      *number.field = field->get<double>();
     }
   return true;
 }
@@ -858,22 +981,22 @@ static bool resolveTensorMapAtDim(const TensorMapSpec &spec,
   return true;
 }
 
-static bool parseDynamicDim(FieldReader &reader, const JsonValue &root,
+static bool parseDynamicDim(FieldReader &reader, const Json &root,
                             DynamicDimInfo &range) {
-  const JsonValue *value = root.get("dynamic_dim");
+  const Json *value = getMember(root, "dynamic_dim");
   if (!value)
     return true; // a static manifest
-  if (!value->isObject())
+  if (!value->is_object())
     return reader.fail("manifest: \"dynamic_dim\" must be an object");
-  const JsonValue *min = reader.require(*value, "min", "dynamic_dim");
+  const Json *min = reader.require(*value, "min", "dynamic_dim");
   if (!min || !reader.readInteger(*min, "dynamic_dim: \"min\"", 0,
                                   kMaxDynamicDim, range.min))
     return false;
-  const JsonValue *max = reader.require(*value, "max", "dynamic_dim");
+  const Json *max = reader.require(*value, "max", "dynamic_dim");
   if (!max || !reader.readInteger(*max, "dynamic_dim: \"max\"", range.min,
                                   kMaxDynamicDim, range.max))
     return false;
-  if (value->get("hints") &&
+  if (getMember(*value, "hints") &&
       !reader.readIntegerList(*value, "hints", "dynamic_dim", range.min,
                               range.max, range.hints))
     return false;
@@ -883,22 +1006,21 @@ static bool parseDynamicDim(FieldReader &reader, const JsonValue &root,
 
 /// A dynamic manifest's launch lives in its rows: the top-level fields a
 /// static manifest launches with would be ambiguous, so they are refused.
-static bool checkNoStaticLaunchFields(FieldReader &reader,
-                                      const JsonValue &root) {
+static bool checkNoStaticLaunchFields(FieldReader &reader, const Json &root) {
   for (const char *key : {"launch", "tensor_maps", "ptx", "cubin", "plan"})
-    if (root.get(key))
+    if (getMember(root, key))
       return reader.fail(std::string("manifest: a dynamic manifest has no "
                                      "top-level \"") +
                          key + "\" (each \"plans\" row has its own)");
   return true;
 }
 
-static bool parseGridRule(FieldReader &reader, const JsonValue &launch,
+static bool parseGridRule(FieldReader &reader, const Json &launch,
                           const std::string &where, GridRule &rule) {
-  const JsonValue *value = reader.require(launch, "grid_rows", where);
+  const Json *value = reader.require(launch, "grid_rows", where);
   if (!value)
     return false;
-  if (!value->isObject())
+  if (!value->is_object())
     return reader.fail(where + ": \"grid_rows\" must be an object");
   std::string at = where + ".grid_rows";
   struct {
@@ -911,13 +1033,13 @@ static bool parseGridRule(FieldReader &reader, const JsonValue &launch,
       {"times", 1, 0x7fffffff, &rule.times},
       {"max", 0, 0x7fffffff, &rule.max}};
   int64_t axis;
-  const JsonValue *axisValue = reader.require(*value, "axis", at);
+  const Json *axisValue = reader.require(*value, "axis", at);
   if (!axisValue ||
       !reader.readInteger(*axisValue, at + ": \"axis\"", 0, 2, axis))
     return false;
   rule.axis = static_cast<unsigned>(axis);
   for (auto &field : fields) {
-    const JsonValue *entry = reader.require(*value, field.key, at);
+    const Json *entry = reader.require(*value, field.key, at);
     if (!entry || !reader.readInteger(*entry, at + ": \"" + field.key + "\"",
                                       field.minimum, field.maximum,
                                       *field.field))
@@ -927,18 +1049,18 @@ static bool parseGridRule(FieldReader &reader, const JsonValue &launch,
 }
 
 /// Reads row `index` of "plans" and checks what it says at its m_max.
-static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
-                         size_t index, const Manifest &manifest,
-                         const std::string &directory, PlanRow &row) {
+static bool parsePlanRow(FieldReader &reader, const Json &entry, size_t index,
+                         const Manifest &manifest, const std::string &directory,
+                         PlanRow &row) {
   std::string where = "plans[" + std::to_string(index) + "]";
-  if (!entry.isObject())
+  if (!entry.is_object())
     return reader.fail(where + " must be an object");
   const DynamicDimInfo &range = manifest.dynamicDim;
-  const JsonValue *mMin = reader.require(entry, "m_min", where);
+  const Json *mMin = reader.require(entry, "m_min", where);
   if (!mMin || !reader.readInteger(*mMin, where + ": \"m_min\"", 0,
                                    kMaxDynamicDim, row.mMin))
     return false;
-  const JsonValue *mMax = reader.require(entry, "m_max", where);
+  const Json *mMax = reader.require(entry, "m_max", where);
   if (!mMax || !reader.readInteger(*mMax, where + ": \"m_max\"", 0,
                                    kMaxDynamicDim, row.mMax))
     return false;
@@ -969,21 +1091,21 @@ static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
     std::string *path;
   } binaries[] = {{"ptx", &row.ptxPath}, {"cubin", &row.cubinPath}};
   for (auto &binary : binaries) {
-    const JsonValue *value = entry.get(binary.key);
-    if (!value || value->isNull())
+    const Json *value = getMember(entry, binary.key);
+    if (!value || value->is_null())
       continue;
-    if (!value->isString())
+    if (!value->is_string())
       return reader.fail(where + ": \"" + binary.key + "\" must be a string");
-    *binary.path = joinPath(directory, value->getString());
+    *binary.path = joinPath(directory, value->get_ref<const std::string &>());
   }
-  if (const JsonValue *plan = entry.get("plan"))
-    row.plan = *plan;
+  if (const Json *plan = getMember(entry, "plan"))
+    row.plan = plan->dump();
 
-  const JsonValue *launch = reader.require(entry, "launch", where);
+  const Json *launch = reader.require(entry, "launch", where);
   if (!launch)
     return false;
   std::string launchWhere = where + ".launch";
-  if (!launch->isObject())
+  if (!launch->is_object())
     return reader.fail(where + ": \"launch\" must be an object");
   if (!parseLaunchObject(reader, *launch, launchWhere, row.launch) ||
       !parseGridRule(reader, *launch, launchWhere, row.gridRows))
@@ -1001,9 +1123,8 @@ static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
                        std::to_string(rule.axis) + "] is " +
                        std::to_string(row.launch.grid[rule.axis]));
 
-  if (!parseTensorMapArray(reader, entry.get("tensor_maps"), where,
-                           /*dynamicDims=*/true, manifest.args,
-                           row.tensorMaps))
+  if (!parseTensorMapArray(reader, getMember(entry, "tensor_maps"), where,
+                           /*dynamicDims=*/true, manifest.args, row.tensorMaps))
     return false;
   // Each map as the launch at m_max encodes it.
   std::vector<ArgSpec> argsAtMax =
@@ -1019,8 +1140,8 @@ static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
                          std::to_string(std::max<int64_t>(row.mMax, 1)) +
                          ": " + message);
   }
-  if (const JsonValue *cost = entry.get("cost")) {
-    if (!cost->isObject())
+  if (const Json *cost = getMember(entry, "cost")) {
+    if (!cost->is_object())
       return reader.fail(where + ": \"cost\" must be an object");
     if (!parseCostObject(reader, *cost, where + ".cost", row.cost))
       return false;
@@ -1028,17 +1149,16 @@ static bool parsePlanRow(FieldReader &reader, const JsonValue &entry,
   return true;
 }
 
-static bool parsePlans(FieldReader &reader, const JsonValue &root,
+static bool parsePlans(FieldReader &reader, const Json &root,
                        const std::string &directory, Manifest &manifest) {
-  const JsonValue *value = reader.require(root, "plans", "manifest");
+  const Json *value = reader.require(root, "plans", "manifest");
   if (!value)
     return false;
-  if (!value->isArray() || value->getArray().empty())
+  if (!value->is_array() || value->empty())
     return reader.fail("manifest: \"plans\" must be a non-empty array");
-  for (size_t i = 0; i < value->getArray().size(); ++i) {
+  for (size_t i = 0; i < value->size(); ++i) {
     PlanRow row;
-    if (!parsePlanRow(reader, value->getArray()[i], i, manifest, directory,
-                      row))
+    if (!parsePlanRow(reader, (*value)[i], i, manifest, directory, row))
       return false;
     manifest.plans.push_back(std::move(row));
   }
@@ -1052,21 +1172,21 @@ static bool parsePlans(FieldReader &reader, const JsonValue &root,
   return true;
 }
 
-static bool parseCostAt(FieldReader &reader, const JsonValue &root,
+static bool parseCostAt(FieldReader &reader, const Json &root,
                         Manifest &manifest) {
-  const JsonValue *value = root.get("cost_at");
+  const Json *value = getMember(root, "cost_at");
   if (!value)
     return true;
-  if (!value->isArray())
+  if (!value->is_array())
     return reader.fail("manifest: \"cost_at\" must be an array");
   const DynamicDimInfo &range = manifest.dynamicDim;
-  for (size_t i = 0; i < value->getArray().size(); ++i) {
-    const JsonValue &entry = value->getArray()[i];
+  for (size_t i = 0; i < value->size(); ++i) {
+    const Json &entry = (*value)[i];
     std::string where = "cost_at[" + std::to_string(i) + "]";
-    if (!entry.isObject())
+    if (!entry.is_object())
       return reader.fail(where + " must be an object");
     CostPoint point;
-    const JsonValue *m = reader.require(entry, "m", where);
+    const Json *m = reader.require(entry, "m", where);
     if (!m || !reader.readInteger(*m, where + ": \"m\"", range.min, range.max,
                                   point.m))
       return false;
@@ -1170,13 +1290,13 @@ bool sol::runtime::parseManifest(const std::string &text,
                                  Manifest &manifest, std::string &error) {
   manifest = Manifest();
   manifest.directory = directory;
-  JsonValue root;
-  if (!parseJson(text, root, error)) {
+  Json root;
+  if (!parseJsonText(text, root, error)) {
     error = "malformed JSON: " + error;
     return false;
   }
   FieldReader reader(error);
-  if (!root.isObject())
+  if (!root.is_object())
     return reader.fail("manifest: top level must be an object");
   if (!reader.readString(root, "kernel", "manifest", manifest.kernel))
     return false;
@@ -1190,13 +1310,13 @@ bool sol::runtime::parseManifest(const std::string &text,
                   {"cubin", &manifest.cubinPath},
                   {"lib", &manifest.libPath}};
   for (auto &binary : binaries) {
-    const JsonValue *value = root.get(binary.key);
-    if (!value || value->isNull())
+    const Json *value = getMember(root, binary.key);
+    if (!value || value->is_null())
       continue;
-    if (!value->isString())
+    if (!value->is_string())
       return reader.fail(std::string("manifest: \"") + binary.key +
                          "\" must be a string");
-    *binary.path = joinPath(directory, value->getString());
+    *binary.path = joinPath(directory, value->get_ref<const std::string &>());
   }
 
   // A dynamic manifest (docs/dynamic-shapes.md): its range first, which
@@ -1221,17 +1341,17 @@ bool sol::runtime::parseManifest(const std::string &text,
              !parseCost(reader, root, manifest.cost)) {
     return false;
   }
-  if (const JsonValue *plan = root.get("plan"))
-    manifest.plan = *plan;
+  if (const Json *plan = getMember(root, "plan"))
+    manifest.plan = plan->dump();
 
-  const JsonValue *program = reader.require(root, "program", "manifest");
+  const Json *program = reader.require(root, "program", "manifest");
   if (!program)
     return false;
-  if (!program->isArray() || program->getArray().empty())
+  if (!program->is_array() || program->empty())
     return reader.fail("manifest: \"program\" must be a non-empty array");
-  for (size_t id = 0; id < program->getArray().size(); ++id) {
+  for (size_t id = 0; id < program->size(); ++id) {
     ProgramOp op;
-    if (!parseOp(reader, program->getArray()[id], id, op))
+    if (!parseOp(reader, (*program)[id], id, op))
       return false;
     if (op.kind == OpKind::Arg) {
       if (op.argIndex >= static_cast<int>(manifest.args.size()))

@@ -11,7 +11,6 @@
 #define SOL_RUNTIME_MANIFEST_H
 
 #include "runtime/DType.h"
-#include "runtime/Json.h"
 
 #include <cstdint>
 #include <string>
@@ -174,7 +173,7 @@ int64_t evaluateGridRule(const GridRule &rule, int64_t dim, int64_t cluster);
 struct PlanRow {
   int64_t mMin = 0, mMax = 0;
   std::string kernel, ptxPath, cubinPath; // absolute or "" when absent
-  JsonValue plan;
+  std::string plan;    // the row's "plan" object as compact JSON, or ""
   LaunchConfig launch; // its grid is the row's at m_max
   GridRule gridRows;
   /// Maps over the args; a dim of kDynamicDim is resolved at the launch's M.
@@ -205,7 +204,8 @@ struct Manifest {
   std::vector<ProgramOp> program;
   std::vector<int> outputs; // program value ids, one per output arg, in order
   CostInfo cost;
-  JsonValue plan;
+  /// The "plan" object as compact JSON text (for reports), or "".
+  std::string plan;
 
   /// A dynamic manifest (as parsed): shapes hold kDynamicDim in dim 0, the
   /// launch is per row of `plans`, and nothing can run until
@@ -251,6 +251,9 @@ struct Manifest {
 /// kMaxElements elements, and the launch fits CUDA's limits.
 bool parseManifest(const std::string &text, const std::string &directory,
                    Manifest &manifest, std::string &error);
+/// Reads a whole file (at most 256 MiB); false with a message otherwise.
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error);
 /// Reads, parses and validates the manifest file at `path`.
 bool loadManifest(const std::string &path, Manifest &manifest,
                   std::string &error);

@@ -403,51 +403,22 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
           "compiled for " + manifest.target.chip + ", running on " + deviceChip;
   }
 
-  DeviceResources resources(driver);
-  char infoLog[8192] = {0}, errorLog[8192] = {0};
-  CUjit_option jitOptions[] = {
-      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *jitValues[] = {infoLog, reinterpret_cast<void *>(sizeof(infoLog) - 1),
-                       errorLog,
-                       reinterpret_cast<void *>(sizeof(errorLog) - 1)};
-  CUresult status = driver.cuModuleLoadDataEx(&resources.module, image.data(),
-                                              4, jitOptions, jitValues);
-  if (status != CUDA_SUCCESS) {
-    resources.module = nullptr;
-    error = "cannot load module '" + result.binaryPath +
-            "': " + driver.describe(status);
-    if (errorLog[0])
-      error += "\n  JIT error log:\n" + std::string(errorLog);
-    if (infoLog[0])
-      error += "\n  JIT info log:\n" + std::string(infoLog);
-    return;
-  }
-  CUfunction function = nullptr;
-  status = driver.cuModuleGetFunction(&function, resources.module,
-                                      manifest.kernel.c_str());
-  if (status != CUDA_SUCCESS) {
-    error = "kernel entry '" + manifest.kernel + "' not found in '" +
-            result.binaryPath + "': " + driver.describe(status);
-    return;
-  }
   const LaunchConfig &launch = manifest.launch;
-  if (launch.dynamicSharedBytes > 48 * 1024) {
-    if (maxDynamicSharedBytes > 0 &&
-        launch.dynamicSharedBytes >
-            static_cast<unsigned>(maxDynamicSharedBytes)) {
-      error = "kernel asks for " + std::to_string(launch.dynamicSharedBytes) +
-              " B of dynamic shared memory; the device allows " +
-              std::to_string(maxDynamicSharedBytes);
-      return;
-    }
-    if (!driver.check(
-            driver.cuFuncSetAttribute(
-                function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                static_cast<int>(launch.dynamicSharedBytes)),
-            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
-      return;
+  if (launch.dynamicSharedBytes > kDefaultDynamicSharedBytes &&
+      maxDynamicSharedBytes > 0 &&
+      launch.dynamicSharedBytes >
+          static_cast<unsigned>(maxDynamicSharedBytes)) {
+    error = "kernel asks for " + std::to_string(launch.dynamicSharedBytes) +
+            " B of dynamic shared memory; the device allows " +
+            std::to_string(maxDynamicSharedBytes);
+    return;
   }
+  DeviceResources resources(driver);
+  CUfunction function = nullptr;
+  if (!loadKernel(driver, image, manifest.kernel, launch.dynamicSharedBytes,
+                  "module '" + result.binaryPath + "'", resources.module,
+                  function, error))
+    return;
 
   // Input sets: one for a check, enough to span twice the L2 for timing.
   double bytesPerSet = static_cast<double>(manifest.getTotalArgBytes());
@@ -502,7 +473,7 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   };
 
   // The checked launch; errors inside the kernel surface at the sync.
-  status = launchSet(0);
+  CUresult status = launchSet(0);
   if (status != CUDA_SUCCESS) {
     error = "kernel launch failed: " + driver.describe(status);
     return;
@@ -584,36 +555,38 @@ static std::string format(const char *pattern, double value) {
   return buffer;
 }
 
-JsonValue sol::runtime::toJson(const RunResult &result) {
-  JsonValue row = JsonValue::makeObject();
-  row.set("kernel", JsonValue::makeString(result.kernel));
+nlohmann::ordered_json sol::runtime::toJson(const RunResult &result) {
+  nlohmann::ordered_json row;
+  row["kernel"] = result.kernel;
   if (result.dim >= 0)
-    row.set("dim", JsonValue::makeNumber(static_cast<double>(result.dim)));
-  row.set("backend", JsonValue::makeString(result.backend));
-  row.set("device", JsonValue::makeString(result.deviceName));
-  row.set("pass", JsonValue::makeBool(result.pass));
+    row["dim"] = result.dim;
+  row["backend"] = result.backend;
+  row["device"] = result.deviceName;
+  row["pass"] = result.pass;
   if (!result.error.empty())
-    row.set("error", JsonValue::makeString(result.error));
-  row.set("share", JsonValue::makeNumber(result.share));
-  row.set("max_rel_err", JsonValue::makeNumber(result.maxRelError));
-  row.set("cosine", JsonValue::makeNumber(result.cosine));
+    row["error"] = result.error;
+  row["share"] = result.share;
+  row["max_rel_err"] = result.maxRelError;
+  row["cosine"] = result.cosine;
   bool sampled = false;
   for (const OutputCheck &check : result.outputs)
     sampled = sampled || check.isSampled();
-  row.set("sampled", JsonValue::makeBool(sampled));
-  auto timing = [&](double value) {
-    return result.timed ? JsonValue::makeNumber(value) : JsonValue();
+  row["sampled"] = sampled;
+  // Untimed rows say null rather than a zero that reads like a measurement.
+  auto timing = [&](auto value) {
+    return result.timed ? nlohmann::ordered_json(value)
+                        : nlohmann::ordered_json();
   };
-  row.set("us", timing(result.us));
-  row.set("tflops", timing(result.tflops));
-  row.set("gbps", timing(result.gbps));
-  row.set("sol_measured", timing(result.solMeasured));
-  row.set("sol_pred", JsonValue::makeNumber(result.solPred));
-  row.set("t_pred_us", JsonValue::makeNumber(result.tPredUs));
-  row.set("t_ideal_us", JsonValue::makeNumber(result.tIdealUs));
-  row.set("input_sets", timing(result.inputSets));
+  row["us"] = timing(result.us);
+  row["tflops"] = timing(result.tflops);
+  row["gbps"] = timing(result.gbps);
+  row["sol_measured"] = timing(result.solMeasured);
+  row["sol_pred"] = result.solPred;
+  row["t_pred_us"] = result.tPredUs;
+  row["t_ideal_us"] = result.tIdealUs;
+  row["input_sets"] = timing(result.inputSets);
   if (result.hostWallUs >= 0)
-    row.set("host_wall_us", JsonValue::makeNumber(result.hostWallUs));
+    row["host_wall_us"] = result.hostWallUs;
   return row;
 }
 
@@ -653,8 +626,8 @@ std::string sol::runtime::formatResultBlock(const Manifest &manifest,
                               : std::string("none")) +
             "\n";
   }
-  if (!manifest.plan.isNull())
-    text += "  plan:     " + writeJson(manifest.plan) + "\n";
+  if (!manifest.plan.empty())
+    text += "  plan:     " + manifest.plan + "\n";
   if (!result.note.empty())
     text += "  note:     " + result.note + "\n";
   if (!result.error.empty())

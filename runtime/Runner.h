@@ -13,8 +13,9 @@
 
 #include "runtime/Compare.h"
 #include "runtime/CudaDriver.h"
-#include "runtime/Json.h"
 #include "runtime/Manifest.h"
+
+#include "third_party/nlohmann/json.hpp"
 
 #include <cstdint>
 #include <string>
@@ -92,8 +93,8 @@ struct RunResult {
   double hostWallUs = -1;
 };
 
-/// One result row for --json.
-JsonValue toJson(const RunResult &result);
+/// One result row for --json (keys in the order they print).
+nlohmann::ordered_json toJson(const RunResult &result);
 /// The readable block printed per kernel.
 std::string formatResultBlock(const Manifest &manifest,
                               const RunResult &result);

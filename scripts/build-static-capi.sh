@@ -63,7 +63,7 @@ cmake --build "$BUILD" --target sol_capi
 capi_obj="$BUILD/lib/CAPI/CMakeFiles/sol_capi.dir/SolCAPI.cpp.o"
 sol_archives=()
 for name in MLIRSolPipelines MLIRSolTransforms MLIRSolToLinalg \
-    MLIRSolKernelsToGPU MLIRSolScalarCodegen MLIRSolAnalysis MLIRSol SolRuntime; do
+    MLIRSolKernelsToGPU MLIRSolScalarCodegen MLIRSolAnalysis MLIRSol SolLaunch; do
   archive="$(find "$BUILD" -name "lib$name.a" -print -quit)"
   [ -n "$archive" ] || { echo "missing lib$name.a under $BUILD" >&2; exit 1; }
   sol_archives+=("$archive")

@@ -269,6 +269,23 @@ SOL_CAPI_EXPORT int sol_loaded_kernel_dim_range(const sol_loaded_kernel *kernel,
 SOL_CAPI_EXPORT size_t
 sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel);
 
+/* A CUfunction_attribute of the loaded kernel's function (a dynamic
+ * kernel's first plan row), e.g. 4 for its registers per thread
+ * (CU_FUNC_ATTRIBUTE_NUM_REGS), 3 for its local (spill) bytes: cuda.h's
+ * values. 0 and `*value` on success; non-zero and `*error` (when not NULL;
+ * free it with sol_string_free) otherwise, also when the driver lacks
+ * cuFuncGetAttribute. */
+SOL_CAPI_EXPORT int sol_loaded_kernel_attribute(const sol_loaded_kernel *kernel,
+                                                int attribute, int *value,
+                                                char **error);
+
+/* Whether `manifest_json` is a manifest the launcher takes, checked as
+ * sol_module_load checks it (fields, ranges, tensor maps, clusters, the
+ * program) without a GPU: 0, or non-zero and `*error` naming the field by
+ * its JSON path. */
+SOL_CAPI_EXPORT int sol_manifest_check(const char *manifest_json,
+                                       char **error);
+
 /* Unloads the module. NULL is ignored. */
 SOL_CAPI_EXPORT void sol_loaded_kernel_free(sol_loaded_kernel *kernel);
 

@@ -1057,8 +1057,9 @@ static bool enterKernelDevice(const sol_loaded_kernel *kernel,
 }
 
 /// Loads `image` (a cubin or PTX, `size` bytes) as a module and looks up
-/// `entry`, setting its dynamic shared memory to `smem`; on failure the
-/// message, and any module loaded is left in `module` for the caller to free.
+/// `entry`, letting it use `smem` bytes of dynamic shared memory (the launch
+/// library's loadKernel); on failure the message, and any module loaded is
+/// left in `module` for the caller to free.
 static bool loadImage(const cuda::CudaDriver &driver, const void *image,
                       size_t size, const std::string &entry, unsigned smem,
                       cuda::CUmodule &module, cuda::CUfunction &function,
@@ -1066,31 +1067,9 @@ static bool loadImage(const cuda::CudaDriver &driver, const void *image,
   // PTX is read as a C string: make sure one NUL ends it.
   std::string bytes(static_cast<const char *>(image), size);
   bytes.push_back('\0');
-  char errorLog[8192] = {0};
-  cuda::CUjit_option options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER,
-                                  cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1)};
-  cuda::CUresult status =
-      driver.cuModuleLoadDataEx(&module, bytes.data(), 2, options, values);
-  if (status != cuda::CUDA_SUCCESS) {
-    module = nullptr;
-    message = "cannot load the module of '" + entry +
-              "': " + driver.describe(status);
-    if (errorLog[0])
-      message += "\n  JIT error log:\n" + std::string(errorLog);
-    return false;
-  }
-  if (!driver.check(driver.cuModuleGetFunction(&function, module,
-                                               entry.c_str()),
-                    "cuModuleGetFunction", message))
-    return false;
-  return smem == 0 ||
-         driver.check(driver.cuFuncSetAttribute(
-                          function,
-                          cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                          static_cast<int>(smem)),
-                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                      message);
+  return ::sol::runtime::loadKernel(driver, bytes, entry, smem,
+                                    "the module of '" + entry + "'", module,
+                                    function, message);
 }
 
 /// Loads a kernel from `numImages` images: one for a static manifest, one
@@ -1333,6 +1312,44 @@ extern "C" int sol_loaded_kernel_dim_range(const sol_loaded_kernel *kernel,
 
 extern "C" size_t sol_loaded_kernel_num_args(const sol_loaded_kernel *kernel) {
   return kernel ? kernel->manifest.args.size() : 0;
+}
+
+extern "C" int sol_loaded_kernel_attribute(const sol_loaded_kernel *kernel,
+                                           int attribute, int *value,
+                                           char **error) {
+  try {
+    if (!kernel || !kernel->function || !value)
+      return fail(error, "sol_loaded_kernel_attribute: kernel and value must "
+                         "be given");
+    const cuda::CudaDriver *driver = nullptr;
+    std::string message;
+    if (!enterKernelDevice(kernel, driver, message))
+      return fail(error, "sol_loaded_kernel_attribute: " + message);
+    if (!driver->cuFuncGetAttribute)
+      return fail(error, "sol_loaded_kernel_attribute: the CUDA driver does "
+                         "not export cuFuncGetAttribute");
+    if (!driver->check(driver->cuFuncGetAttribute(value, attribute,
+                                                  kernel->function),
+                       "cuFuncGetAttribute", message))
+      return fail(error, "sol_loaded_kernel_attribute: " + message);
+    return 0;
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_loaded_kernel_attribute: out of memory");
+  }
+}
+
+extern "C" int sol_manifest_check(const char *manifestJson, char **error) {
+  try {
+    if (!manifestJson)
+      return fail(error, "sol_manifest_check: manifest_json must be given");
+    ::sol::runtime::Manifest manifest;
+    std::string message;
+    if (!::sol::runtime::parseManifest(manifestJson, "", manifest, message))
+      return fail(error, "sol_manifest_check: " + message);
+    return 0;
+  } catch (const std::bad_alloc &) {
+    return fail(error, "sol_manifest_check: out of memory");
+  }
 }
 
 extern "C" void sol_loaded_kernel_free(sol_loaded_kernel *kernel) {

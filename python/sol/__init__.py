@@ -10,16 +10,27 @@ A dynamic kernel (`tensor<?x...>`, docs/dynamic-shapes.md) serves every M of
 its range: `kernel.is_dynamic`, its rows' binaries in `kernel.plans`, and
 `launch` takes M from its tensors' outermost dim.
 
+A kernel sol-opt wrote to disk (`--sol-to-ptx=out-dir=...`, a bench bundle)
+loads with `sol.Kernel.from_manifest(path)`. Every launch goes through the C
+API and so through sol's one launch library (runtime/Launch.h): the manifest
+reader, tensor-map encoding and cluster launches that sol-run uses too.
+
 `sol.torch_backend` registers the torch.compile backend "sol".
 """
 
 import ctypes
 import json
 
-from ._capi import SolError, build_id, lib, take_string
+import os
+
+from ._capi import SolError, build_id, lib, require, take_string
 
 __all__ = ["SolError", "Compilation", "Kernel", "PlanBinary", "build_id",
-           "compile", "version"]
+           "check_manifest", "compile", "version"]
+
+# cuda.h's CUfunction_attribute values that Kernel.attributes reports.
+_FUNCTION_ATTRIBUTES = {"max_threads": 0, "static_smem": 1, "local_bytes": 3,
+                        "regs": 4}
 
 # Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
 _TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
@@ -28,6 +39,16 @@ _TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
 def version():
     """The C library's version ("MAJOR.MINOR.PATCH")."""
     return lib().sol_version().decode()
+
+
+def check_manifest(manifest_json):
+    """Raises SolError unless `manifest_json` (text) is a manifest the
+    launcher takes, checked as loading checks it but without a GPU; the
+    message names the field by its JSON path."""
+    error = ctypes.c_void_p()
+    if require("sol_manifest_check")(manifest_json.encode(),
+                                     ctypes.byref(error)):
+        raise SolError(take_string(error))
 
 
 class PlanBinary:
@@ -57,6 +78,39 @@ class Kernel:
         self.manifest = json.loads(manifest_json)
         self.plans = list(plans or [])
         self._loaded = {}   # CUDA device ordinal -> loaded kernel handle
+
+    @classmethod
+    def from_manifest(cls, path):
+        """The kernel whose manifest sol-opt wrote at `path`, with the cubin
+        and PTX it names (relative to its folder; a dynamic manifest's per
+        plans row). A binary the manifest names but the folder lacks is
+        empty. Raises SolError for a manifest that is not JSON."""
+        directory = os.path.dirname(os.path.abspath(path))
+        with open(path) as f:
+            text = f.read()
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            raise SolError(f"{path}: malformed JSON: {e}") from None
+        if not isinstance(doc, dict):
+            raise SolError(f"{path}: the top level must be an object")
+
+        def read(entry, key, binary):
+            name = entry.get(key)
+            if not isinstance(name, str) or not name:
+                return b"" if binary else ""
+            file = os.path.join(directory, name)
+            if not os.path.isfile(file):
+                return b"" if binary else ""
+            with open(file, "rb") as f:
+                data = f.read()
+            return data if binary else data.decode()
+
+        plans = [PlanBinary(row.get("kernel", ""), read(row, "ptx", False),
+                            read(row, "cubin", True))
+                 for row in doc.get("plans") or [] if isinstance(row, dict)]
+        return cls(str(doc.get("kernel", "")), read(doc, "ptx", False),
+                   read(doc, "cubin", True), text, plans)
 
     @property
     def is_dynamic(self):
@@ -98,15 +152,16 @@ class Kernel:
         return f"<sol.Kernel {self.name}>"
 
     def load(self, device=0):
-        """Loads the cubin on CUDA device `device` (an ordinal; once per
-        device); raises SolError."""
+        """Loads the cubin (the PTX, JIT-compiled, when there is no cubin) on
+        CUDA device `device` (an ordinal; once per device); raises
+        SolError."""
         handle = self._loaded.get(device)
         if handle is None:
             handle = ctypes.c_void_p()
             error = ctypes.c_void_p()
             if self.is_dynamic:
                 # One image per plan row, in the manifest's order.
-                images = [p.cubin for p in self.plans]
+                images = [p.cubin or p.ptx.encode() for p in self.plans]
                 status = lib().sol_module_load_plans(
                     (ctypes.c_void_p * len(images))(
                         *[ctypes.cast(ctypes.c_char_p(i), ctypes.c_void_p)
@@ -116,8 +171,9 @@ class Kernel:
                     self.manifest_json.encode(), device, ctypes.byref(handle),
                     ctypes.byref(error))
             else:
+                image = self.cubin or self.ptx.encode()
                 status = lib().sol_module_load_on_device(
-                    self.cubin, len(self.cubin), self.name.encode(),
+                    image, len(image), self.name.encode(),
                     self.manifest_json.encode(), device, ctypes.byref(handle),
                     ctypes.byref(error))
             if status:
@@ -125,12 +181,35 @@ class Kernel:
             self._loaded[device] = handle
         return handle
 
-    def __del__(self):
-        for handle in (getattr(self, "_loaded", None) or {}).values():
+    def attributes(self, device=0):
+        """The loaded function's registers per thread, local (spill) bytes,
+        static shared memory and most threads per block, as the driver
+        reports them ({"regs": ..., "local_bytes": ..., "static_smem": ...,
+        "max_threads": ...}); a dynamic kernel's first plan row's. Loads the
+        kernel on `device` first. Raises SolError."""
+        handle = self.load(device)
+        function = require("sol_loaded_kernel_attribute")
+        result = {}
+        for name, attribute in _FUNCTION_ATTRIBUTES.items():
+            value, error = ctypes.c_int(), ctypes.c_void_p()
+            if function(handle, attribute, ctypes.byref(value),
+                        ctypes.byref(error)):
+                raise SolError(take_string(error))
+            result[name] = value.value
+        return result
+
+    def unload(self):
+        """Frees the modules `load` loaded (on every device); a later launch
+        loads again."""
+        loaded, self._loaded = getattr(self, "_loaded", None) or {}, {}
+        for handle in loaded.values():
             try:
                 lib().sol_loaded_kernel_free(handle)
             except Exception:
                 pass
+
+    def __del__(self):
+        self.unload()
 
     def check_args(self, tensors):
         """Raises SolError unless `tensors` match the manifest's args (inputs,
@@ -214,17 +293,30 @@ class Kernel:
         on the device of the first tensor (loaded there the first time);
         `stream` must belong to it. A dynamic kernel runs at the M of its
         tensors (dim_of). Raises SolError."""
-        pointers = (ctypes.c_void_p * len(tensors))(
-            *[t.data_ptr() for t in tensors])
-        error = ctypes.c_void_p()
         device = (tensors[0].device.index or 0) if tensors else 0
+        self.launch_pointers([t.data_ptr() for t in tensors], stream, device,
+                             self.dim_of(tensors) if self.is_dynamic else None)
+
+    def launch_pointers(self, pointers, stream=0, device=0, dim=None):
+        """Launches with `pointers` (device addresses of the args' dense
+        row-major buffers, inputs then outputs, as ints or a ctypes
+        c_void_p array, which callers that launch often build once) on the
+        raw CUDA stream handle `stream` of CUDA device `device`; a dynamic
+        kernel at M = `dim`. No checks beyond the C API's (the count, the
+        maps' alignment). Raises SolError."""
+        if not isinstance(pointers, ctypes.Array):
+            pointers = (ctypes.c_void_p * len(pointers))(*pointers)
+        error = ctypes.c_void_p()
         handle = self.load(device)
         if self.is_dynamic:
+            if dim is None:
+                raise SolError(f"kernel {self.name} is dynamic: launch it "
+                               "at one M (dim)")
             status = lib().sol_kernel_launch_dim(
-                handle, pointers, len(tensors), self.dim_of(tensors),
+                handle, pointers, len(pointers), dim,
                 ctypes.c_void_p(stream), ctypes.byref(error))
         else:
-            status = lib().sol_kernel_launch(handle, pointers, len(tensors),
+            status = lib().sol_kernel_launch(handle, pointers, len(pointers),
                                              ctypes.c_void_p(stream),
                                              ctypes.byref(error))
         if status:

@@ -43,8 +43,8 @@ def lib():
     for path in _candidates():
         tried.append(str(path))
         if path.is_file():
-            _lib = _declare(ctypes.CDLL(str(path)))
             _lib_path = path
+            _lib = _declare(ctypes.CDLL(str(path)))
             return _lib
     raise SolError(
         f"{LIBRARY_NAME} not found (tried: {', '.join(tried)}); build sol "
@@ -106,12 +106,37 @@ def _declare(l):
         "sol_loaded_kernel_num_args": (sz, [vp]),
         "sol_loaded_kernel_free": (None, [vp]),
         "sol_loaded_kernel_device": (ctypes.c_int, [vp]),
+        "sol_loaded_kernel_attribute": (ctypes.c_int,
+                                        [vp, ctypes.c_int,
+                                         ctypes.POINTER(ctypes.c_int), out]),
+        "sol_manifest_check": (ctypes.c_int, [cp, out]),
     }
     for name, (restype, argtypes) in signatures.items():
-        function = getattr(l, name)
+        # A library older than this package lacks the newest entry points:
+        # it still loads, and only what needs one says so (require()).
+        function = getattr(l, name, None)
+        if function is None and name in _NEWER:
+            continue
+        if function is None:
+            raise SolError(f"{_lib_path or LIBRARY_NAME} does not export "
+                           f"{name}: rebuild it (scripts/build.sh)")
         function.restype = restype
         function.argtypes = argtypes
     return l
+
+
+# Entry points added after the first wheels (see _declare).
+_NEWER = {"sol_loaded_kernel_attribute", "sol_manifest_check"}
+
+
+def require(name):
+    """The library's entry point `name`; SolError when the library is older
+    than it."""
+    function = getattr(lib(), name, None)
+    if function is None:
+        raise SolError(f"{_lib_path} does not export {name}: it is older "
+                       "than this package (rebuild it, scripts/build.sh)")
+    return function
 
 
 def take_string(pointer):

@@ -167,6 +167,24 @@ int main(int argc, char **argv) {
     printf("bad manifest: error: %s\n", error);
     sol_string_free(error);
   }
+  // The same reader without a GPU: the compiler's manifest passes, malformed
+  // text names where it broke.
+  // CHECK: manifest check: ok
+  if (sol_manifest_check(sol_kernel_manifest_json(compilation, 0), &error)) {
+    printf("manifest check: error: %s\n", error);
+    sol_string_free(error);
+    ++failures;
+  } else {
+    printf("manifest check: ok\n");
+  }
+  // CHECK: manifest check: error: sol_manifest_check: malformed JSON: parse error at line 1, column 12
+  if (sol_manifest_check("{\"kernel\": }", &error) == 0) {
+    printf("manifest check: unexpectedly ok\n");
+    ++failures;
+  } else {
+    printf("manifest check: error: %s\n", error);
+    sol_string_free(error);
+  }
   // Manifests are range-checked before use: an arg index of 2^31 was a
   // negative int (SIGSEGV in sol-run), 2^32 silently 0.
   // CHECK: manifest index: error: sol_module_load: program[2] (arg): "index"

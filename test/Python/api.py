@@ -151,3 +151,39 @@ try:
     print("load: ok")
 except sol.SolError as error:
     print("load: SolError:", error)
+
+# A kernel sol-opt wrote to disk (a bench bundle) loads by its manifest:
+# binaries read from its folder, dynamic rows too; the launcher's reader
+# checks a manifest without a GPU.
+import os  # noqa: E402
+import tempfile  # noqa: E402
+
+with tempfile.TemporaryDirectory() as folder:
+    for k in (kernel, dynamic):
+        doc = dict(k.manifest)
+        for entry, binaries in ([(doc, k)] if not k.is_dynamic else
+                                list(zip(doc["plans"], k.plans))):
+            for suffix, data in ((".ptx", binaries.ptx.encode()),
+                                 (".cubin", binaries.cubin)):
+                if data:
+                    name = binaries.name + suffix
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(data)
+                    entry[suffix[1:]] = name
+        path = os.path.join(folder, k.name + ".json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        disk = sol.Kernel.from_manifest(path)
+        # CHECK: from disk: {{.+}} True True
+        # CHECK: from disk: d_matmul_0 True True
+        print("from disk:", disk.name, disk.cubin == k.cubin and
+              disk.ptx == k.ptx, [(p.name, p.cubin) for p in disk.plans] ==
+              [(p.name, p.cubin) for p in k.plans])
+# CHECK: check: ok
+sol.check_manifest(kernel.manifest_json)
+print("check: ok")
+# CHECK-NEXT: check: SolError: sol_manifest_check: launch: "grid" must be an array of integers
+try:
+    sol.check_manifest(kernel.manifest_json.replace('"grid"', '"grid": 1, "x"', 1))
+except sol.SolError as error:
+    print("check: SolError:", error)

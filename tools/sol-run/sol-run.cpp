@@ -10,7 +10,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/Json.h"
 #include "runtime/Manifest.h"
 #include "runtime/Runner.h"
 
@@ -196,7 +195,7 @@ static int runMain(int argc, char **argv) {
 
   Runner runner(options);
   std::vector<RunResult> results;
-  JsonValue rows = JsonValue::makeArray();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   int passed = 0, failed = 0;
   for (const std::string &path : manifestPaths) {
     Manifest manifest;
@@ -213,7 +212,7 @@ static int runMain(int argc, char **argv) {
                   error.c_str());
       std::fflush(stdout);
       ++failed;
-      rows.push(toJson(result));
+      rows.push_back(toJson(result));
       results.push_back(std::move(result));
       continue;
     }
@@ -222,7 +221,7 @@ static int runMain(int argc, char **argv) {
       std::printf("%s\n", formatResultBlock(run, result).c_str());
       std::fflush(stdout);
       (result.pass ? passed : failed) += 1;
-      rows.push(toJson(result));
+      rows.push_back(toJson(result));
       results.push_back(std::move(result));
     }
   }
@@ -236,7 +235,11 @@ static int runMain(int argc, char **argv) {
 
   if (!jsonPath.empty()) {
     std::ofstream stream(jsonPath);
-    stream << writeJson(rows, 2) << "\n";
+    // Error text may hold bytes from a file or a JIT log that are not UTF-8:
+    // replaced, not thrown over.
+    stream << rows.dump(2, ' ', /*ensure_ascii=*/false,
+                        nlohmann::ordered_json::error_handler_t::replace)
+           << "\n";
     if (!stream) {
       std::fprintf(stderr, "sol-run: cannot write '%s'\n", jsonPath.c_str());
       return 1;
