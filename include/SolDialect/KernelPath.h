@@ -136,6 +136,11 @@ public:
   /// Whether the path runs a sibling pair (one A, two weights) as one
   /// kernel; the others are not asked for one.
   virtual bool takesSiblings() const { return false; }
+  /// Whether a plan of the path is built for its kernel's exact row count
+  /// (tile[0] is M, the rows unrolled): plans that differ only there are one
+  /// family, and a dynamic kernel's table gives the path one row per M
+  /// rather than one built for its largest M and masked below it.
+  virtual bool buildsForExactRows() const { return false; }
   /// Empty when the path can compute `request`'s kernel, else the rule it
   /// breaks, stated for the user. Asked of a matmul path with a matmul, of
   /// the others without one.

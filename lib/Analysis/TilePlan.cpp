@@ -267,9 +267,9 @@ bool mlir::sol::isSamePlanFamily(PlanAttr a, PlanAttr b) {
       a.getStages() != b.getStages() || a.getSplitK() != b.getSplitK() ||
       a.getSchedule() != b.getSchedule() || a.getCluster() != b.getCluster())
     return false;
-  // A gemv's tile[0] is its rows, which follow M.
+  // A plan built for its exact rows has them in tile[0], which follows M.
   ArrayRef<int64_t> tileA = a.getTile(), tileB = b.getTile();
-  if (a.getPath() == KernelPath::gemv)
+  if (lookupKernelPath(a.getPath()).buildsForExactRows())
     return tileA.drop_front() == tileB.drop_front();
   return tileA == tileB;
 }
@@ -488,6 +488,20 @@ mlir::sol::choosePlanTable(KernelOp kernel, TargetAttr target,
     PlanAttr family = span.family;
     int64_t mMin = span.mMin;
     std::string boundary = span.boundary;
+    // A path built for its exact rows gets a row per M: each but the last
+    // ends where the next M's rows are built.
+    if (lookupKernelPath(family.getPath()).buildsForExactRows()) {
+      for (int64_t m = std::max<int64_t>(mMin, 1); m < span.mMax; ++m) {
+        FailureOr<PlanChoice> built =
+            buildFamilyAt(kernel, family, m, target, constraints);
+        if (failed(built))
+          break;
+        rows.push_back({mMin, m, *built,
+                        "ends at " + std::to_string(m) +
+                            ": the plan is built for its exact rows"});
+        mMin = m + 1;
+      }
+    }
     while (true) {
       int64_t buildAt = std::max<int64_t>(span.mMax, 1);
       FailureOr<PlanChoice> built =

@@ -12,13 +12,17 @@
 // ping-pong to overlap (289..768), ping-pong 128x160 where its tile count
 // fills the last wave better (769..3072), and ping-pong 128x128, the static
 // prefill plan (tile.mlir), from there to the end. Each row's plan is built
-// at its m_max: the gemv row's tile[0] is 4, every grid the largest the row
-// launches (the launch computes the rest by getDynamicGridRule).
+// at its m_max, every grid the largest the row launches (the launch
+// computes the rest by getDynamicGridRule), except gemv's: it is built for
+// its exact rows, so each M to 4 has its own row (tile[0] = M).
 // CHECK-LABEL: func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1256.8,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1256.8{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
@@ -27,13 +31,16 @@
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
-  // expected-remark @+7 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
-  // expected-remark @+6 {{plan for M in 5..59: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 14.677 us at M = 59; ends where the next plan wins: at 59 mma_sync 16x64x64 split_k 4 14.677 us against mma_sync 16x16x64 14.695 us; at 60 mma_sync 16x16x64 14.696 us against mma_sync 16x64x64 split_k 4 14.696 us (a tie within 0.1%, to the fewer padded outputs, then to the plan listed first)}}
-  // expected-remark @+5 {{plan for M in 60..64: mma_sync: 16x16x64 tile}}
-  // expected-remark @+4 {{plan for M in 65..288: mma_sync: 32x64x64 tile}}
-  // expected-remark @+3 {{plan for M in 289..768: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
-  // expected-remark @+2 {{plan for M in 769..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups}}
-  // expected-remark @+1 {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
+  // expected-remark @below {{plan for M in 5..59: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 14.677 us at M = 59; ends where the next plan wins: at 59 mma_sync 16x64x64 split_k 4 14.677 us against mma_sync 16x16x64 14.695 us; at 60 mma_sync 16x16x64 14.696 us against mma_sync 16x64x64 split_k 4 14.696 us (a tie within 0.1%, to the fewer padded outputs, then to the plan listed first)}}
+  // expected-remark @below {{plan for M in 60..64: mma_sync: 16x16x64 tile}}
+  // expected-remark @below {{plan for M in 65..288: mma_sync: 32x64x64 tile}}
+  // expected-remark @below {{plan for M in 289..768: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
+  // expected-remark @below {{plan for M in 769..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups}}
+  // expected-remark @below {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -73,15 +80,15 @@ func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
-  // expected-remark @+9 {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1; ends where the next plan wins: at 1 gemv 15.347 us against mma_sync 16x16x64 15.637 us; at 2 mma_sync 16x16x64 15.655 us against gemv 16.028 us}}
-  // expected-remark @+8 {{plan for M in 2..6: mma_sync: 16x16x64 tile}}
-  // expected-remark @+7 {{plan for M in 7..16: mma_sync: 16x32x64 tile}}
-  // expected-remark @+6 {{plan for M in 17..64: mma_sync: 32x64x64 tile}}
-  // expected-remark @+5 {{plan for M in 65..128: wgmma: 128x128x64 tile, 2 warpgroups, 4 stages, predicted 29.602 us at M = 128; ends where the next plan wins: at 128 wgmma 128x128x64 29.602 us against wgmma_tma 128x160x64 pingpong 37.378 us; at 129 wgmma_tma 128x160x64 pingpong 32.989 us against wgmma 128x128x64 45.201 us}}
-  // expected-remark @+4 {{plan for M in 129..288: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @+3 {{plan for M in 289..512: wgmma_tma: 256x160x64 tile}}
-  // expected-remark @+2 {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @+1 {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1; ends where the next plan wins: at 1 gemv 15.347 us against mma_sync 16x16x64 15.637 us; at 2 mma_sync 16x16x64 15.655 us against gemv 16.028 us}}
+  // expected-remark @below {{plan for M in 2..6: mma_sync: 16x16x64 tile}}
+  // expected-remark @below {{plan for M in 7..16: mma_sync: 16x32x64 tile}}
+  // expected-remark @below {{plan for M in 17..64: mma_sync: 32x64x64 tile}}
+  // expected-remark @below {{plan for M in 65..128: wgmma: 128x128x64 tile, 2 warpgroups, 4 stages, predicted 29.602 us at M = 128; ends where the next plan wins: at 128 wgmma 128x128x64 29.602 us against wgmma_tma 128x160x64 pingpong 37.378 us; at 129 wgmma_tma 128x160x64 pingpong 32.989 us against wgmma 128x128x64 45.201 us}}
+  // expected-remark @below {{plan for M in 129..288: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @below {{plan for M in 289..512: wgmma_tma: 256x160x64 tile}}
+  // expected-remark @below {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @below {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile}}
   %0 = sol.kernel @k ins(%x, %w, %b : tensor<?x2560xf16>, tensor<10240x2560xf16>, tensor<10240xf16>) -> tensor<?x10240xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %wa: tensor<10240x2560xf16>, %ba: tensor<10240xf16>):
     %m = sol.matmul %a, %wa transpose_b : tensor<?x2560xf16>, tensor<10240x2560xf16> -> tensor<?x10240xf16>
@@ -114,10 +121,10 @@ func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x256
 //  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<?x6912xf16> attributes {sol.dim_range = #sol.dim_range<min = 128, max = 8192>} {
-  // expected-remark @+4 {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight)}}
-  // expected-remark @+3 {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight)}}
-  // expected-remark @+2 {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight)}}
-  // expected-remark @+1 {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192; ends at the range's max}}
+  // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight)}}
+  // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight)}}
+  // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight)}}
+  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<?x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<?x6912xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
     %mg = sol.matmul %a, %g transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
@@ -142,7 +149,7 @@ func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 65536, plan = <path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [131072, 1, 1], block = [256, 1, 1], smem = 0>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x4096xf16>, %z: tensor<4096xf16>) -> tensor<?x4096xf16> {
-  // expected-remark @+1 {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %y, %z : tensor<?x4096xf16>, tensor<?x4096xf16>, tensor<4096xf16>) -> tensor<?x4096xf16> {
   ^bb0(%a: tensor<?x4096xf16>, %b: tensor<?x4096xf16>, %c: tensor<4096xf16>):
     %s = sol.add %a, %b : tensor<?x4096xf16>, tensor<?x4096xf16> -> tensor<?x4096xf16>
@@ -164,7 +171,10 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 167.45,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 10.937{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 87.351{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 167.45{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
@@ -173,13 +183,16 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
 func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
-  // expected-remark @+7 {{plan for M in 0..4: gemv: 4 rows}}
-  // expected-remark @+6 {{plan for M in 5..59: mma_sync}}
-  // expected-remark @+5 {{plan for M in 60..64: mma_sync}}
-  // expected-remark @+4 {{plan for M in 65..288: mma_sync}}
-  // expected-remark @+3 {{plan for M in 289..768: wgmma_tma}}
-  // expected-remark @+2 {{plan for M in 769..3072: wgmma_tma}}
-  // expected-remark @+1 {{plan for M in 3073..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 167.45 us at M = 8192}}
+  // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows}}
+  // expected-remark @below {{plan for M in 5..59: mma_sync}}
+  // expected-remark @below {{plan for M in 60..64: mma_sync}}
+  // expected-remark @below {{plan for M in 65..288: mma_sync}}
+  // expected-remark @below {{plan for M in 289..768: wgmma_tma}}
+  // expected-remark @below {{plan for M in 769..3072: wgmma_tma}}
+  // expected-remark @below {{plan for M in 3073..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 167.45 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -196,22 +209,32 @@ func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x25
 // where gemv's per-row weight passes (each warp re-reads its column's
 // weight row for every token) cost more than 16-row tiles that compute 11
 // rows of padding: 11.218 against 10.896 us at 5. A range the gemv wins
-// throughout is one gemv row whose tile[0] is its max (gemv_range_is_one_row).
+// throughout is still a row per M, gemv being built for its exact rows
+// (gemv_range_is_a_row_per_m).
 // CHECK-LABEL: func.func @narrow_decode_range_is_gemv_then_split_k
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 10.907,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 8, cost = <{{[^>]*}}t_pred_us = 10.907{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 8, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>>]} {
-// CHECK-LABEL: func.func @gemv_range_is_one_row
+// CHECK-LABEL: func.func @gemv_range_is_a_row_per_m
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 9.6141,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 4, cost = <{{[^>]*}}t_pred_us = 9.6141{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8>} {
-  // expected-remark @+2 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
-  // expected-remark @+1 {{plan for M in 5..8: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.907 us at M = 8; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
+  // expected-remark @below {{plan for M in 5..8: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.907 us at M = 8; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -220,8 +243,11 @@ func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: 
   }
   return %0 : tensor<?x2560xf16>
 }
-func.func @gemv_range_is_one_row(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
-  // expected-remark @+1 {{plan for M in 1..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends at the range's max}}
+func.func @gemv_range_is_a_row_per_m(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -246,9 +272,9 @@ func.func @gemv_range_is_one_row(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf1
 //  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-remark @+3 {{plan for M in 1..1: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
-  // expected-remark @+2 {{plan for M in 2..6: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @+1 {{plan for M in 7..64: wgmma_tma: 128x128x64 tile}}
+  // expected-remark @below {{plan for M in 1..1: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
+  // expected-remark @below {{plan for M in 2..6: wgmma_tma: 128x160x64 tile}}
+  // expected-remark @below {{plan for M in 7..64: wgmma_tma: 128x128x64 tile}}
   %0 = sol.kernel @k ins(%x, %w : tensor<?x512x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> {
   ^bb0(%a: tensor<?x512x2560xf16>, %b: tensor<2560x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x512x2560xf16>, tensor<2560x2560xf16> -> tensor<?x512x2560xf16>
@@ -268,7 +294,7 @@ func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x
 //  CHECK-SAME:     limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @static_kernel_keeps_one_plan(%x: tensor<16x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x2560xf16>) -> tensor<16x2560xf16> {
-  // expected-remark @+1 {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us}}
+  // expected-remark @below {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x2560xf16>, tensor<2560x2560xf16>, tensor<16x2560xf16>) -> tensor<16x2560xf16> {
   ^bb0(%a: tensor<16x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x2560xf16>, tensor<2560x2560xf16> -> tensor<16x2560xf16>

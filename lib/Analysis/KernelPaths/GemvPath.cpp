@@ -66,6 +66,12 @@ public:
     return whyNotGemvOnChip(target);
   }
 
+  // Each row is its own accumulator and weight pass, unrolled: built for 4
+  // rows and run at 1, the H200 took 8.89 against the 1-row kernel's 7.35 us
+  // (o_proj 2560 x 2560, bench/results/2026-12-01-h200-dynamic/
+  // kernel-gap.txt); at most kGemvMaxRows kernels per table.
+  bool buildsForExactRows() const override { return true; }
+
   // A warp per output column streams the weight with every SM busy, where
   // a tile grid over N leaves most SMs idle. First in the registry: in a
   // tie it computes no padding rows.
