@@ -157,6 +157,12 @@ public:
   // Tile catalogue
   //===--------------------------------------------------------------------===//
 
+  /// Whether the tile is a choice a plan family's name should say (not
+  /// fixed by the path and the shape).
+  virtual bool namesTile() const { return true; }
+  /// Whether the plan's consumer schedule is a choice of this path.
+  virtual bool hasConsumerSchedule() const { return false; }
+
   /// Appends the plans the path offers for `request` (whyNot empty), best
   /// guess first: a tie of the cost model goes to the fewest padded
   /// outputs, then to the earlier candidate.

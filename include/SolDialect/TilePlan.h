@@ -192,7 +192,8 @@ inline bool PlanConstraints::allows(PlanAttr plan) const {
   return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
          plan.getSplitK() <= maxSplitK &&
          (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
-         (schedules.empty() || plan.getPath() != KernelPath::wgmma_tma ||
+         (schedules.empty() ||
+          !lookupKernelPath(plan.getPath()).hasConsumerSchedule() ||
           llvm::is_contained(schedules, plan.getSchedule())) &&
          (tiles.empty() || !isWgmma ||
           llvm::is_contained(

@@ -337,18 +337,15 @@ static FailureOr<PlanChoice> buildFamilyAt(KernelOp kernel, PlanAttr family,
 static std::string describePlanFamily(PlanAttr plan) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << stringifyKernelPath(plan.getPath());
-  ArrayRef<int64_t> tile = plan.getTile();
-  // A gemv's other tile extents are fixed (a warp per column, 16 bytes per
-  // lane load); an elementwise plan has one per kernel.
-  if (plan.getPath() != KernelPath::elementwise &&
-      plan.getPath() != KernelPath::gemv) {
+  const KernelPathInfo &path = lookupKernelPath(plan.getPath());
+  os << path.getName();
+  if (path.namesTile()) {
     os << " ";
-    llvm::interleave(tile, os, "x");
+    llvm::interleave(plan.getTile(), os, "x");
   }
   if (plan.getSplitK() > 1)
     os << " split_k " << plan.getSplitK();
-  if (plan.getPath() == KernelPath::wgmma_tma)
+  if (path.hasConsumerSchedule())
     os << " " << stringifyConsumerSchedule(plan.getSchedule());
   if (plan.getCluster() > 1)
     os << " cluster " << plan.getCluster();

@@ -52,6 +52,8 @@ public:
   ElementwisePath() : KernelPathInfo(KernelPath::elementwise) {}
 
   bool isMatmulPath() const override { return false; }
+  /// One tile per kernel: its block times the vector its types allow.
+  bool namesTile() const override { return false; }
   std::string whyNot(const PlanRequest &request) const override {
     if (request.matmul)
       return "the elementwise path computes no matmul";

@@ -66,6 +66,10 @@ public:
     return whyNotGemvOnChip(target);
   }
 
+  // tile[0] is the rows; the other extents are fixed (a warp per column, 16
+  // bytes per lane load).
+  bool namesTile() const override { return false; }
+
   // Each row is its own accumulator and weight pass, unrolled: built for 4
   // rows and run at 1, the H200 took 8.89 against the 1-row kernel's 7.35 us
   // (o_proj 2560 x 2560, bench/results/2026-12-01-h200-dynamic/

@@ -91,6 +91,7 @@ public:
   WgmmaTmaPath() : KernelPathInfo(KernelPath::wgmma_tma) {}
 
   bool takesSiblings() const override { return true; }
+  bool hasConsumerSchedule() const override { return true; }
   std::string whyNot(const PlanRequest &request) const override {
     return whyNotWgmmaTma(*request.matmul, request.target);
   }

@@ -269,18 +269,18 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func, PlanEntryAttr entry) {
     return epilogue.emitError("sol kernel: the epilogue must run over the "
                               "contraction's output space");
 
-  KernelPath path = spec.plan.getPath();
-  if (spec.contraction && path == KernelPath::elementwise)
-    return func.emitError("sol kernel: an elementwise plan for a kernel with "
-                          "a matmul");
-  if (!spec.contraction && path != KernelPath::elementwise)
+  const KernelPathInfo &path = lookupKernelPath(spec.plan.getPath());
+  if (spec.contraction && !path.isMatmulPath())
+    return func.emitError("sol kernel: an ")
+           << path.getName() << " plan for a kernel with a matmul";
+  if (!spec.contraction && path.isMatmulPath())
     return func.emitError("sol kernel: a matmul plan for a kernel without a "
                           "matmul");
   if (entry && spec.batchedB)
     return func.emitError("sol kernel: a batched B takes a static A (its "
                           "batch is a grid dim of the plan)");
   if (spec.siblingContraction &&
-      (path != KernelPath::wgmma_tma || spec.plan.getCluster() != 1 ||
+      (!path.takesSiblings() || spec.plan.getCluster() != 1 ||
        spec.plan.getTile().size() != 3 || spec.plan.getTile()[1] % 16 != 0))
     return func.emitError("sol kernel: sibling matmuls need a wgmma_tma plan "
                           "without a cluster whose tile holds a multiple of "
