@@ -25,13 +25,6 @@
 
 namespace mlir::sol {
 
-/// The planner's former name of MatmulShape, for callers not yet moved to
-/// it (lib/Transforms/FusionPatterns.cpp).
-using MatmulProblem = MatmulShape;
-inline FailureOr<MatmulShape> getMatmulProblem(MatmulOp matmul) {
-  return getMatmulShape(matmul);
-}
-
 //===----------------------------------------------------------------------===//
 // mma_sync (KernelPaths/MmaSyncPath.cpp)
 //===----------------------------------------------------------------------===//

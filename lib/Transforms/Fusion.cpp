@@ -203,14 +203,14 @@ static FusionDecision checkSiblingPairAcrossRange(MatmulOp anchor,
   SmallVector<int64_t> points = getDimSamplePoints(lookupDimRange(anchor));
   llvm::erase(points, 0); // M = 0 runs nothing
   // A's batch dims and M fold into the rows (a dynamic A takes a rank-2 B,
-  // which the verifier requires), as getMatmulProblem reads a static A.
+  // which the verifier requires), as getMatmulShape reads a static A.
   auto lhs = cast<RankedTensorType>(anchor.getLhs().getType());
   auto rhs = cast<RankedTensorType>(anchor.getRhs().getType());
   for (int64_t m : points) {
     SmallVector<int64_t> lhsShape(lhs.getShape());
     lhsShape[0] = m;
     CheckedCount rows = countElements(ArrayRef(lhsShape).drop_back(1));
-    std::optional<MatmulProblem> problem;
+    std::optional<MatmulShape> problem;
     if (!rows.overflowed()) {
       problem.emplace();
       problem->rows = rows.get();
@@ -250,7 +250,7 @@ FusionDecision mlir::sol::checkSiblingMatmul(MatmulOp anchor, MatmulOp sibling,
     if (FusionDecision d = checkSiblingPairAcrossRange(anchor, target); !d)
       return d;
   } else {
-    FailureOr<MatmulProblem> problem = getMatmulProblem(anchor);
+    FailureOr<MatmulShape> problem = getMatmulShape(anchor);
     if (failed(problem))
       return FusionDecision::forbid("the matmul's shape cannot be read");
     problem->siblings = 2;

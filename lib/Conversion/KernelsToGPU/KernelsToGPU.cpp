@@ -31,7 +31,8 @@
 // kernel to its plan's path (lookupKernelEmitter; the path's facts are its
 // KernelPathInfo, KernelPath.h); each path's generator lives in its own file
 // (ElementwisePath, SimtPath, GemvPath, MmaSyncPath, WgmmaPaths), over the
-// shared pieces of KernelCodegen.h.
+// shared pieces of KernelCodegen.h (IndexMath, EpilogueCodegen, GridChecks,
+// CpAsyncCopier) and, for the sm_90a paths, HopperBuildingBlocks.h.
 //
 // Why not upstream's linalg -> vector -> nvgpu route: it can neither keep an
 // epilogue on the accumulator registers nor mask partial tiles of a static
