@@ -62,6 +62,7 @@ MatmulGeometry getGeometry(const GpuKernel &kernel) {
   for (size_t d = 0; d + 2 < a.size(); ++d)
     batch *= a[d];
   g.rows = spec.batchedB ? m : batch * m;
+  g.minRows = g.rows;
   g.aSliceStride = spec.batchedB ? m * g.k : 0;
   g.bSliceStride = spec.batchedB ? g.k * g.n : 0;
   // A dynamic kernel's rows: its dynamic dim (A's outermost) times A's
@@ -76,6 +77,7 @@ MatmulGeometry getGeometry(const GpuKernel &kernel) {
     for (size_t d = 1; d + 1 < a.size(); ++d)
       inner *= a[d];
     g.dynamicRows = ib.mul(kernel.dim, inner);
+    g.minRows = std::min(g.rows, kernel.minDim * inner);
   }
   return g;
 }

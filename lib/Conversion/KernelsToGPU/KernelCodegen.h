@@ -86,6 +86,9 @@ struct GpuKernel {
   /// index); null for a static kernel, whose code takes every bound as a
   /// constant.
   Value dim;
+  /// A dynamic kernel's smallest dim at launch: its plan row's m_min, at
+  /// least 1 (M = 0 launches nothing).
+  int64_t minDim = 1;
 };
 
 /// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
@@ -95,6 +98,9 @@ struct GpuKernel {
 /// leading dims); every mask compares against it. Null for a static kernel.
 struct MatmulGeometry {
   int64_t rows, n, k;
+  /// The rows every launch has (a static kernel's rows; a dynamic row's at
+  /// its m_min): no mask needs to test a row below it.
+  int64_t minRows;
   int64_t aSliceStride, bSliceStride; // elements between grid z slices
   Value dynamicRows;
 };

@@ -377,6 +377,8 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
   GpuKernel kernel;
   kernel.spec = *spec;
   kernel.fastMath = fastMath;
+  if (entry)
+    kernel.minDim = std::max<int64_t>(entry.getMMin(), 1);
   SmallVector<Type> argTypes;
   for (Type type : func.getArgumentTypes()) {
     // A dynamic kernel's buffers are typed for its row's largest M: bare
