@@ -70,10 +70,12 @@ public:
   // bytes per lane load).
   bool namesTile() const override { return false; }
 
-  // Each row is its own accumulator and weight pass, unrolled: built for 4
-  // rows and run at 1, the H200 took 8.89 against the 1-row kernel's 7.35 us
-  // (o_proj 2560 x 2560, bench/results/2026-12-01-h200-dynamic/
-  // kernel-gap.txt); at most kGemvMaxRows kernels per table.
+  // Each row is its own accumulator and weight pass, unrolled, so a plan
+  // for M rows is the static kernel's plan at M; a table gets at most
+  // kGemvMaxRows gemv kernels. (The 4-row kernel run at 1 took 8.89 against
+  // 7.35 us on the H200, kernel-gap.txt; with exact rows the gap stayed,
+  // 8.71 against 6.80 us in gap.txt, until the generator stopped masking
+  // rows every launch has.)
   bool buildsForExactRows() const override { return true; }
 
   // A warp per output column streams the weight with every SM busy, where
