@@ -12,7 +12,7 @@ SiLU * up, down 6912 -> 2560). M sweeps powers of two from 1 to 8192 and
 odd values (3, 37, 999, 3001).
 
 Each sol result is checked against a float64 reference of the same inputs
-(`ok`: max |diff| / max |ref| <= 2e-2). Timing is bench/models.py's: the
+(`ok`: max |diff| / max |ref| <= REL_TOL). Timing is bench/models.py's: the
 card heated, then the median of 5 windows of >= 20 ms of back-to-back calls
 between CUDA events (host launch cost included, as a framework sees it).
 Rows: {"workload", "m", "impl", "us", "ok", "rel_err", "compile_s",
@@ -30,7 +30,9 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from timing import time_call  # noqa: E402
+from timing import (REL_TOL, rel_err, sol_module as module,  # noqa: E402
+                    sol_plan_at, sol_plans as plans_of, sol_runner,
+                    time_call)
 
 MS = [1, 2, 3, 4, 8, 16, 32, 37, 64, 128, 256, 512, 999, 1024, 2048, 3001,
       4096, 8192]
@@ -99,14 +101,6 @@ WORKLOADS = {
 }
 
 
-def module(function_text, dim_range=None):
-    attrs = 'sol.target = #sol.target<"h200">'
-    if dim_range:
-        lo, hi = dim_range
-        attrs += f", sol.dim_range = #sol.dim_range<min = {lo}, max = {hi}>"
-    return f"module attributes {{{attrs}}} {{\n{function_text}\n}}\n"
-
-
 def inputs_at(shapes, m, seed):
     gen = torch.Generator(device="cuda").manual_seed(seed)
     out = []
@@ -124,51 +118,9 @@ def time_us(fn):
     return time_call(fn, heat_s=0.3, window_s=0.02) * 1e3
 
 
-def rel_err(got, ref):
-    return ((got.double() - ref).abs().max() /
-            ref.abs().max().clamp_min(1e-30)).item()
-
-
-def sol_runner(compilation):
-    from sol.torch_backend import HostProgram
-    program = HostProgram(compilation)
-    stream = torch.cuda.current_stream().cuda_stream
-
-    def launch(kernel, tensors):
-        kernel.launch_raw(tensors, stream)
-    return lambda args: program.run(args, launch)
-
-
-def plans_of(compilation):
-    rows = []
-    for kernel in compilation.kernels:
-        manifest = kernel.manifest
-        for row in manifest.get("plans", [manifest]):
-            rows.append({"kernel": manifest["kernel"],
-                         "m_min": row.get("m_min"), "m_max": row.get("m_max"),
-                         "plan": row["plan"],
-                         "t_pred_us": row.get("cost", {}).get("t_pred_us")})
-    return rows
-
-
 def plan_at(compilation, m):
-    """The plans sol launches at M (one per kernel) and their predicted
-    time."""
-    names, t_pred = [], 0.0
-    for kernel in compilation.kernels:
-        manifest = kernel.manifest
-        row = manifest
-        for candidate in manifest.get("plans", []):
-            if candidate["m_min"] <= m <= candidate["m_max"]:
-                row = candidate
-        plan = row["plan"]
-        split = plan.get("split_k", 1)
-        names.append(f"{plan['path']}{plan['tile'][0]}x{plan['tile'][1]}"
-                     if len(plan["tile"]) > 1 else plan["path"])
-        names[-1] += f"/sk{split}" if split > 1 else ""
-        cost = row.get("cost") or {}
-        t_pred += cost.get("t_pred_us") or 0.0
-    return "+".join(names), (t_pred or None)
+    """The plans sol launches at M and their predicted time."""
+    return sol_plan_at(compilation, m)[:2]
 
 
 def main():
@@ -210,7 +162,7 @@ def main():
             plan, t_pred = plan_at(dynamic, m)
             add(workload=name, m=m, impl="sol_dynamic",
                 us=time_us(lambda: run_dynamic(ins)),
-                ok=rel_err(got, ref) <= 2e-2, rel_err=rel_err(got, ref),
+                ok=rel_err(got, ref) <= REL_TOL, rel_err=rel_err(got, ref),
                 compile_s=dynamic_s if m == ms[0] else 0.0, plan=plan,
                 t_pred_us=t_pred)
             if not args.no_static:
@@ -222,18 +174,18 @@ def main():
                 plan, t_pred = plan_at(static, m)
                 add(workload=name, m=m, impl="sol_static",
                     us=time_us(lambda: run_static(ins)),
-                    ok=rel_err(got, ref) <= 2e-2, rel_err=rel_err(got, ref),
+                    ok=rel_err(got, ref) <= REL_TOL, rel_err=rel_err(got, ref),
                     compile_s=static_s, plan=plan, t_pred_us=t_pred)
             got = torch_fn(*ins)
             add(workload=name, m=m, impl="eager",
                 us=time_us(lambda: torch_fn(*ins)),
-                ok=rel_err(got, ref) <= 2e-2, rel_err=rel_err(got, ref))
+                ok=rel_err(got, ref) <= REL_TOL, rel_err=rel_err(got, ref))
             if not args.no_inductor:
                 start = time.perf_counter()
                 got = compiled(*ins)
                 add(workload=name, m=m, impl="inductor",
                     us=time_us(lambda: compiled(*ins)),
-                    ok=rel_err(got, ref) <= 2e-2, rel_err=rel_err(got, ref),
+                    ok=rel_err(got, ref) <= REL_TOL, rel_err=rel_err(got, ref),
                     compile_s=time.perf_counter() - start)
     summarize(doc)
     write()

@@ -1,17 +1,30 @@
-"""The benchmarks' one timer (bench/NOTES.md, method): the card heated for
-`heat_s`, then `rounds` windows of >= `window_s` of back-to-back calls
-between CUDA events; the median window's time per call, in ms. The H200's
-clock sags under load, so nothing is timed cold. Without CUDA (the CPU smoke
-run) it times one call on the host."""
+"""What the benchmarks share: the one timer, and the helpers that compile,
+launch and describe sol kernels with sol's Python API (bench/dynamic_sweep.py,
+bench/sweep.py).
+
+The timer (bench/NOTES.md, method): the card heated for `heat_s`, then
+`rounds` windows of >= `window_s` of back-to-back calls between CUDA events;
+the median window's time per call, in ms. The H200's clock sags under load,
+so nothing is timed cold. Without CUDA (the CPU smoke run) it times one call
+on the host.
+
+torch and sol are imported where they are used, so a script that only
+writes or reads modules (bench/sweep.py --emit-mlir) runs without torch.
+"""
 
 import statistics
 import time
 
-import torch
+# The benchmarks' correctness rule against a float64 reference of the same
+# inputs: max |got - ref| / max |ref|. 2e-2 leaves room for fp16/bf16
+# outputs of a K = 28672 reduction, and is far below what a wrong epilogue
+# or a missing tile gives (~1 when the reference is O(1)).
+REL_TOL = 2e-2
 
 
 def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
     """Median ms per call of `fn`."""
+    import torch
     if not torch.cuda.is_available():
         start = time.perf_counter()
         fn()
@@ -38,3 +51,87 @@ def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
         b.synchronize()
         times.append(a.elapsed_time(b) / reps)
     return statistics.median(times)
+
+
+def rel_err(got, ref):
+    """max |got - ref| / max |ref|, in float64 (`ref` is the reference)."""
+    return ((got.double() - ref.double()).abs().max() /
+            ref.double().abs().max().clamp_min(1e-30)).item()
+
+
+def sol_module(function_text, dim_range=None, hints=None, target="h200"):
+    """A module around one sol function, for `target`, with a dynamic dim's
+    range (min, max) and hints (docs/dynamic-shapes.md, section 1) when
+    given."""
+    attrs = f'sol.target = #sol.target<"{target}">'
+    if dim_range:
+        lo, hi = dim_range
+        hint_text = (", hints = [" + ", ".join(map(str, hints)) + "]"
+                     if hints else "")
+        attrs += (f", sol.dim_range = #sol.dim_range<min = {lo}, "
+                  f"max = {hi}{hint_text}>")
+    return f"module attributes {{{attrs}}} {{\n{function_text}\n}}\n"
+
+
+def sol_runner(compilation):
+    """A function of the compilation's arguments (torch CUDA tensors) that
+    runs its host program on the current stream and returns its results."""
+    import torch
+    from sol.torch_backend import HostProgram
+    program = HostProgram(compilation)
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def launch(kernel, tensors):
+        kernel.launch_raw(tensors, stream)
+    return lambda args: program.run(args, launch)
+
+
+def sol_plan_name(plan):
+    """"wgmma_tma128x192.pingpong/sk2/c2" for a manifest's plan: path, the
+    tile's rows x columns (a gemv's rows are its M), schedule, split-K and
+    cluster where they are not the default."""
+    tile = plan.get("tile", [])
+    name = plan["path"] + (f"{tile[0]}x{tile[1]}" if len(tile) > 1 else "")
+    if plan.get("schedule"):
+        name += "." + plan["schedule"]
+    if plan.get("split_k", 1) > 1:
+        name += f"/sk{plan['split_k']}"
+    if plan.get("cluster", 1) > 1:
+        name += f"/c{plan['cluster']}"
+    return name
+
+
+def sol_plans(compilation):
+    """Every kernel's plan table: one row per (kernel, M range), with the
+    predicted time the manifest has for the row (at its m_max; None where
+    the cost model priced no point of it)."""
+    rows = []
+    for kernel in compilation.kernels:
+        manifest = kernel.manifest
+        for row in manifest.get("plans", [manifest]):
+            rows.append({"kernel": manifest["kernel"],
+                         "m_min": row.get("m_min"), "m_max": row.get("m_max"),
+                         "plan": row["plan"],
+                         "t_pred_us": row.get("cost", {}).get("t_pred_us")})
+    return rows
+
+
+def sol_plan_at(compilation, m):
+    """(plan, t_pred_us, t_pred_m) of what sol launches at M: the plans of
+    its kernels joined by "+", the sum of their predicted times, and the M
+    that sum was priced at: `m` when every kernel has a prediction at M
+    itself (a dynamic kernel has one at its range's ends and hints), else
+    the largest M any of them was priced at instead (sol.inductor's
+    cost_near says which), never passed off as M's."""
+    from sol.inductor import cost_near, plan_row
+    names, costs, elsewhere = [], [], []
+    for kernel in compilation.kernels:
+        row = plan_row(kernel.manifest, m)
+        names.append(sol_plan_name(row["plan"]))
+        cost, at = cost_near(kernel.manifest, row, m)
+        costs.append(cost.get("t_pred_us"))
+        if at is not None:
+            elsewhere.append(at)
+    if any(c is None for c in costs):
+        return "+".join(names), None, None
+    return "+".join(names), sum(costs), max(elsewhere) if elsewhere else m
