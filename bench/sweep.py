@@ -66,15 +66,18 @@ each call streams its weight from HBM as a layer in a model does
 (--l2-warm: one set).
 
 Parts: --part N/P takes the N-th of P parts of the (shape, epilogue, dtype)
-items the --models, --dtypes and --epilogues filters leave, split by
+items the --models, --dtypes, --epilogues and --items filters leave (--items
+takes ids as the JSON's `items` and `left` list them), split by
 estimated run time (longest first onto the lightest part; deterministic).
-The JSON is rewritten after every row; --budget-s stops before the next
-compile or measurement that the budget no longer covers, writes what it
-has, lists the items left (`left`) and exits 0. --resume FILE keeps FILE's
-rows and skips its finished items (`done`).
+The JSON is rewritten every 10 s and after each item; --budget-s (counted
+from the process's start) stops before the next compile or measurement
+that the budget no longer covers, writes what it has, lists the items left
+(`left`) and exits 0. A launch that loses the CUDA context (a faulting
+kernel) stops the part with `fatal` and exit status 1. --resume FILE keeps
+FILE's rows and skips its finished items (`done`).
 
 Output: {"card", "date", "torch", "sol_build", "args", "part", "items",
-"done", "left", "plan_tables", "rows": [{"model", "layer", "also", "n",
+"done", "left", ("fatal"), "plan_tables", "rows": [{"model", "layer", "also", "n",
 "k", "layout", "m", "dtype", "epilogue", "impl", "us", "ok", "rel_err",
 "error", "first_call_s"; sol: "plan", "t_pred_us", "t_pred_m",
 "compile_s"}]}. bench/sweep_report.py summarises one or more such files.
@@ -456,15 +459,16 @@ def rotation(args, copies_bytes):
 
 
 def marked_dynamic(item, sets):
-    """Views of the sets with M marked dynamic on the M-sized tensors, for
-    the default torch.compile (a mark holds even under dynamic=False, so
+    """Aliases of the sets (detach: the same storage, no view base for
+    dynamo to trace) with M marked dynamic on the M-sized tensors, for the
+    default torch.compile (a mark holds even under dynamic=False, so
     max-autotune's per-M compiles get the unmarked tensors)."""
     import torch
     if sets[0][0].shape[0] < 2:   # dynamo specialises 1 whatever the mark
         return sets
     out = []
     for arg_set in sets:
-        views = [a.view(a.shape) for a in arg_set]
+        views = [a.detach() for a in arg_set]
         for i in m_sized(item):
             torch._dynamo.mark_dynamic(views[i], 0)
         out.append(views)
@@ -496,6 +500,17 @@ class OutOfBudget(Exception):
     pass
 
 
+class CudaContextLost(Exception):
+    """A launch left the CUDA context unusable (a kernel faulted): every
+    later row would fail for it, so the part stops."""
+
+
+def is_sticky_cuda_error(message):
+    return any(text in message for text in (
+        "illegal memory access", "ILLEGAL_ADDRESS", "unspecified launch",
+        "LAUNCH_FAILED", "misaligned address", "illegal instruction"))
+
+
 # The budget counts from the process's start (this import), as the device
 # call's limit does.
 START = time.perf_counter()
@@ -515,6 +530,7 @@ class Sweep:
     def __init__(self, args, doc, write):
         self.args, self.doc, self.write = args, doc, write
         self.budget = Budget(args.budget_s)
+        self.written = time.perf_counter()
 
     def add(self, item, **row):
         full = {"model": item.model, "layer": item.layer, "also": item.also,
@@ -525,7 +541,12 @@ class Sweep:
         print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else
                        f"{k}={v}" for k, v in full.items() if k != "also"),
               flush=True)
-        self.write()
+        # The file is rewritten every few seconds (each write is the whole
+        # file: after every row it would cost a part a minute), after each
+        # item and at the end, so a killed run loses seconds of rows.
+        if time.perf_counter() - self.written > 10:
+            self.write()
+            self.written = time.perf_counter()
 
     def time_us(self, fn):
         return time_call(fn, heat_s=self.args.heat_s,
@@ -553,6 +574,8 @@ class Sweep:
         except Exception as error:
             row["error"] = f"{type(error).__name__}: {error}"[:400]
         self.add(item, **row)
+        if is_sticky_cuda_error(row.get("error", "")):
+            raise CudaContextLost(f"{item.id} M={m} {impl}: {row['error']}")
 
     def run_item(self, item, seed):
         import torch
@@ -643,6 +666,8 @@ def parse_args(argv=None):
                         + ", ".join(CONFIGS))
     parser.add_argument("--dtypes", type=csv(str, DTYPES), default=DTYPES)
     parser.add_argument("--epilogues", type=csv(str, list(EPILOGUE_ARGS)))
+    parser.add_argument("--items", type=csv(str),
+                        help="only these item ids (a part's `left`)")
     parser.add_argument("--ms", type=csv(int), default=MS)
     parser.add_argument("--impls", type=csv(str, IMPLS),
                         default=DEFAULT_IMPLS)
@@ -678,6 +703,12 @@ def parse_args(argv=None):
 
 def part_items(args):
     items = items_for(args.models, args.dtypes, args.epilogues)
+    if args.items:
+        unknown = set(args.items) - {i.id for i in items}
+        if unknown:
+            sys.exit(f"sweep.py: --items: no item {', '.join(sorted(unknown))}"
+                     " among the --models, --dtypes and --epilogues given")
+        items = [i for i in items if i.id in args.items]
     index, count = args.part
     return items, split(items, count)[index - 1]
 
@@ -770,9 +801,16 @@ def main(argv=None):
             doc["left"] = [i.id for i in todo[number:]]
             sweep.run_item(item, seed=zlib.crc32(item.id.encode()))
             doc["done"].append(item.id)
+            write()
     except OutOfBudget:
         print(f"budget of {args.budget_s:.0f} s spent: {len(doc['left'])} "
               f"item(s) left: {', '.join(doc['left'])}", flush=True)
+    except CudaContextLost as lost:
+        doc["fatal"] = str(lost)
+        print(f"stopped: the CUDA context is lost ({lost}); "
+              f"{len(doc['left'])} item(s) left", flush=True)
+        write()
+        return 1
     else:
         doc["left"] = []
     write()

@@ -77,9 +77,11 @@ def weight_bytes(row):
 def summarize(docs, peers=DEFAULT_PEERS, worst=5, hbm_gbps=4800.0):
     """The report's figures from the parsed sweep files."""
     sol_rows, seen = [], set()
-    failed, failed_peers, no_peer, left = [], {}, 0, []
-    for index, doc in enumerate(docs):
+    failed, failed_peers, no_peer, left, fatal = [], {}, 0, [], []
+    for doc in docs:
         left += doc.get("left", [])
+        if doc.get("fatal"):
+            fatal.append(doc["fatal"])
         by_key = {}
         for row in doc["rows"]:
             by_key.setdefault(row_key(row), []).append(row)
@@ -137,7 +139,7 @@ def summarize(docs, peers=DEFAULT_PEERS, worst=5, hbm_gbps=4800.0):
             "overall": stats(sol_rows),
             "worst": sorted(sol_rows, key=lambda r: r["ratio"])[:worst],
             "failed": failed, "failed_peers": failed_peers,
-            "no_peer": no_peer, "left": left,
+            "no_peer": no_peer, "left": left, "fatal": fatal,
             "max_autotune": {"rows": len(autotuned),
                              "geomean": geomean(autotuned)},
             "decode_hbm": decode, "hbm_gbps": hbm_gbps}
@@ -222,8 +224,10 @@ def format_report(summary, markdown=False):
         out.append(f"{'- ' if markdown else '  '}{_where(row)}: {why}")
     if summary["no_peer"]:
         out.append(f"sol rows without a timed peer: {summary['no_peer']}.")
+    for message in summary["fatal"]:
+        out.append(f"A part stopped, its CUDA context lost: {message}")
     if summary["left"]:
-        out.append(f"Items not finished (budget): "
+        out.append(f"Items not finished: "
                    f"{', '.join(summary['left'])}.")
     return "\n".join(out)
 

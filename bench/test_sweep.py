@@ -90,7 +90,9 @@ class ReportFigures(unittest.TestCase):
             # a sol row without a timed peer
             row("sol", 7.0, m=4, t_pred_us=7.0, t_pred_m=4),
         ]
-        self.summary = report.summarize([doc(self.rows, ["x-none-bf16"])])
+        stopped = doc(self.rows, ["x-none-bf16"])
+        stopped["fatal"] = "x-none-bf16 M=8 sol: SolError: illegal memory access"
+        self.summary = report.summarize([stopped])
 
     def test_ratios_per_class(self):
         classes = {c["name"]: c for c in self.summary["classes"]}
@@ -166,7 +168,9 @@ class ReportFigures(unittest.TestCase):
         self.assertIn("SolError: no plan", text)
         self.assertIn("Against max-autotune-no-cudagraphs: geomean 0.500x",
                       text)
-        self.assertIn("Items not finished (budget): x-none-bf16.", text)
+        self.assertIn("Items not finished: x-none-bf16.", text)
+        self.assertIn("A part stopped, its CUDA context lost: x-none-bf16 M=8",
+                      text)
         markdown = report.format_report(self.summary, markdown=True)
         self.assertIn("| class | rows | geomean |", markdown)
         self.assertIn("| skinny | 2 | 1.095x | 0.800x | 1 | 30.0 % | 2 |",
@@ -260,6 +264,13 @@ class Shapes(unittest.TestCase):
         self.assertEqual(args.ms, [1, 37])
         self.assertEqual(sweep.parse_args(["--dry-run", "--models",
                                            "all"]).models, list(sweep.CONFIGS))
+        picked = sweep.parse_args(["--dry-run", "--models", "all", "--items",
+                                   "8x4096-none-bf16,768x768-kn-none-fp16"])
+        self.assertEqual([i.id for i in sweep.part_items(picked)[1]],
+                         ["768x768-kn-none-fp16", "8x4096-none-bf16"])
+        with self.assertRaises(SystemExit):
+            sweep.part_items(sweep.parse_args(["--dry-run", "--items",
+                                               "1x1-none-fp16"]))
         for bad in (["--part", "6/5"], ["--impls", "cutlass"],
                     ["--ms", "9000"], ["--models", "gpt5"], []):
             with self.assertRaises(SystemExit), \
@@ -406,6 +417,7 @@ class CpuLoop(unittest.TestCase):
         self.items = sweep.items_for(["gpt2"], ["bf16"],
                                      ["bias_residual", "bias_gelu"])
         self.compiles = []
+        self.fault = False
         manifest = {"kernel": "k", "dynamic_dim": {"min": 1, "max": 8192},
                     "cost": {"t_pred_us": 99.0},
                     "cost_at": [{"m": m, "t_pred_us": float(m)}
@@ -427,6 +439,9 @@ class CpuLoop(unittest.TestCase):
             item = compilation.item
 
             def run(args):
+                if self.fault and item.epilogue == "bias_gelu":
+                    raise RuntimeError("CUDA error: an illegal memory access "
+                                       "was encountered")
                 out = sweep.reference(item, args).to(args[0].dtype)
                 return [out + 1 if item.epilogue == "bias_residual" else out]
             return run
@@ -446,10 +461,10 @@ class CpuLoop(unittest.TestCase):
             patch.stop()
         self.dir.cleanup()
 
-    def run_sweep(self, *extra):
+    def run_sweep(self, *extra, status=0):
         with contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(sweep.main(["--out", self.out] + self.ARGS +
-                                        list(extra)), 0)
+                                        list(extra)), status)
         with open(self.out) as f:
             return json.load(f)
 
@@ -504,6 +519,17 @@ class CpuLoop(unittest.TestCase):
         spent = self.run_sweep("--budget-s", "0")
         self.assertEqual((spent["rows"], spent["done"], spent["left"]),
                          ([], [], ids))
+
+    def test_a_faulting_kernel_stops_the_part(self):
+        self.fault = True
+        doc = self.run_sweep(status=1)
+        ids = [i.id for i in self.items]
+        self.assertEqual(doc["done"], ids[:1])
+        self.assertEqual(doc["left"], ids[1:])
+        self.assertIn(f"{ids[1]} M=1 sol: RuntimeError: CUDA error: an "
+                      "illegal memory access", doc["fatal"])
+        self.assertEqual(doc["rows"][-1]["impl"], "sol")
+        self.assertFalse(doc["rows"][-1]["ok"])
 
 
 def capi_loads():
