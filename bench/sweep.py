@@ -248,17 +248,24 @@ def items_for(models, dtypes, epilogues=None):
 
 # --- cost estimate (for the split and the dry run's part times) ----------
 
-SECONDS_PER_MEASUREMENT = 0.45   # heat + 5 windows + the first call
-SECONDS_FIXED_PER_ITEM = 20.0    # sol compile, two Inductor compiles
+# Guesses, to be refit from the first part's log: a measurement is the heat
+# plus 5 windows plus the check; an item's fixed cost its sol compile and
+# the two Inductor graphs; a max-autotune compile benchmarks its choices.
+SECONDS_PER_MEASUREMENT = 0.45
+SECONDS_FIXED_PER_ITEM = 20.0
+SECONDS_PER_MAX_AUTOTUNE_COMPILE = 45.0
 
 
-def estimate_s(item, ms=MS, impls=DEFAULT_IMPLS):
+def estimate_s(item, ms=MS, impls=DEFAULT_IMPLS, autotune_ms=MAX_AUTOTUNE_MS):
     """A rough wall time of one item: fixed compiles, then per M one
     measurement per implementation (longer where one call outlasts the
     window) and the float64 reference."""
     total = SECONDS_FIXED_PER_ITEM
-    peers = [i for i in impls if has_impl(item, i)]
     for m in ms:
+        peers = [i for i in impls if has_impl(item, i) and
+                 (i != "inductor_max_autotune" or m in autotune_ms)]
+        if "inductor_max_autotune" in peers:
+            total += SECONDS_PER_MAX_AUTOTUNE_COMPILE
         flops = 2.0 * m * item.n * item.k * (2 if item.epilogue ==
                                              "silu_mul" else 1)
         call_s = max(item.weight_bytes() / 3.0e12, flops / 5.0e14)
@@ -726,15 +733,16 @@ def dry_run(args, all_items, items):
     compiled here (C API, PTX through ptxas) and their plans per M."""
     import sol
     index, count = args.part
-    loads = [sum(estimate_s(i, args.ms, args.impls) for i in p)
-             for p in split(all_items, count)]
+    def estimate(item):
+        return estimate_s(item, args.ms, args.impls, args.max_autotune_ms)
+    loads = [sum(estimate(i) for i in p) for p in split(all_items, count)]
     print(f"{len(all_items)} items in {count} parts, estimated "
           + ", ".join(f"{s / 60:.1f}" for s in loads) + " min")
     for item in items:
         sol_text(item)
         print(f"{item.id:28} {item.model}/{item.layer} "
               f"impls={','.join(i for i in args.impls if has_impl(item, i))}"
-              f" ~{estimate_s(item, args.ms, args.impls):.0f} s"
+              f" ~{estimate(item):.0f} s"
               + (f" also {','.join(item.also)}" if item.also else ""))
     for item in items[:args.compile]:
         start = time.perf_counter()

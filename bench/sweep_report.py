@@ -18,6 +18,7 @@ Classes (the first that matches; issue 19's table, on the real shapes):
 """
 
 import argparse
+import collections
 import json
 import math
 import statistics
@@ -117,7 +118,10 @@ def summarize(docs, peers=DEFAULT_PEERS, worst=5, hbm_gbps=4800.0):
     def stats(rows):
         ratios = [r["ratio"] for r in rows]
         errors = [r["model_err"] for r in rows if r["model_err"] is not None]
+        plans = collections.Counter(r["row"].get("plan") or "?"
+                                    for r in rows)
         return {"rows": len(rows), "geomean": geomean(ratios),
+                "plans": plans.most_common(3),
                 "min": min(ratios) if ratios else None,
                 "wins": sum(r >= 1 for r in ratios),
                 "model_err_median": statistics.median(errors) if errors
@@ -155,9 +159,12 @@ def _pct(value):
 
 def _table(header, rows, markdown):
     if markdown:
-        lines = ["| " + " | ".join(header) + " |",
-                 "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(map(str, r)) + " |" for r in rows]
+        # Layer names ("k|v") and the error header hold the cell separator.
+        def cells(values):
+            return "| " + " | ".join(str(v).replace("|", "\\|")
+                                     for v in values) + " |"
+        lines = [cells(header), "|" + "---|" * len(header)]
+        lines += [cells(r) for r in rows]
         return "\n".join(lines)
     cells = [header] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
@@ -192,7 +199,9 @@ def format_report(summary, markdown=False):
                       markdown))
     out.append("")
     for c in summary["classes"]:
-        out.append(f"{'- ' if markdown else '  '}{c['name']}: {c['desc']}")
+        chose = ", ".join(f"{plan} ({count})" for plan, count in c["plans"])
+        out.append(f"{'- ' if markdown else '  '}{c['name']}: {c['desc']}; "
+                   f"sol ran {chose}")
     out.append("")
     out.append(f"{heading}The worst {len(summary['worst'])} rows")
     out.append("")

@@ -175,6 +175,8 @@ class ReportFigures(unittest.TestCase):
         self.assertIn("| class | rows | geomean |", markdown)
         self.assertIn("| skinny | 2 | 1.095x | 0.800x | 1 | 30.0 % | 2 |",
                       markdown)
+        self.assertIn("median \\|t_pred/us-1\\|", markdown)
+        self.assertIn("sol ran mma_sync16x64 (1), ? (1)", text)
 
     def test_command_line(self):
         with tempfile.TemporaryDirectory() as d:
