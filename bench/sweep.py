@@ -21,6 +21,11 @@ measured once, under its first name; its row lists the rest in `also`.
 GPT-2's Conv1D weights are [K, N] (`x @ W + b`, sol.matmul without
 transpose_b); every other weight is [N, K] (`x @ W^T`).
 
+The default --models are issue 19's list (Llama 3 8B and 70B, Mistral 7B,
+Qwen2.5 7B, GPT-2, Mixtral 8x7B: its experts and attention are Mistral's
+shapes, its router is its own); `--models all` adds GPT-2 large and
+Qwen3-30B-A3B (a 128-wide router, 768-wide experts).
+
 M: 1, 2, 4, ..., 8192 and the odd 3, 37, 999, 3001; fp16 and bf16.
 
 Implementations (--impls):
@@ -77,9 +82,9 @@ kernel) stops the part with `fatal` and exit status 1. --resume FILE keeps
 FILE's rows and skips its finished items (`done`).
 
 Output: {"card", "date", "torch", "sol_build", "args", "part", "items",
-"done", "left", ("fatal"), "plan_tables", "rows": [{"model", "layer", "also", "n",
-"k", "layout", "m", "dtype", "epilogue", "impl", "us", "ok", "rel_err",
-"error", "first_call_s"; sol: "plan", "t_pred_us", "t_pred_m",
+"done", "left", ("fatal"), "plan_tables", "rows": [{"model", "layer",
+"also", "n", "k", "layout", "m", "dtype", "epilogue", "impl", "us", "ok",
+"rel_err", "error", "first_call_s"; sol: "plan", "t_pred_us", "t_pred_m",
 "compile_s"}]}. bench/sweep_report.py summarises one or more such files.
 """
 
@@ -208,10 +213,6 @@ class Item:
         self.n, self.k, self.layout = n, k, layout
         self.epilogue, self.dtype = epilogue, dtype
         self.also = []
-
-    @property
-    def shape_key(self):
-        return (self.n, self.k, self.layout, self.epilogue)
 
     @property
     def id(self):

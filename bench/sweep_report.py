@@ -223,7 +223,8 @@ def format_report(summary, markdown=False):
         out.append(f"1-token decode, weights >= 100 MB ({len(decode)} rows): "
                    f"median {_pct(statistics.median(fractions))} of "
                    f"{summary['hbm_gbps']:.0f} GB/s, lowest "
-                   f"{_pct(lowest['hbm_fraction'])} ({_where(lowest['row'])}).")
+                   f"{_pct(lowest['hbm_fraction'])} "
+                   f"({_where(lowest['row'])}).")
     failed = summary["failed"]
     out.append(f"Failed checks: {len(failed)} sol row(s)"
                + "".join(f"; {impl} {count}" for impl, count in

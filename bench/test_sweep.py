@@ -91,7 +91,8 @@ class ReportFigures(unittest.TestCase):
             row("sol", 7.0, m=4, t_pred_us=7.0, t_pred_m=4),
         ]
         stopped = doc(self.rows, ["x-none-bf16"])
-        stopped["fatal"] = "x-none-bf16 M=8 sol: SolError: illegal memory access"
+        stopped["fatal"] = ("x-none-bf16 M=8 sol: SolError: illegal memory "
+                            "access")
         self.summary = report.summarize([stopped])
 
     def test_ratios_per_class(self):
@@ -105,7 +106,8 @@ class ReportFigures(unittest.TestCase):
         self.assertAlmostEqual(classes["large"]["geomean"], 0.9)
         overall = self.summary["overall"]
         self.assertEqual(overall["rows"], 3)
-        self.assertAlmostEqual(overall["geomean"], (0.8 * 1.5 * 0.9) ** (1 / 3))
+        self.assertAlmostEqual(overall["geomean"],
+                               (0.8 * 1.5 * 0.9) ** (1 / 3))
 
     def test_cost_model_error_only_where_priced_at_m(self):
         skinny = next(c for c in self.summary["classes"]
@@ -286,9 +288,17 @@ class Shapes(unittest.TestCase):
             names = sorted(os.listdir(d))
             self.assertEqual(len(names), len(sweep.items_for(
                 list(sweep.CONFIGS), sweep.DTYPES)))
-            for name in names:
-                subprocess.run([os.environ["SOL_OPT"], os.path.join(d, name),
-                                "-o", os.devnull], check=True)
+            # One sol-opt for all of them: --split-input-file parses each
+            # module on its own.
+            joined = os.path.join(d, "all.mlir.txt")
+            with open(joined, "w") as out:
+                for name in names:
+                    with open(os.path.join(d, name)) as f:
+                        out.write(f.read() + "\n// -----\n")
+            parsed = subprocess.run(
+                [os.environ["SOL_OPT"], joined, "--split-input-file"],
+                check=True, capture_output=True, text=True).stdout
+            self.assertEqual(parsed.count("func.func @sweep_"), len(names))
             out = os.path.join(d, "ptx")
             subprocess.run([os.environ["SOL_OPT"], os.path.join(
                 d, "768x3072-kn-bias_residual-bf16.mlir"), "-o", os.devnull,
