@@ -78,6 +78,7 @@ class Kernel:
         self.manifest = json.loads(manifest_json)
         self.plans = list(plans or [])
         self._loaded = {}   # CUDA device ordinal -> loaded kernel handle
+        self._bound = {}    # CUDA device ordinal -> bind()'s launch function
 
     @classmethod
     def from_manifest(cls, path):
@@ -202,6 +203,7 @@ class Kernel:
         """Frees the modules `load` loaded (on every device); a later launch
         loads again."""
         loaded, self._loaded = getattr(self, "_loaded", None) or {}, {}
+        self._bound = {}
         for handle in loaded.values():
             try:
                 lib().sol_loaded_kernel_free(handle)
@@ -306,21 +308,47 @@ class Kernel:
         maps' alignment). Raises SolError."""
         if not isinstance(pointers, ctypes.Array):
             pointers = (ctypes.c_void_p * len(pointers))(*pointers)
-        error = ctypes.c_void_p()
+        if isinstance(stream, ctypes.c_void_p):
+            stream = stream.value
+        launch = self._bound.get(device) or self.bind(device)
+        launch(pointers, stream, dim)
+
+    def bind(self, device=0):
+        """This kernel's launch function on CUDA device `device` (an
+        ordinal), `launch(pointers, stream, dim=None)`: loaded there and its
+        C entry point resolved once, so a launch is one ctypes call. For
+        callers that launch often (the torch backend's hot path, where a
+        decode step's host time is its time). `pointers` is a ctypes
+        c_void_p array (inputs then outputs), `stream` a raw CUDA stream
+        handle (an int, 0 or None for the default stream), `dim` a dynamic
+        kernel's M. No checks beyond the C API's. Raises SolError."""
+        launch = self._bound.get(device)
+        if launch is not None:
+            return launch
         handle = self.load(device)
+        name = self.name
+        byref, void_p = ctypes.byref, ctypes.c_void_p
         if self.is_dynamic:
-            if dim is None:
-                raise SolError(f"kernel {self.name} is dynamic: launch it "
-                               "at one M (dim)")
-            status = lib().sol_kernel_launch_dim(
-                handle, pointers, len(pointers), dim,
-                ctypes.c_void_p(stream), ctypes.byref(error))
+            entry = lib().sol_kernel_launch_dim
+
+            def launch(pointers, stream=None, dim=None):
+                if dim is None:
+                    raise SolError(f"kernel {name} is dynamic: launch it "
+                                   "at one M (dim)")
+                error = void_p()
+                if entry(handle, pointers, len(pointers), dim, stream,
+                         byref(error)):
+                    raise SolError(take_string(error))
         else:
-            status = lib().sol_kernel_launch(handle, pointers, len(pointers),
-                                             ctypes.c_void_p(stream),
-                                             ctypes.byref(error))
-        if status:
-            raise SolError(take_string(error))
+            entry = lib().sol_kernel_launch
+
+            def launch(pointers, stream=None, dim=None):
+                error = void_p()
+                if entry(handle, pointers, len(pointers), stream,
+                         byref(error)):
+                    raise SolError(take_string(error))
+        self._bound[device] = launch
+        return launch
 
 
 class Compilation:

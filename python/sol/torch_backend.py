@@ -31,7 +31,8 @@ launch — falls back to the original FX nodes with a reason logged on the
 Options (torch.compile(options=...)): partitioner ("inductor", the default,
 or "eager"); mode (Inductor's mode, e.g. "reduce-overhead", since
 torch.compile takes mode or options, not both); measure (bool, default True:
-time sol against cuBLAS per region and M on CUDA); report (bool; env
+time sol against cuBLAS per region and M on CUDA, with the inputs cold in
+L2 as a model step's weights are: sol/inductor.py's `rotation`); report (bool; env
 SOL_REPORT=1) prints
 each graph's cost report; target (preset name or JSON path, default "h200");
 cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default

@@ -31,3 +31,23 @@ try:
     kernel.load(2)
 except sol.SolError as error:
     print("device 2: SolError:", error)
+
+# Kernel.bind: the launch function of the hot path (one ctypes call), once
+# per device; unload() drops it with the module. The fake add_f32 kernel
+# adds its 15 floats: checked against the host's sum.
+import ctypes  # noqa: E402
+import random  # noqa: E402
+
+a = [random.uniform(-1, 1) for _ in range(15)]
+b = [random.uniform(-1, 1) for _ in range(15)]
+buffers = [(ctypes.c_float * 15)(*a), (ctypes.c_float * 15)(*b),
+           (ctypes.c_float * 15)()]
+pointers = (ctypes.c_void_p * 3)(*[ctypes.addressof(x) for x in buffers])
+launch = kernel.bind(1)
+launch(pointers, 0)
+# CHECK: bind: sum right True, bound once True, rebound after unload True
+right = all(abs(buffers[2][i] - (a[i] + b[i])) < 1e-6 for i in range(15))
+once = kernel.bind(1) is launch
+kernel.unload()
+print(f"bind: sum right {right}, bound once {once}, rebound after unload "
+      f"{kernel.bind(1) is not launch}")

@@ -1,0 +1,259 @@
+# The resolved hot path of sol::fused (issue 16: host time per call). After
+# its first call at some output dims, a region launches through its
+# launcher's pointer form (`bind`): the inputs' data pointers and freshly
+# allocated outputs of the op's final shapes go to the kernel as raw
+# addresses, as the device launcher hands them to the C API on CUDA. Here
+# the pointer form is a CPU stand-in that wraps the addresses back into
+# tensors of the manifest's shapes (M from the launch) and evaluates the
+# kernel's manifest program: so the addresses, their order, the M and the
+# output buffers are all checked against eager on fresh random data, at odd
+# shapes. A non-contiguous input takes the general (tensor) path.
+# REQUIRES: torch
+# RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
+
+import ctypes
+import logging
+
+import torch
+import torch._dynamo
+import torch.nn.functional as F
+
+import sol.inductor as inductor
+import sol.torch_backend  # noqa: F401  (registers backend="sol")
+from sol.reference import _reference_raw
+
+logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+logging.getLogger("torch").setLevel(logging.ERROR)
+torch.manual_seed(0)
+
+_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+counts = {"pointers": 0, "tensors": 0}
+
+
+def _wrap(address, shape, dtype):
+    count = 1
+    for d in shape:
+        count *= d
+    size = count * torch.empty((), dtype=dtype).element_size()
+    buffer = (ctypes.c_char * size).from_address(address)
+    return torch.frombuffer(buffer, dtype=dtype, count=count).view(shape)
+
+
+def tensor_launcher(kernel, tensors):
+    counts["tensors"] += 1
+    _reference_raw(kernel, tensors)
+
+
+def bind(kernel, device):
+    def launch(pointers, m):
+        counts["pointers"] += 1
+        specs = kernel.manifest["args"]
+        assert len(pointers) == len(specs), (len(pointers), len(specs))
+        tensors = [_wrap(pointers[i], [m if d == -1 else d
+                                       for d in spec["shape"]],
+                         _DTYPES[spec["dtype"]])
+                   for i, spec in enumerate(specs)]
+        _reference_raw(kernel, tensors)
+    return launch
+
+
+tensor_launcher.bind = bind
+inductor.launchers["cpu_pointers"] = tensor_launcher
+OPTIONS = {"launcher_name": "cpu_pointers"}
+
+
+class SwiGLU(torch.nn.Module):
+    def __init__(self, d=24, f=40):
+        super().__init__()
+        self.gate = torch.nn.Linear(d, f, bias=False)
+        self.up = torch.nn.Linear(d, f, bias=False)
+        self.down = torch.nn.Linear(f, d, bias=False)
+
+    def forward(self, x):
+        return x + self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+class TwoOutputs(torch.nn.Module):
+    """A biased projection whose pre-activation is an output too (two
+    results of one kernel), and a [K, N] weight."""
+
+    def __init__(self, d=24):
+        super().__init__()
+        self.fc = torch.nn.Linear(d, 3 * d)
+        self.weight = torch.nn.Parameter(torch.randn(3 * d, d) * 0.1)
+
+    def forward(self, x):
+        h = self.fc(x)
+        return torch.relu(h) @ self.weight, h * 2.0
+
+
+def check(name, model, shapes, dynamic=True):
+    torch._dynamo.reset()
+    before = len(inductor.history)
+    compiled = torch.compile(model, backend="sol", dynamic=dynamic,
+                             options=OPTIONS)
+    ok = True
+    with torch.no_grad():
+        for shape in shapes:
+            for _ in range(2):   # the first call at these dims, then one
+                x = torch.randn(*shape)   # through the resolved entry
+                got, expected = compiled(x), model(x)
+                if isinstance(got, tuple):
+                    ok &= all(torch.allclose(g, e, rtol=1e-4, atol=1e-4)
+                              for g, e in zip(got, expected))
+                else:
+                    ok &= torch.allclose(got, expected, rtol=1e-4,
+                                         atol=1e-4)
+    for graph in inductor.history[before:]:
+        print(graph.summary())
+    print(f"== {name}: matches eager {ok}, pointer launches "
+          f"{counts['pointers'] > 0}, tensor launches {counts['tensors']}")
+    counts.update(pointers=0, tensors=0)
+
+
+# CHECK: == swiglu: matches eager True, pointer launches True, tensor launches 0
+check("swiglu", SwiGLU(), [(2, 5, 24), (1, 1, 24), (3, 11, 24), (6, 5, 24)])
+# CHECK: == two_outputs: matches eager True, pointer launches True, tensor launches 0
+check("two_outputs", TwoOutputs(), [(7, 24), (1, 24), (13, 24)])
+# CHECK: == static_m: matches eager True, pointer launches True, tensor launches 0
+check("static_m", SwiGLU(16, 24), [(2, 3, 16)], dynamic=False)
+
+# The resolved entries are keyed by the output dims, not by M alone:
+# [2, 6, N] and [3, 4, N] share M = 12 and are both right.
+# CHECK: == same_m_other_dims: matches eager True, pointer launches True, tensor launches 0
+check("same_m_other_dims", SwiGLU(), [(2, 6, 24), (3, 4, 24), (2, 6, 24)])
+
+# A non-contiguous input (here the A operand of a region, called directly)
+# takes the general path: flattened to a contiguous [M, K] first, the same
+# result.
+# CHECK: == non_contiguous: same result True, against torch True, tensor launches True
+# The gate and up projections' region of SwiGLU(24, 40) at 3-D outputs.
+text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
+            inductor._parse_spec(t)["roles"] == ["a", "b", "a", "b"] and
+            "tensor<40x24xf32>" in t)
+with torch.no_grad():
+    a = torch.randn(24, 10).t()   # [10, 24], not contiguous
+    gate, up = torch.randn(40, 24), torch.randn(40, 24)
+    op = torch.ops.sol.fused.default
+    dense = op([a.contiguous(), gate, a.contiguous(), up], [10, 40], text)
+    counts.update(pointers=0, tensors=0)
+    strided = op([a, gate, a, up], [10, 40], text)
+    expected = F.silu(a @ gate.t()) * (a @ up.t())
+kernels = len(inductor._runners[(text, "?")].steps)
+print(f"== non_contiguous: same result "
+      f"{torch.equal(strided[0], dense[0])}, against torch "
+      f"{torch.allclose(dense[0], expected, atol=1e-4)}, "
+      f"tensor launches {counts['tensors'] == kernels}")
+
+# Both forms of the pointer path ran above: one kernel reading only the
+# op's inputs, and several kernels (an output of one feeding the next).
+# CHECK: == resolved: one kernel True, several kernels True
+resolved = [c for c in inductor._calls.values()
+            if isinstance(c, inductor._SolCall) and c.steps is not None]
+print(f"== resolved: one kernel {any(c.single for c in resolved)}, several "
+      f"kernels {any(len(c.steps) > 1 for c in resolved)}")
+
+# The measured choice times L2-cold (no timing here: the CPU has no CUDA
+# events): its calls rotate among copies of the inputs that together exceed
+# the L2, read from the device's properties (faked here).
+class FakeProperties:
+    L2_cache_size = 1 << 20   # 1 MiB
+
+
+real_properties = torch.cuda.get_device_properties
+torch.cuda.get_device_properties = lambda device=None: FakeProperties()
+l2 = inductor.l2_bytes(0)
+del FakeProperties.L2_cache_size   # a torch whose properties lack it
+default_l2 = inductor.l2_bytes(0)
+torch.cuda.get_device_properties = real_properties
+# CHECK: == l2: from the properties 1048576, without them the default True
+print(f"== l2: from the properties {l2}, without them the default "
+      f"{default_l2 == inductor._DEFAULT_L2_BYTES}")
+
+
+def spans(tensor):
+    start = tensor.data_ptr()
+    return start, start + tensor.numel() * tensor.element_size()
+
+
+def check_copies(name, inputs):
+    copies = inductor._copies(inputs, l2)
+    set_bytes = sum(t.numel() * t.element_size() for t in inputs)
+    buffers = [spans(t) for copy in copies for t in copy]
+    disjoint = all(a[1] <= b[0] for a, b in zip(sorted(buffers),
+                                                sorted(buffers)[1:]))
+    equal = all(torch.equal(c, t) for copy in copies
+                for c, t in zip(copy, inputs))
+    aligned = all(t.data_ptr() % 16 == 0 for copy in copies for t in copy)
+    # What a call touches between two uses of one copy.
+    others = (len(copies) - 1) * set_bytes
+    covered = others >= inductor._L2_MARGIN * l2 if len(copies) > 1 else \
+        set_bytes >= inductor._L2_MARGIN * l2
+    print(f"== copies {name}: {len(copies)}, disjoint {disjoint}, equal "
+          f"{equal}, 16-byte aligned {aligned}, cover {covered}")
+    return copies
+
+
+# A decode-sized region (odd sizes: a 7-element bf16 vector is 14 bytes,
+# padded so the next copy stays aligned): 513280 bytes a copy (padded), 5
+# others hold the 2 MiB of two L2s.
+# CHECK: == copies decode: 6, disjoint True, equal True, 16-byte aligned True, cover True
+check_copies("decode", [torch.randn(3, 77), torch.randn(640, 200),
+                        torch.randn(7).to(torch.bfloat16)])
+# Inputs that hold 2 L2s themselves are not copied.
+# CHECK: == copies large: 1, disjoint True, equal True, 16-byte aligned True, cover True
+big = [torch.randn(512, 1024)]
+# CHECK: == large: the inputs themselves True
+print(f"== large: the inputs themselves "
+      f"{check_copies('large', big)[0][0] is big[0]}")
+# A tiny region stops at _MAX_ROTATION copies.
+# CHECK: == copies tiny: 1024, disjoint True, equal True, 16-byte aligned True, cover False
+check_copies("tiny", [torch.randn(1, 8), torch.randn(8, 8)])
+
+# choose() times each side over the copies: every call of the timing loop
+# (here a stand-in that runs each call once) reads other buffers, on sol's
+# side (the kernels' pointers) and on cuBLAS's (torch.mm's operands).
+# (7936 bytes a copy, 17 others for two 64 KiB L2s.)
+# CHECK: == choice over copies: sol saw 18 of 18, cuBLAS saw 18 of 18
+seen = {"sol": set(), "cublas": set()}
+real_bind, real_mm = tensor_launcher.bind, torch.mm
+
+
+def recording_bind(kernel, device):
+    launch = real_bind(kernel, device)
+
+    def record(pointers, m):
+        seen["sol"].add(pointers[0])
+        launch(pointers, m)
+    return record
+
+
+def recording_mm(a, b):
+    seen["cublas"].add(a.data_ptr())
+    return real_mm(a, b)
+
+
+def one_pass(fn, graphs, reps=20, rotation=1):
+    for i in range(rotation):
+        fn(i)
+    return 1.0
+
+
+text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
+            inductor._parse_spec(t)["roles"] == ["a", "b", "vector"] and
+            "tensor<72x24xf32>" in t)
+spec = inductor._parse_spec(text)
+real = (inductor.rotation, inductor._gpu_us)
+inductor.rotation = lambda inputs: inductor._copies(inputs, l2 // 16)
+inductor._gpu_us = one_pass
+tensor_launcher.bind = recording_bind
+torch.mm = recording_mm
+with torch.no_grad():
+    inputs = [torch.randn(5, 24), torch.randn(72, 24), torch.randn(72)]
+    inductor.choose(inputs, [[5, 72]] * len(spec["out_ranks"]), spec, text, 5)
+torch.mm = real_mm
+tensor_launcher.bind = real_bind
+inductor.rotation, inductor._gpu_us = real
+count = inductor.measurements[(text, 5)]["copies"]
+print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
+      f"cuBLAS saw {len(seen['cublas'])} of {count}")
