@@ -114,8 +114,12 @@ protected:
                               ConsumerSchedule schedule) {
     FailureOr<MatmulShape> shape = getMatmulShape(firstMatmul(module));
     EXPECT_TRUE(succeeded(shape));
+    LaunchSizes sizes;
+    sizes.matmul = *shape;
+    sizes.smCount = 132;
     return getMatmulTiling(getWgmmaTmaPlan(&context, *shape, tileN, stages,
-                                           /*cluster=*/1, 132, schedule));
+                                           /*cluster=*/1, 132, schedule),
+                           sizes);
   }
 
   /// What `work`'s elementwise FLOPs add to its prediction under `tiling`.

@@ -12,8 +12,18 @@
 #include "SolDialect/Target.h"
 #include "SolDialect/TilePlan.h"
 
+#include "SolDialect/Passes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <functional>
 
 #include "gtest/gtest.h"
 
@@ -42,11 +52,12 @@ protected:
     return s;
   }
 
-  static std::string print(Attribute attr) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << attr;
-    return s;
+  /// The sizes of a matmul of `s` on the H200 (132 SMs).
+  static LaunchSizes sizes(const MatmulShape &s) {
+    LaunchSizes out;
+    out.matmul = s;
+    out.smCount = 132;
+    return out;
   }
 
   MLIRContext context;
@@ -118,67 +129,202 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   // wgmma_tma: 12 warps, 4 of them the producer; 8 consumers share each
   // cooperative tile, 4 own each ping-pong tile.
   MatmulShape prefill = shape(8192, 2560, 2560);
-  MatmulTiling cooperative =
-      getMatmulTiling(getWgmmaTmaPlan(&context, prefill, 128, 6, 1, 132));
+  MatmulTiling cooperative = getMatmulTiling(
+      getWgmmaTmaPlan(&context, prefill, 128, 6, 1, 132), sizes(prefill));
   EXPECT_EQ(cooperative.consumerWarps, 8);
   EXPECT_FALSE(cooperative.pingpong);
   EXPECT_FALSE(cooperative.copiedByConsumers);
-  MatmulTiling pingpong = getMatmulTiling(getWgmmaTmaPlan(
-      &context, prefill, 128, 6, 1, 132, ConsumerSchedule::pingpong));
+  MatmulTiling pingpong =
+      getMatmulTiling(getWgmmaTmaPlan(&context, prefill, 128, 6, 1, 132,
+                                      ConsumerSchedule::pingpong),
+                      sizes(prefill));
   EXPECT_EQ(pingpong.consumerWarps, 4);
   EXPECT_TRUE(pingpong.pingpong);
   EXPECT_EQ(pingpong.threads, kWgmmaTmaThreads);
   EXPECT_EQ(pingpong.path, KernelPath::wgmma_tma);
   // The cp.async paths copy with the consumer warps; gemv and the SIMT
   // matmul are no tensor-core paths and price no K loop.
-  MatmulTiling mma =
-      getMatmulTiling(getMmaSyncPlan(&context, prefill, getMmaSyncTiles()[0]));
+  MatmulTiling mma = getMatmulTiling(
+      getMmaSyncPlan(&context, prefill, getMmaSyncTiles()[0]), sizes(prefill));
   EXPECT_TRUE(mma.copiedByConsumers);
   EXPECT_TRUE(mma.tensorCores);
   EXPECT_EQ(mma.consumerWarps, 0);
-  MatmulTiling gemv = getMatmulTiling(getGemvPlan(&context, shape(4, 64, 64)));
+  MatmulTiling gemv = getMatmulTiling(getGemvPlan(&context, shape(4, 64, 64)),
+                                      sizes(shape(4, 64, 64)));
   EXPECT_FALSE(gemv.tensorCores);
   EXPECT_EQ(gemv.tileK, 0);
 }
 
-TEST_F(KernelPathTest, PlansRecordTheirPathsGeometry) {
-  // A plan's grid, block and shared memory are its path's geometry of its
-  // choices over the shape: what a generator can re-derive from the plan.
-  MatmulShape decode = shape(16, 2560, 2560);
-  MatmulShape prefill = shape(8192, 2560, 2560);
-  LaunchSizes sizes;
-  sizes.smCount = 132;
-  SmallVector<PlanAttr> plans = {
-      getGemvPlan(&context, decode),
-      getMmaSyncPlan(&context, decode, getMmaSyncTiles().back()),
-      getWgmmaPlan(&context, prefill, 256, 4),
-      getWgmmaTmaPlan(&context, prefill, 192, 5, 1, 132,
-                      ConsumerSchedule::pingpong),
-      getWgmmaTmaPlan(&context, prefill, 128, 6, 2, 132),
-      getSimtMatmulPlan(&context, prefill),
+TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {
+  // A plan records its choices alone; sol-write-manifests writes the launch
+  // its path derives over the kernel's shapes, which the generator follows
+  // too. Each case: a kernel, a plan of one path, and its launch worked out
+  // by hand from the path's rules.
+  struct Case {
+    std::string what, module;
+    std::function<PlanAttr(KernelOp)> plan;
+    SmallVector<int64_t, 3> grid, block;
+    int64_t smem;
   };
-  for (PlanAttr plan : plans) {
-    ASSERT_TRUE(plan);
-    sizes.matmul = plan.getPath() == KernelPath::gemv ||
-                           plan.getPath() == KernelPath::mma_sync
-                       ? decode
-                       : prefill;
-    LaunchGeometry geometry =
-        lookupKernelPath(plan.getPath())
-            .getLaunchGeometry(PlanChoices::of(plan), sizes);
-    EXPECT_EQ(ArrayRef<int64_t>(geometry.grid), plan.getGrid()) << print(plan);
-    EXPECT_EQ(ArrayRef<int64_t>(geometry.block), plan.getBlock())
-        << print(plan);
-    EXPECT_EQ(geometry.smem, plan.getSmem()) << print(plan);
+  auto matmul = [](StringRef a, StringRef w, StringRef o, bool transposeB) {
+    return (R"(module attributes {sol.target = #sol.target<"h200">} {
+      func.func @f(%x: )" +
+            a + ", %w: " + w + ") -> " + o + R"( {
+        %0 = sol.kernel @k ins(%x, %w : )" +
+            a + ", " + w + ") -> " + o + R"( {
+        ^bb0(%a: )" +
+            a + ", %b: " + w + R"():
+          %mm = sol.matmul %a, %b)" +
+            (transposeB ? " transpose_b" : "") + " : " + a + ", " + w + " -> " +
+            o + R"(
+          sol.yield %mm : )" +
+            o + R"(
+        }
+        return %0 : )" +
+            o + R"(
+      }})")
+        .str();
+  };
+  SmallVector<Case> cases = {
+      // One warp per column: 2560 / 4 warps per block.
+      {"gemv",
+       matmul("tensor<4x2560xf16>", "tensor<2560x2560xf16>",
+              "tensor<4x2560xf16>", true),
+       [&](KernelOp) { return getGemvPlan(&context, shape(4, 2560, 2560)); },
+       {640, 1, 1},
+       {128, 1, 1},
+       0},
+      // 64x128 tiles over 1000 x 300: 3 column and 16 row tiles, 4 stages
+      // of A (64 x (64 + 8) halves) and B (64 x (128 + 8) halves).
+      {"mma_sync",
+       matmul("tensor<1000x64xf16>", "tensor<64x300xf16>",
+              "tensor<1000x300xf16>", false),
+       [&](KernelOp) {
+         MatmulShape s = shape(1000, 300, 64);
+         s.transposeB = false;
+         return getMmaSyncPlan(&context, s, {64, 128, 64, 2, 2, 4});
+       },
+       {3, 16, 1},
+       {128, 1, 1},
+       4 * (64 * 72 + 64 * 136) * 2},
+      // Persistent: 64 x 20 tiles in clusters of 2 fill the 132 SMs.
+      {"wgmma_tma cluster 2",
+       matmul("tensor<8192x2560xf16>", "tensor<2560x2560xf16>",
+              "tensor<8192x2560xf16>", true),
+       [&](KernelOp) {
+         return getWgmmaTmaPlan(&context, shape(8192, 2560, 2560), 128, 6, 2,
+                                132);
+       },
+       {132, 1, 1},
+       {384, 1, 1},
+       6 * (128 + 128) * 128 + 6 * 16 + 1024},
+      // Fewer tiles than SMs: one cluster of 2 per column tile.
+      {"wgmma_tma few tiles",
+       matmul("tensor<128x64xf16>", "tensor<256x64xf16>", "tensor<128x256xf16>",
+              true),
+       [&](KernelOp) {
+         return getWgmmaTmaPlan(&context, shape(128, 256, 64), 128, 6, 2, 132);
+       },
+       {4, 1, 1},
+       {384, 1, 1},
+       6 * (128 + 128) * 128 + 6 * 16 + 1024},
+      // One thread per output of 16x16 blocks: 70 columns, 100 rows.
+      {"simt",
+       matmul("tensor<100x50xf32>", "tensor<50x70xf32>", "tensor<100x70xf32>",
+              false),
+       [&](KernelOp) {
+         MatmulShape s = shape(100, 70, 50);
+         s.transposeB = false;
+         s.elementType = Float32Type::get(&context);
+         return getSimtMatmulPlan(&context, s);
+       },
+       {5, 7, 1},
+       {16, 16, 1},
+       0},
+      // 600 f16 elements, 8 per thread: one block of 2048.
+      {"elementwise",
+       R"(module attributes {sol.target = #sol.target<"h200">} {
+         func.func @f(%x: tensor<600xf16>) -> tensor<600xf16> {
+           %0 = sol.kernel @k ins(%x : tensor<600xf16>) -> tensor<600xf16> {
+           ^bb0(%a: tensor<600xf16>):
+             %y = sol.add %a, %a : tensor<600xf16>, tensor<600xf16> -> tensor<600xf16>
+             sol.yield %y : tensor<600xf16>
+           }
+           return %0 : tensor<600xf16>
+         }})",
+       [&](KernelOp kernel) {
+         return getElementwisePlan(&context, 600, getElementwiseVector(kernel));
+       },
+       {1, 1, 1},
+       {256, 1, 1},
+       0},
+  };
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kernel-path-test", dir));
+  for (const Case &c : cases) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(c.module, &context);
+    ASSERT_TRUE(module) << c.what;
+    KernelOp kernel;
+    module->walk([&](KernelOp op) { kernel = op; });
+    PlanAttr plan = c.plan(kernel);
+    ASSERT_TRUE(plan) << c.what;
+    kernel.setPlanAttr(plan);
+    std::string reason;
+    FailureOr<LaunchGeometry> derived =
+        getPlanLaunchGeometry(plan, kernel, h200, reason);
+    ASSERT_TRUE(succeeded(derived)) << c.what << ": " << reason;
+    EXPECT_EQ(ArrayRef<int64_t>(derived->grid), ArrayRef<int64_t>(c.grid))
+        << c.what;
+    EXPECT_EQ(ArrayRef<int64_t>(derived->block), ArrayRef<int64_t>(c.block))
+        << c.what;
+    EXPECT_EQ(derived->smem, c.smem) << c.what;
+
+    PassManager pm(&context);
+    SolWriteManifestsPassOptions options;
+    options.dir = dir.str().str();
+    pm.addPass(createSolWriteManifestsPass(options));
+    ASSERT_TRUE(succeeded(pm.run(*module))) << c.what;
+    llvm::SmallString<128> file(dir);
+    llvm::sys::path::append(file, "k.json");
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    ASSERT_TRUE(buffer) << c.what;
+    llvm::Expected<llvm::json::Value> json =
+        llvm::json::parse((*buffer)->getBuffer());
+    ASSERT_TRUE(bool(json)) << c.what;
+    const llvm::json::Object *launch = json->getAsObject()->getObject("launch");
+    ASSERT_TRUE(launch) << c.what;
+    auto dims = [](const llvm::json::Array *array) {
+      SmallVector<int64_t, 3> out;
+      for (const llvm::json::Value &v : *array)
+        out.push_back(*v.getAsInteger());
+      return out;
+    };
+    EXPECT_EQ(dims(launch->getArray("grid")), c.grid) << c.what;
+    EXPECT_EQ(dims(launch->getArray("block")), c.block) << c.what;
+    EXPECT_EQ(launch->getInteger("smem"), c.smem) << c.what;
   }
-  // The persistent grid: min(tiles in cluster groups, SMs) whole clusters.
-  EXPECT_EQ(plans[4].getGrid()[0], 132);
-  EXPECT_EQ(plans[3].getGrid()[0], 132);
-  sizes.matmul = shape(128, 256, 64);
-  EXPECT_EQ(lookupKernelPath(KernelPath::wgmma_tma)
-                .getLaunchGeometry(PlanChoices::of(plans[4]), sizes)
-                .grid[0],
-            4); // one cluster of 2 over each of the 2 column tiles
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_F(KernelPathTest, AHandWrittenPlanIsCheckedWhereItsGeometryIsDerived) {
+  // The plan cannot carry an unlaunchable geometry any more; what its path
+  // derives over the shapes is checked against CUDA's and the target's
+  // limits instead.
+  LaunchGeometry tooTall{{1, 70000, 1}, {128, 1, 1}, 0};
+  EXPECT_EQ(whyNotLaunchableOn(tooTall, h200),
+            "grid y = 70000, z = 1 exceed CUDA's limit of 65535");
+  LaunchGeometry tooMuchSmem{{1, 1, 1}, {128, 1, 1}, 1 << 20};
+  EXPECT_NE(whyNotLaunchableOn(tooMuchSmem, h200).find("shared memory"),
+            std::string::npos);
+  LaunchGeometry fits{{132, 1, 1}, {384, 1, 1}, 197728};
+  EXPECT_EQ(whyNotLaunchableOn(fits, h200), "");
+  // The path reads the extents of its plan: a matmul tile of two extents is
+  // refused before any geometry is derived.
+  PlanAttr flat = PlanAttr::get(&context, KernelPath::mma_sync, {64, 64},
+                                {2, 2}, 3, 1, 1, ConsumerSchedule::cooperative);
+  EXPECT_FALSE(
+      lookupKernelPath(KernelPath::mma_sync).whyNotWellFormed(flat).empty());
 }
 
 TEST_F(KernelPathTest, OneCountOfTilesAlongN) {

@@ -103,28 +103,41 @@ protected:
     return *problem;
   }
 
+  /// The geometry of `plan` over `problem` on a chip of `smCount` SMs.
+  static LaunchGeometry geometryOf(PlanAttr plan, const MatmulShape &problem,
+                                   int64_t smCount) {
+    LaunchSizes sizes;
+    sizes.matmul = problem;
+    sizes.smCount = smCount;
+    return getPlanLaunchGeometry(plan, sizes);
+  }
+
   /// For each m_max, the plan `build` makes at m_max, evaluated by its rule
-  /// at every M of `ms` up to m_max, launches the grid `build` gives at M.
+  /// at every M of `ms` up to m_max, launches the grid `build` gives at M
+  /// (on a chip of `smCount` SMs).
   void expectRuleMatches(KernelOp kernel, ArrayRef<int64_t> ms,
                          std::function<PlanAttr(const MatmulShape &)> build,
-                         const std::string &what) {
+                         const std::string &what, int64_t smCount = 132) {
     for (int64_t mMax : ms) {
-      PlanAttr rowPlan = build(problemAt(kernel, mMax));
+      MatmulShape atMaxProblem = problemAt(kernel, mMax);
+      PlanAttr rowPlan = build(atMaxProblem);
       if (!rowPlan)
         continue;
-      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan);
+      LaunchGeometry atMax = geometryOf(rowPlan, atMaxProblem, smCount);
+      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan, atMax);
       for (int64_t m : ms) {
         if (m > mMax)
           break;
-        PlanAttr plan = build(problemAt(kernel, m));
+        MatmulShape problem = problemAt(kernel, m);
+        PlanAttr plan = build(problem);
         ASSERT_TRUE(plan) << what << " at M = " << m;
-        EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, m),
-                  Grid(plan.getGrid()))
+        EXPECT_EQ(evaluateDynamicGridRule(rowPlan, atMax, rule, m),
+                  Grid(geometryOf(plan, problem, smCount).grid))
             << what << ": the row's plan at m_max = " << mMax
             << ", launched at M = " << m;
       }
       // M = 0 launches nothing.
-      EXPECT_EQ(evaluateDynamicGridRule(rowPlan, rule, 0)[rule.axis], 0)
+      EXPECT_EQ(evaluateDynamicGridRule(rowPlan, atMax, rule, 0)[rule.axis], 0)
           << what;
     }
   }
@@ -208,7 +221,8 @@ TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
         },
         "wgmma_tma " + std::to_string(c.tileM) + "x" + std::to_string(c.tileN) +
             " cluster " + std::to_string(c.cluster) + " on " +
-            std::to_string(c.smCount) + " SMs");
+            std::to_string(c.smCount) + " SMs",
+        c.smCount);
   // Siblings: a tile_n-wide tile holds tile_n / 2 columns of each weight.
   OwningOpRef<ModuleOp> siblings = siblingKernel(2560, 6912);
   expectRuleMatches(
@@ -240,15 +254,22 @@ TEST_F(TilePlanTest, ElementwiseGridFollowsElements) {
     for (StringRef d : dims)
       inner *= std::stoll(d.str());
     SmallVector<int64_t> ms = someDims(100000);
+    auto geometryAt = [&](PlanAttr plan, int64_t m) {
+      LaunchSizes sizes;
+      sizes.elements = m * inner;
+      return getPlanLaunchGeometry(plan, sizes);
+    };
     for (int64_t mMax : ms) {
       PlanAttr rowPlan = getElementwisePlan(&context, mMax * inner, vector);
-      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan);
+      LaunchGeometry atMax = geometryAt(rowPlan, mMax);
+      DynamicGridRule rule = getDynamicGridRule(kernel, rowPlan, atMax);
       for (int64_t m : ms) {
         if (m > mMax)
           break;
         EXPECT_EQ(
-            evaluateDynamicGridRule(rowPlan, rule, m),
-            Grid(getElementwisePlan(&context, m * inner, vector).getGrid()))
+            evaluateDynamicGridRule(rowPlan, atMax, rule, m),
+            Grid(geometryAt(getElementwisePlan(&context, m * inner, vector), m)
+                     .grid))
             << shape << " at M = " << m << " (row to " << mMax << ")";
       }
     }
@@ -312,9 +333,13 @@ TEST_F(TilePlanTest, PlanTableCoversTheRangeWithTheBestPlanAtEachSample) {
             chooseKernelPlanAtDim(kernel, at, h200, reason, pinned);
         ASSERT_TRUE(succeeded(built)) << where << ": " << reason;
         EXPECT_EQ(built->plan, plan) << where << ", row " << i;
+        FailureOr<LaunchGeometry> atMax =
+            getPlanLaunchGeometry(plan, kernel, h200, reason, at);
+        ASSERT_TRUE(succeeded(atMax)) << where << ": " << reason;
         EXPECT_EQ(
-            evaluateDynamicGridRule(plan, getDynamicGridRule(kernel, plan), at),
-            Grid(plan.getGrid()))
+            evaluateDynamicGridRule(
+                plan, *atMax, getDynamicGridRule(kernel, plan, *atMax), at),
+            Grid(atMax->grid))
             << where << ", row " << i;
         if (i + 1 == rows->size())
           continue;

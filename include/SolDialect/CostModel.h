@@ -185,9 +185,11 @@ struct MatmulTiling {
   int64_t cluster = 1;
 };
 
-/// The tiling a #sol.plan records: its path's facts
-/// (lookupKernelPath(plan.getPath()).getMatmulTiling(plan)).
-MatmulTiling getMatmulTiling(PlanAttr plan);
+struct LaunchSizes;
+/// The tiling of a #sol.plan over `sizes` (getKernelLaunchSizes): its
+/// path's facts and geometry
+/// (lookupKernelPath(plan.getPath()).getMatmulTiling(plan, sizes)).
+MatmulTiling getMatmulTiling(PlanAttr plan, const LaunchSizes &sizes);
 
 /// Applies the roofline and the prediction model of `target` to `work`.
 /// Never fails: what it cannot bound comes back with Bound::unknown and a

@@ -13,7 +13,10 @@
 //    target's MMA efficiency (`getMatmulTiling`, `getMmaEfficiencyShare`);
 //  - its launch geometry: grid, block and shared memory of a plan over a
 //    shape (`getLaunchGeometry`), and how a dynamic kernel's grid follows M
-//    (`getDynamicGridRule`);
+//    (`getDynamicGridRule`). A #sol.plan records only the choices; every
+//    reader (the generators, the manifest, the cost model) derives the
+//    geometry through getPlanLaunchGeometry below, so there is no recorded
+//    copy to re-check;
 //  - what its generated kernel takes besides its buffers (`getNumTensorMaps`).
 //
 // The planner (chooseKernelPlan, TilePlan.cpp) asks every registered path
@@ -48,6 +51,7 @@
 #include "SolDialect/CostModel.h"
 #include "SolDialect/SolDialect.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::sol {
@@ -88,7 +92,7 @@ struct PlanCandidate {
   std::string whyUnlaunchable;
 };
 
-/// The choices of a #sol.plan, without what follows from them and the
+/// The choices a #sol.plan records, without what follows from them and the
 /// shapes (grid, block, shared memory: LaunchGeometry).
 struct PlanChoices {
   SmallVector<int64_t, 3> tile;
@@ -112,6 +116,8 @@ struct LaunchSizes {
 struct LaunchGeometry {
   SmallVector<int64_t, 3> grid, block;
   int64_t smem = 0;
+
+  int64_t getThreads() const { return block[0] * block[1] * block[2]; }
 };
 
 /// Everything sol knows about one kernel path but its code (see the file
@@ -186,29 +192,36 @@ public:
   /// The share of the target's mma_efficiency (calibrated on wgmma-class
   /// kernels) that the path reaches, as measured.
   virtual double getMmaEfficiencyShare(TargetAttr target) const { return 1.0; }
-  /// The tiling the cost model prices `plan` with, from the facts above.
-  MatmulTiling getMatmulTiling(PlanAttr plan) const;
+  /// The tiling the cost model prices `plan` over `sizes` with, from the
+  /// facts above and the plan's geometry there.
+  MatmulTiling getMatmulTiling(PlanAttr plan, const LaunchSizes &sizes) const;
 
   //===--------------------------------------------------------------------===//
   // Launch geometry
   //===--------------------------------------------------------------------===//
 
+  /// Empty when `plan` has the extents the path reads (tile = [m, n, k] for
+  /// a matmul path, [elements] for elementwise; warps = [m, n]), else what
+  /// it lacks: a hand-written plan is checked before its geometry is
+  /// derived.
+  std::string whyNotWellFormed(PlanAttr plan) const;
   /// The grid, block and dynamic shared memory of a plan of `choices` over
-  /// `sizes`: what the plan records and the generator launches.
+  /// `sizes`: what the generator launches and the manifest records.
   virtual LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
                                            const LaunchSizes &sizes) const = 0;
-  /// The plan of `choices` over `sizes`, or null where its grid breaks
+  /// The plan of `choices`, or null where its grid over `sizes` breaks
   /// CUDA's launch limits (whyNotLaunchable in Target.h): a plan sol
   /// records is one a launch accepts.
   PlanAttr buildPlan(MLIRContext *context, const PlanChoices &choices,
                      const LaunchSizes &sizes) const;
   /// How the grid of `plan` (a row of the plan table of `kernel`, whose
-  /// outermost dim is dynamic) follows the dim; see getDynamicGridRule in
-  /// TilePlan.h. The matmul paths' default: grid[getRowGridAxis()] follows
-  /// the rows of A by getRowGridRule, or stays the plan's where A's rows do
-  /// not follow the dim.
-  virtual DynamicGridRule getDynamicGridRule(KernelOp kernel,
-                                             PlanAttr plan) const;
+  /// outermost dim is dynamic; `atMax` its geometry at the row's m_max)
+  /// follows the dim; see getDynamicGridRule in TilePlan.h. The matmul
+  /// paths' default: grid[getRowGridAxis()] follows the rows of A by
+  /// getRowGridRule, or stays the one at m_max where A's rows do not follow
+  /// the dim.
+  virtual DynamicGridRule getDynamicGridRule(KernelOp kernel, PlanAttr plan,
+                                             const LaunchGeometry &atMax) const;
 
   //===--------------------------------------------------------------------===//
   // What the generated kernel takes
@@ -224,9 +237,11 @@ protected:
   /// The grid axis along which a matmul path's tiles of rows run.
   virtual unsigned getRowGridAxis() const { return 1; }
   /// Fills `rule`'s elementsPerBlock, times and max for a matmul kernel
-  /// whose rows follow the dim (axis and elementsPerDim are set). The
-  /// default: one block row per tile_m rows.
+  /// whose rows follow the dim (axis and elementsPerDim are set; `atMax` is
+  /// the plan's geometry at its row's m_max). The default: one block row
+  /// per tile_m rows.
   virtual void getRowGridRule(PlanAttr plan, const MatmulShape &shape,
+                              const LaunchGeometry &atMax,
                               DynamicGridRule &rule) const;
 
 private:
@@ -238,6 +253,47 @@ private:
 ArrayRef<const KernelPathInfo *> getKernelPaths();
 /// The path `path` of a #sol.plan.
 const KernelPathInfo &lookupKernelPath(KernelPath path);
+
+//===----------------------------------------------------------------------===//
+// A plan's launch geometry: derived, never recorded
+//===----------------------------------------------------------------------===//
+
+/// The sizes of a kernel whose `numMatmuls` matmuls (0; 1; 2, a sibling
+/// pair over one A) multiply `lhs` by `rhs` (static types, ignored without a
+/// matmul), whose first output is `out` (static), on `target`. Failure where
+/// A's rows overflow int64. The one reading of a kernel's sizes, for the
+/// planner, the cost model and the manifest (getKernelLaunchSizes) and the
+/// GPU generators (on the linalg form).
+FailureOr<LaunchSizes> getLaunchSizes(RankedTensorType lhs,
+                                      RankedTensorType rhs, bool transposeB,
+                                      int64_t numMatmuls, RankedTensorType out,
+                                      TargetAttr target);
+/// The sizes of sol kernel `kernel` on `target`; for a kernel whose
+/// outermost dim is dynamic, at `dim` (a plan-table row's m_max). Failure
+/// with `reason` where a shape is not static there, the kernel's matmuls are
+/// neither one nor a sibling pair, or the rows overflow int64.
+FailureOr<LaunchSizes>
+getKernelLaunchSizes(KernelOp kernel, TargetAttr target, std::string &reason,
+                     std::optional<int64_t> dim = std::nullopt);
+
+/// What `plan` (well-formed: KernelPathInfo::whyNotWellFormed) launches
+/// over `sizes`: its path's getLaunchGeometry of its choices.
+LaunchGeometry getPlanLaunchGeometry(PlanAttr plan, const LaunchSizes &sizes);
+
+/// Empty when a launch of `geometry` runs on `target`: CUDA's grid and
+/// block limits (whyNotLaunchable) and the target's shared memory per SM;
+/// else the limit it breaks, for the user. sol-tile builds no other plan; a
+/// hand-written one is diagnosed with this where its geometry is derived.
+std::string whyNotLaunchableOn(const LaunchGeometry &geometry,
+                               TargetAttr target);
+
+/// The geometry of `plan` on `kernel` (at `dim` for a dynamic kernel) on
+/// `target`, or failure with `reason`: the plan is not well-formed, the
+/// sizes cannot be read, or the launch breaks a limit (whyNotLaunchableOn).
+FailureOr<LaunchGeometry>
+getPlanLaunchGeometry(PlanAttr plan, KernelOp kernel, TargetAttr target,
+                      std::string &reason,
+                      std::optional<int64_t> dim = std::nullopt);
 
 } // namespace mlir::sol
 

@@ -253,8 +253,6 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
       `[elements per block]` for the elementwise path;
     - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps;
     - `stages`: shared-memory pipeline depth (mma_sync), `split_k`: K slices;
-    - `grid`, `block`: the launch geometry; `smem`: dynamic shared memory in
-      bytes;
     - `cluster`: thread blocks per cluster along grid x (1: no cluster;
       printed only when not 1);
     - `schedule` (wgmma_tma): `cooperative`, both consumer warpgroups on
@@ -264,6 +262,12 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
       alternating, so one's epilogue runs during the other's K loop
       (CUTLASS's KernelTmaWarpSpecializedPingpong). Printed only when not
       `cooperative`.
+
+    The plan keeps the choices alone: the launch geometry (grid, block,
+    dynamic shared memory) follows from them and the kernel's shapes, and
+    the path derives it wherever it is needed (getPlanLaunchGeometry,
+    KernelPath.h), so no copy of it can disagree with the path. The
+    manifest records the derived geometry for the runtime.
   }];
   let parameters = (ins
     EnumParameter<Sol_KernelPath>:$path,
@@ -271,20 +275,12 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
     Sol_I64ListParameter:$warps,
     "int64_t":$stages,
     "int64_t":$split_k,
-    Sol_I64ListParameter:$grid,
-    Sol_I64ListParameter:$block,
-    "int64_t":$smem,
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"::mlir::sol::ConsumerSchedule",
                            "::mlir::sol::ConsumerSchedule::cooperative">:$schedule
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    int64_t getThreads() const {
-      return getBlock()[0] * getBlock()[1] * getBlock()[2];
-    }
-  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -320,8 +316,9 @@ def Sol_PlanEntryAttr : Sol_Attr<"PlanEntry", "plan_entry"> {
     sol-tile plans a kernel whose outermost dim is dynamic as a table of
     disjoint, increasing ranges of that dim, `m_min..m_max` (both
     inclusive), that together cover the kernel's #sol.dim_range; each row's
-    #sol.plan is built and checked at `m_max` (its grid is the largest the
-    row launches; the launch computes the grid for the actual M). Each row
+    #sol.plan is built and checked at `m_max` (its launch geometry is
+    derived there: the largest grid the row launches; the launch computes
+    the grid for the actual M). Each row
     becomes one generated kernel, named `<kernel>__m<m_min>_<m_max>`.
   }];
   let parameters = (ins

@@ -1,11 +1,11 @@
 //===- TilePlan.h - the planner of sol kernels ----------------*- C++ -*-===//
 //
 // What sol-tile decides for each kernel and the GPU code generator obeys:
-// the #sol.plan (path, tiles, warps, stages, split, cluster, schedule and
-// the launch geometry they give), chosen among the candidates every kernel
-// path offers (KernelPath.h) by the cost model's prediction. A kernel whose
-// outermost dim is dynamic gets a table of such plans over ranges of it,
-// and each path's rule for the grid at the launch's M.
+// the #sol.plan (path, tiles, warps, stages, split, cluster, schedule; the
+// launch geometry they give is derived, getPlanLaunchGeometry), chosen among
+// the candidates every kernel path offers (KernelPath.h) by the cost model's
+// prediction. A kernel whose outermost dim is dynamic gets a table of such
+// plans over ranges of it, and each path's rule for the grid at the launch's M.
 //
 // Below the planner, each path's own builders and shared-memory layouts,
 // which its generator and the tests call: they are defined in the path's
@@ -241,11 +241,10 @@ choosePlanTable(KernelOp kernel, TargetAttr target, std::string &failureReason,
                 const PlanConstraints &constraints = {});
 
 /// The grid rule of `plan` (a row of the plan table of `kernel`, whose
-/// outermost dim is dynamic), as its path gives it
-/// (KernelPathInfo::getDynamicGridRule). Per path, with `rows` = the dim
-/// times the
-/// rows of A per unit of it (the product of A's static dims between the
-/// dynamic one and K; 1 for a [?, K] A):
+/// outermost dim is dynamic; `atMax` its launch geometry at the row's
+/// m_max), as its path gives it (KernelPathInfo::getDynamicGridRule). Per
+/// path, with `rows` = the dim times the rows of A per unit of it (the product
+/// of A's static dims between the dynamic one and K; 1 for a [?, K] A):
 ///   - mma_sync, wgmma, simt: grid y = ceil(rows / tile_m) (axis 1,
 ///     elementsPerBlock = tile_m, or 16 for simt); x (N tiles) and z
 ///     (batch x split-K) are the plan's.
@@ -253,21 +252,37 @@ choosePlanTable(KernelOp kernel, TargetAttr target, std::string &failureReason,
 ///     row (tile[0] is the row's largest row count): the grid does not
 ///     follow M, the formula keeps it 1 (0 at M = 0) without a special case.
 ///   - wgmma_tma (persistent, grid x): elementsPerBlock = tile_m x cluster,
-///     times = N tiles x cluster, max = the plan's grid x (its persistent
-///     grid at m_max): min(ceil(tiles_m / cluster) x tiles_n, SMs /
+///     times = N tiles x cluster, max = grid x at m_max (the persistent
+///     grid there): min(ceil(tiles_m / cluster) x tiles_n, SMs /
 ///     cluster) x cluster, as getWgmmaTmaPlan computes it.
 ///   - elementwise: grid x = ceil(dim x the output's static dims / the
 ///     block's elements).
 /// A grid that does not follow the dim at all (a matmul whose A is static
-/// in a dynamic kernel, or a static kernel) is the plan's, written as
-/// elementsPerDim = 1, elementsPerBlock = kMaxDynamicDim and times = the
-/// plan's grid along the axis: the formula gives that grid for every M >= 1.
+/// in a dynamic kernel, or a static kernel) is the one at m_max, written as
+/// elementsPerDim = 1, elementsPerBlock = kMaxDynamicDim and times = that
+/// grid along the axis: the formula gives it for every M >= 1.
 /// At M = 0 every rule gives 0 blocks: nothing launches.
-DynamicGridRule getDynamicGridRule(KernelOp kernel, PlanAttr plan);
+DynamicGridRule getDynamicGridRule(KernelOp kernel, PlanAttr plan,
+                                   const LaunchGeometry &atMax);
+
+/// The M a plan-table row's plan is built at: its m_max, or 1 for a row of
+/// M = 0 alone (which launches nothing).
+inline int64_t getPlanEntryBuildDim(PlanEntryAttr entry) {
+  return std::max<int64_t>(entry.getMMax(), 1);
+}
+
+/// The launch geometry of `entry`'s plan, a row of dynamic `kernel`'s plan
+/// table, where it is built (getPlanEntryBuildDim), on `target`; failure
+/// with `reason` as getPlanLaunchGeometry gives it.
+FailureOr<LaunchGeometry> getPlanEntryLaunchGeometry(KernelOp kernel,
+                                                     PlanEntryAttr entry,
+                                                     TargetAttr target,
+                                                     std::string &reason);
 
 /// The grid `plan` launches at `dim` under `rule` (the formula above; the
-/// other dims are the plan's).
+/// other dims are those of `atMax`, its geometry at its row's m_max).
 SmallVector<int64_t, 3> evaluateDynamicGridRule(PlanAttr plan,
+                                                const LaunchGeometry &atMax,
                                                 const DynamicGridRule &rule,
                                                 int64_t dim);
 

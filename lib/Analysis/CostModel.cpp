@@ -429,8 +429,9 @@ static MatmulPlan planFromTiling(const KernelWork &work,
   return plan;
 }
 
-MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan) {
-  return lookupKernelPath(plan.getPath()).getMatmulTiling(plan);
+MatmulTiling mlir::sol::getMatmulTiling(PlanAttr plan,
+                                        const LaunchSizes &sizes) {
+  return lookupKernelPath(plan.getPath()).getMatmulTiling(plan, sizes);
 }
 
 CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,

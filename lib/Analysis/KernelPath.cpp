@@ -78,7 +78,9 @@ PlanChoices PlanChoices::of(PlanAttr plan) {
 // What every path derives the same way
 //===----------------------------------------------------------------------===//
 
-MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan) const {
+MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
+                                             const LaunchSizes &sizes) const {
+  LaunchGeometry geometry = getLaunchGeometry(PlanChoices::of(plan), sizes);
   MatmulTiling tiling;
   ArrayRef<int64_t> tile = plan.getTile();
   if (tile.size() >= 2) {
@@ -93,16 +95,15 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan) const {
   // The consumers are the warps past the producers: all of them on each
   // tile (cooperative), or half on each (ping-pong).
   if (int64_t producers = getProducerWarps(plan))
-    tiling.consumerWarps =
-        (plan.getThreads() - 32 * producers) / 32 / (tiling.pingpong ? 2 : 1);
+    tiling.consumerWarps = (geometry.getThreads() - 32 * producers) / 32 /
+                           (tiling.pingpong ? 2 : 1);
   tiling.cluster = plan.getCluster();
   if (tiling.tensorCores && tile.size() == 3) {
     tiling.tileK = tile[2];
-    tiling.smemBytes = plan.getSmem();
-    tiling.threads = plan.getThreads();
+    tiling.smemBytes = geometry.smem;
+    tiling.threads = geometry.getThreads();
   }
-  ArrayRef<int64_t> grid = plan.getGrid();
-  CheckedCount blocks = grid.size() == 3 ? countElements(grid) : 0;
+  CheckedCount blocks = countElements(geometry.grid);
   tiling.blocks = blocks.getOptional().value_or(0);
   return tiling;
 }
@@ -114,8 +115,7 @@ PlanAttr KernelPathInfo::buildPlan(MLIRContext *context,
   if (!whyNotLaunchable(geometry.grid, geometry.block).empty())
     return {};
   return PlanAttr::get(context, getPath(), choices.tile, choices.warps,
-                       choices.stages, choices.splitK, geometry.grid,
-                       geometry.block, geometry.smem, choices.cluster,
+                       choices.stages, choices.splitK, choices.cluster,
                        choices.schedule);
 }
 
@@ -133,8 +133,9 @@ static int64_t getMatmulRowsPerDim(MatmulOp matmul) {
   return rows;
 }
 
-DynamicGridRule KernelPathInfo::getDynamicGridRule(KernelOp kernel,
-                                                   PlanAttr plan) const {
+DynamicGridRule
+KernelPathInfo::getDynamicGridRule(KernelOp kernel, PlanAttr plan,
+                                   const LaunchGeometry &atMax) const {
   std::string ignored;
   FailureOr<SmallVector<MatmulOp, 2>> matmuls =
       getKernelMatmuls(kernel.getBodyBlock(), ignored);
@@ -143,7 +144,7 @@ DynamicGridRule KernelPathInfo::getDynamicGridRule(KernelOp kernel,
                            : 0;
   unsigned axis = getRowGridAxis();
   if (rowsPerDim == 0)
-    return getFixedGridRule(axis, plan.getGrid()[axis]);
+    return getFixedGridRule(axis, atMax.grid[axis]);
   DynamicGridRule rule;
   rule.axis = axis;
   rule.elementsPerDim = rowsPerDim;
@@ -153,11 +154,114 @@ DynamicGridRule KernelPathInfo::getDynamicGridRule(KernelOp kernel,
   MatmulShape shape;
   shape.n = rhs.getDimSize(matmul.getTransposeB() ? 0 : 1);
   shape.siblings = static_cast<int64_t>(matmuls->size());
-  getRowGridRule(plan, shape, rule);
+  getRowGridRule(plan, shape, atMax, rule);
   return rule;
 }
 
 void KernelPathInfo::getRowGridRule(PlanAttr plan, const MatmulShape &shape,
+                                    const LaunchGeometry &atMax,
                                     DynamicGridRule &rule) const {
   rule.elementsPerBlock = plan.getTile()[0];
+}
+
+//===----------------------------------------------------------------------===//
+// A plan's launch geometry
+//===----------------------------------------------------------------------===//
+
+std::string KernelPathInfo::whyNotWellFormed(PlanAttr plan) const {
+  size_t tileRank = isMatmulPath() ? 3 : 1;
+  if (plan.getTile().size() != tileRank || plan.getWarps().size() != 2)
+    return "a " + getName().str() + " plan needs " +
+           (isMatmulPath() ? "tile = [m, n, k]" : "tile = [elements]") +
+           " and warps = [m, n]";
+  return "";
+}
+
+FailureOr<LaunchSizes>
+mlir::sol::getLaunchSizes(RankedTensorType lhs, RankedTensorType rhs,
+                          bool transposeB, int64_t numMatmuls,
+                          RankedTensorType out, TargetAttr target) {
+  LaunchSizes sizes;
+  if (numMatmuls > 0) {
+    FailureOr<MatmulShape> shape = getMatmulShape(lhs, rhs, transposeB);
+    if (failed(shape))
+      return failure();
+    sizes.matmul = *shape;
+    sizes.matmul.siblings = numMatmuls;
+  }
+  sizes.elements = out.getNumElements();
+  sizes.smCount = target.getSmCount();
+  return sizes;
+}
+
+FailureOr<LaunchSizes>
+mlir::sol::getKernelLaunchSizes(KernelOp kernel, TargetAttr target,
+                                std::string &reason,
+                                std::optional<int64_t> dim) {
+  auto atDim = [&](Type type) {
+    return cast<RankedTensorType>(dim ? getTypeAtDim(type, *dim) : type);
+  };
+  FailureOr<SmallVector<MatmulOp, 2>> matmuls =
+      getKernelMatmuls(kernel.getBodyBlock(), reason);
+  if (failed(matmuls))
+    return failure();
+  RankedTensorType out = atDim(kernel.getResultTypes().front());
+  RankedTensorType lhs, rhs;
+  bool transposeB = false;
+  if (!matmuls->empty()) {
+    MatmulOp matmul = matmuls->front();
+    lhs = atDim(matmul.getLhs().getType());
+    rhs = atDim(matmul.getRhs().getType());
+    transposeB = matmul.getTransposeB();
+    if (!lhs.hasStaticShape() || !rhs.hasStaticShape()) {
+      reason = "the matmul has a dynamic shape";
+      return failure();
+    }
+  }
+  if (!out.hasStaticShape()) {
+    reason = "a kernel result has a dynamic shape";
+    return failure();
+  }
+  FailureOr<LaunchSizes> sizes = getLaunchSizes(
+      lhs, rhs, transposeB, static_cast<int64_t>(matmuls->size()), out, target);
+  if (failed(sizes))
+    reason = "the matmul's batch dims times M overflow int64";
+  return sizes;
+}
+
+LaunchGeometry mlir::sol::getPlanLaunchGeometry(PlanAttr plan,
+                                                const LaunchSizes &sizes) {
+  return lookupKernelPath(plan.getPath())
+      .getLaunchGeometry(PlanChoices::of(plan), sizes);
+}
+
+std::string mlir::sol::whyNotLaunchableOn(const LaunchGeometry &geometry,
+                                          TargetAttr target) {
+  std::string why = whyNotLaunchable(geometry.grid, geometry.block);
+  if (!why.empty())
+    return why;
+  if (geometry.smem > target.getSmemPerSmBytes())
+    return std::to_string(geometry.smem) +
+           " bytes of shared memory per block exceed " +
+           target.getName().str() + "'s " +
+           std::to_string(target.getSmemPerSmBytes()) + " per SM";
+  return "";
+}
+
+FailureOr<LaunchGeometry>
+mlir::sol::getPlanLaunchGeometry(PlanAttr plan, KernelOp kernel,
+                                 TargetAttr target, std::string &reason,
+                                 std::optional<int64_t> dim) {
+  reason = lookupKernelPath(plan.getPath()).whyNotWellFormed(plan);
+  if (!reason.empty())
+    return failure();
+  FailureOr<LaunchSizes> sizes =
+      getKernelLaunchSizes(kernel, target, reason, dim);
+  if (failed(sizes))
+    return failure();
+  LaunchGeometry geometry = getPlanLaunchGeometry(plan, *sizes);
+  reason = whyNotLaunchableOn(geometry, target);
+  if (!reason.empty())
+    return failure();
+  return geometry;
 }

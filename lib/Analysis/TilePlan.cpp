@@ -40,6 +40,7 @@ static std::string typeName(Type type) {
 static FailureOr<PlanChoice> chooseLonePlan(const KernelPathInfo &path,
                                             const PlanRequest &request,
                                             const KernelWork &work,
+                                            const LaunchSizes &sizes,
                                             std::string &failureReason) {
   SmallVector<PlanCandidate, 1> candidates;
   path.getCandidates(request, candidates);
@@ -51,7 +52,7 @@ static FailureOr<PlanChoice> chooseLonePlan(const KernelPathInfo &path,
   }
   PlanChoice choice;
   choice.plan = candidate.plan;
-  MatmulTiling tiling = getMatmulTiling(choice.plan);
+  MatmulTiling tiling = getMatmulTiling(choice.plan, sizes);
   choice.cost = estimateCost(work, request.target, &tiling);
   choice.reason = candidate.note.empty()
                       ? candidate.description
@@ -87,11 +88,16 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
 
   SmallVector<MatmulOp, 2> &matmuls = *kernelMatmuls;
   ArrayRef<const KernelPathInfo *> paths = getKernelPaths();
+  // What the candidates' geometry, and so their price, follows.
+  FailureOr<LaunchSizes> sizes =
+      getKernelLaunchSizes(kernel, target, failureReason);
+  if (failed(sizes))
+    return failure();
   if (matmuls.empty()) {
     PlanRequest request{kernel, target, nullptr};
     for (const KernelPathInfo *path : paths)
       if (!path->isMatmulPath() && path->whyNot(request).empty())
-        return chooseLonePlan(*path, request, work, failureReason);
+        return chooseLonePlan(*path, request, work, *sizes, failureReason);
     failureReason = "no path takes a kernel without a matmul";
     return failure();
   }
@@ -145,7 +151,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       }
       if (!constraints.allows(candidate.plan))
         continue;
-      MatmulTiling tiling = getMatmulTiling(candidate.plan);
+      MatmulTiling tiling = getMatmulTiling(candidate.plan, *sizes);
       double padded = static_cast<double>(shape->tilesAlongM(candidate.tileM)) *
                       candidate.tileM * shape->tilesAlongN(candidate.tileN) *
                       candidate.tileN;
@@ -160,7 +166,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       for (const KernelPathInfo *path : paths)
         if (path->isMatmulPath() && path->isFallback() &&
             path->whyNot(request).empty())
-          return chooseLonePlan(*path, request, work, failureReason);
+          return chooseLonePlan(*path, request, work, *sizes, failureReason);
     if (unlaunchable > 0) {
       failureReason = "every plan's grid exceeds CUDA's launch limits (x <= "
                       "2^31 - 1, y and z <= 65535) for " +
@@ -236,14 +242,23 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
 // Dynamic M: the grid rule of each path (KernelPathInfo::getDynamicGridRule)
 //===----------------------------------------------------------------------===//
 
-DynamicGridRule mlir::sol::getDynamicGridRule(KernelOp kernel, PlanAttr plan) {
-  return lookupKernelPath(plan.getPath()).getDynamicGridRule(kernel, plan);
+DynamicGridRule mlir::sol::getDynamicGridRule(KernelOp kernel, PlanAttr plan,
+                                              const LaunchGeometry &atMax) {
+  return lookupKernelPath(plan.getPath())
+      .getDynamicGridRule(kernel, plan, atMax);
+}
+
+FailureOr<LaunchGeometry>
+mlir::sol::getPlanEntryLaunchGeometry(KernelOp kernel, PlanEntryAttr entry,
+                                      TargetAttr target, std::string &reason) {
+  return getPlanLaunchGeometry(entry.getPlan(), kernel, target, reason,
+                               getPlanEntryBuildDim(entry));
 }
 
 SmallVector<int64_t, 3>
-mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const DynamicGridRule &rule,
-                                   int64_t dim) {
-  SmallVector<int64_t, 3> grid(plan.getGrid());
+mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const LaunchGeometry &atMax,
+                                   const DynamicGridRule &rule, int64_t dim) {
+  SmallVector<int64_t, 3> grid(atMax.grid);
   int64_t extent = paths::saturate(
       CheckedCount(llvm::divideCeilSigned(
           paths::saturate(CheckedCount(dim) * rule.elementsPerDim),

@@ -453,11 +453,12 @@ std::string mlir::sol::whyNotLaunchable(ArrayRef<int64_t> grid,
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                KernelPath path, ArrayRef<int64_t> tile,
                                ArrayRef<int64_t> warps, int64_t stages,
-                               int64_t splitK, ArrayRef<int64_t> grid,
-                               ArrayRef<int64_t> block, int64_t smem,
-                               int64_t cluster, ConsumerSchedule schedule) {
+                               int64_t splitK, int64_t cluster,
+                               ConsumerSchedule schedule) {
   // The cost model divides by the tile and the code generators loop over
-  // it: every extent must be positive, and the launch one CUDA accepts.
+  // it: every extent must be positive. Whether the launch it derives is one
+  // CUDA accepts depends on the shapes: its path checks that where it
+  // derives the geometry (getPlanLaunchGeometry).
   auto positive = [](ArrayRef<int64_t> values) {
     return !values.empty() &&
            llvm::all_of(values, [](int64_t v) { return v >= 1; });
@@ -473,11 +474,6 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (splitK > kMaxGridYZ)
     return emitError() << "#sol.plan: 'split_k' = " << splitK << " exceeds the "
                        << kMaxGridYZ << " blocks grid z can hold";
-  if (smem < 0)
-    return emitError() << "#sol.plan: 'smem' must be >= 0, got " << smem;
-  std::string why = whyNotLaunchable(grid, block);
-  if (!why.empty())
-    return emitError() << "#sol.plan: " << why;
   return success();
 }
 

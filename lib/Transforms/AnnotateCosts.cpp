@@ -76,8 +76,19 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
         }
         // Price the plan sol-tile chose, when it has run.
         std::optional<MatmulTiling> tiling;
-        if (PlanAttr plan = kernel.getPlanAttr())
-          tiling = getMatmulTiling(plan);
+        if (PlanAttr plan = kernel.getPlanAttr()) {
+          FailureOr<LaunchSizes> sizes = failure();
+          std::string reason =
+              lookupKernelPath(plan.getPath()).whyNotWellFormed(plan);
+          if (reason.empty())
+            sizes = getKernelLaunchSizes(kernel, target, reason);
+          if (failed(sizes)) {
+            kernel.emitError() << "sol-cost-model: cannot cost kernel @"
+                               << kernel.getSymName() << ": " << reason;
+            return WalkResult::interrupt();
+          }
+          tiling = getMatmulTiling(plan, *sizes);
+        }
         CostAttr cost = estimateCost(work, target, tiling ? &*tiling : nullptr);
         kernel.setCostAttr(cost);
         SmallVector<Operation *> body;
@@ -161,23 +172,33 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
     return points;
   }
 
-  /// The tiling a dynamic kernel runs at `dim`: its plan-table row's plan,
-  /// with the grid that row's rule launches at `dim` (the plan's own grid
-  /// is the one at the row's m_max).
-  static std::optional<MatmulTiling> getTilingAtDim(KernelOp kernel,
-                                                    int64_t dim) {
+  /// The tiling a dynamic kernel runs at `dim`: its plan-table row's plan
+  /// as built at the row's m_max, with the grid that row's rule launches at
+  /// `dim`. Failure with `reason` where the row's sizes cannot be read.
+  static FailureOr<std::optional<MatmulTiling>>
+  getTilingAtDim(KernelOp kernel, int64_t dim, TargetAttr target,
+                 std::string &reason) {
     ArrayAttr table = kernel.getPlansAttr();
     if (!table)
-      return std::nullopt;
+      return std::optional<MatmulTiling>();
     PlanEntryAttr entry = findPlanEntry(table, dim);
     if (!entry)
-      return std::nullopt;
-    MatmulTiling tiling = getMatmulTiling(entry.getPlan());
+      return std::optional<MatmulTiling>();
+    PlanAttr plan = entry.getPlan();
+    reason = lookupKernelPath(plan.getPath()).whyNotWellFormed(plan);
+    if (!reason.empty())
+      return failure();
+    FailureOr<LaunchSizes> sizes = getKernelLaunchSizes(
+        kernel, target, reason, getPlanEntryBuildDim(entry));
+    if (failed(sizes))
+      return failure();
+    MatmulTiling tiling = getMatmulTiling(plan, *sizes);
+    LaunchGeometry atMax = getPlanLaunchGeometry(plan, *sizes);
     SmallVector<int64_t, 3> grid = evaluateDynamicGridRule(
-        entry.getPlan(), getDynamicGridRule(kernel, entry.getPlan()), dim);
+        plan, atMax, getDynamicGridRule(kernel, plan, atMax), dim);
     CheckedCount blocks = countElements(grid);
     tiling.blocks = blocks.getOptional().value_or(0);
-    return tiling;
+    return std::optional<MatmulTiling>(tiling);
   }
 
   /// `costs` at each priced point and `cost` at the range's max.
@@ -208,8 +229,15 @@ struct CostModelPass : sol::impl::SolCostModelPassBase<CostModelPass> {
                            << " at m = " << m << ": " << work.invalidReason;
         return WalkResult::interrupt();
       }
-      std::optional<MatmulTiling> tiling = getTilingAtDim(kernel, m);
-      CostAttr cost = estimateCost(work, target, tiling ? &*tiling : nullptr);
+      std::string reason;
+      FailureOr<std::optional<MatmulTiling>> tiling =
+          getTilingAtDim(kernel, m, target, reason);
+      if (failed(tiling)) {
+        kernel.emitError() << "sol-cost-model: cannot cost kernel @" << name
+                           << " at m = " << m << ": " << reason;
+        return WalkResult::interrupt();
+      }
+      CostAttr cost = estimateCost(work, target, *tiling ? &**tiling : nullptr);
       costPoints.push_back(CostPointAttr::get(&getContext(), m, cost));
       rec.points.push_back({m, cost});
       if (m == points.back()) {

@@ -130,7 +130,7 @@ static llvm::json::Object planToJson(PlanAttr plan) {
                           {"stages", plan.getStages()},
                           {"split_k", plan.getSplitK()},
                           {"cluster", plan.getCluster()}};
-  if (plan.getPath() == KernelPath::wgmma_tma)
+  if (lookupKernelPath(plan.getPath()).hasConsumerSchedule())
     json["schedule"] = stringifyConsumerSchedule(plan.getSchedule());
   return json;
 }
@@ -184,12 +184,24 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
   return maps;
 }
 
-static llvm::json::Object launchToJson(PlanAttr plan) {
+/// The launch of `plan`, whose geometry its path derives (the plan records
+/// only its choices): the runtime has no path to ask.
+static llvm::json::Object launchToJson(PlanAttr plan,
+                                       const LaunchGeometry &geometry) {
   return llvm::json::Object{
-      {"grid", toJson(plan.getGrid())},
-      {"block", toJson(plan.getBlock())},
-      {"smem", plan.getSmem()},
+      {"grid", toJson(geometry.grid)},
+      {"block", toJson(geometry.block)},
+      {"smem", geometry.smem},
       {"cluster", llvm::json::Array{plan.getCluster(), 1, 1}}};
+}
+
+/// Whether the kernel of `plan` takes TMA maps after its buffers.
+static bool takesTensorMaps(PlanAttr plan, KernelOp kernel) {
+  std::string ignored;
+  FailureOr<SmallVector<MatmulOp, 2>> matmuls =
+      getKernelMatmuls(kernel.getBodyBlock(), ignored);
+  unsigned numMatmuls = succeeded(matmuls) ? matmuls->size() : 1;
+  return lookupKernelPath(plan.getPath()).getNumTensorMaps(numMatmuls) > 0;
 }
 
 static llvm::json::Object gridRuleToJson(const DynamicGridRule &rule) {
@@ -213,13 +225,22 @@ static CostAttr getCostAt(KernelOp kernel, int64_t m) {
 /// (named as the GPU conversion names them), its plan and launch at its
 /// m_max, the rule its grid follows M by, its TMA maps (the dynamic rows as
 /// -1) and, where the cost model priced m_max, its cost there.
-static FailureOr<llvm::json::Array> buildPlanRows(KernelOp kernel) {
+static FailureOr<llvm::json::Array> buildPlanRows(KernelOp kernel,
+                                                  TargetAttr target) {
   llvm::json::Array rows;
   for (auto entry : kernel.getPlansAttr().getAsRange<PlanEntryAttr>()) {
     PlanAttr plan = entry.getPlan();
     std::string name = getPlanEntryKernelName(kernel.getSymName(), entry);
-    llvm::json::Object launch = launchToJson(plan);
-    launch["grid_rows"] = gridRuleToJson(getDynamicGridRule(kernel, plan));
+    std::string reason;
+    FailureOr<LaunchGeometry> geometry =
+        getPlanEntryLaunchGeometry(kernel, entry, target, reason);
+    if (failed(geometry))
+      return kernel.emitError("sol-write-manifests: the plan of row ")
+             << entry.getMMin() << ".." << entry.getMMax() << " of @"
+             << kernel.getSymName() << " cannot launch: " << reason;
+    llvm::json::Object launch = launchToJson(plan, *geometry);
+    launch["grid_rows"] =
+        gridRuleToJson(getDynamicGridRule(kernel, plan, *geometry));
     llvm::json::Object row{{"m_min", entry.getMMin()},
                            {"m_max", entry.getMMax()},
                            {"kernel", name},
@@ -227,7 +248,7 @@ static FailureOr<llvm::json::Array> buildPlanRows(KernelOp kernel) {
                            {"cubin", name + ".cubin"},
                            {"plan", planToJson(plan)},
                            {"launch", std::move(launch)}};
-    if (plan.getPath() == KernelPath::wgmma_tma) {
+    if (takesTensorMaps(plan, kernel)) {
       FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
       if (failed(maps))
         return failure();
@@ -243,14 +264,14 @@ static FailureOr<llvm::json::Array> buildPlanRows(KernelOp kernel) {
 /// The fields a dynamic kernel's manifest has instead of a static one's
 /// binaries, launch, plan and maps: its range, its plan rows and its cost at
 /// each report point.
-static LogicalResult addDynamicFields(KernelOp kernel,
+static LogicalResult addDynamicFields(KernelOp kernel, TargetAttr target,
                                       llvm::json::Object &manifest) {
   DimRangeAttr range = lookupDimRange(kernel);
   manifest["dynamic_dim"] =
       llvm::json::Object{{"min", range.getMin()},
                          {"max", range.getMax()},
                          {"hints", toJson(range.getHints())}};
-  FailureOr<llvm::json::Array> rows = buildPlanRows(kernel);
+  FailureOr<llvm::json::Array> rows = buildPlanRows(kernel, target);
   if (failed(rows))
     return failure();
   manifest["plans"] = std::move(*rows);
@@ -355,14 +376,20 @@ struct WriteManifestsPass
         {"program", std::move((*program)["program"])},
         {"outputs", std::move((*program)["outputs"])}};
     if (isDynamic) {
-      if (failed(addDynamicFields(kernel, manifest)))
+      if (failed(addDynamicFields(kernel, target, manifest)))
         return failure();
     } else {
+      std::string reason;
+      FailureOr<LaunchGeometry> geometry =
+          getPlanLaunchGeometry(plan, kernel, target, reason);
+      if (failed(geometry))
+        return kernel.emitError("sol-write-manifests: the plan of @")
+               << kernel.getSymName() << " cannot launch: " << reason;
       manifest["ptx"] = name + ".ptx";
       manifest["cubin"] = name + ".cubin";
-      manifest["launch"] = launchToJson(plan);
+      manifest["launch"] = launchToJson(plan, *geometry);
       manifest["plan"] = planToJson(plan);
-      if (plan.getPath() == KernelPath::wgmma_tma) {
+      if (takesTensorMaps(plan, kernel)) {
         FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
         if (failed(maps))
           return failure();

@@ -157,7 +157,7 @@ func.func @kernel_input_inner_dynamic_refused(%x: tensor<4x?xf16>) {
 
 func.func @static_kernel_with_plans_refused(%x: tensor<16x16xf16>) {
   // expected-error @+1 {{'sol.kernel' op has 'plans' but no dynamic dim: a static kernel carries one 'plan'}}
-  %0 = sol.kernel @k ins(%x : tensor<16x16xf16>) -> tensor<16x16xf16> attributes {plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>>]} {
+  %0 = sol.kernel @k ins(%x : tensor<16x16xf16>) -> tensor<16x16xf16> attributes {plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   ^bb0(%a: tensor<16x16xf16>):
     %n = sol.neg %a : tensor<16x16xf16>
     sol.yield %n : tensor<16x16xf16>
@@ -181,7 +181,7 @@ func.func @static_kernel_with_costs_refused(%x: tensor<16x16xf16>) {
 
 func.func @dynamic_kernel_with_single_plan_refused(%x: tensor<?x16xf16>) {
   // expected-error @+1 {{'sol.kernel' op has a dynamic dim and a single 'plan': a dynamic kernel carries a plan table, 'plans'}}
-  %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+  %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>} {
   ^bb0(%a: tensor<?x16xf16>):
     %n = sol.neg %a : tensor<?x16xf16>
     sol.yield %n : tensor<?x16xf16>
@@ -194,8 +194,8 @@ func.func @dynamic_kernel_with_single_plan_refused(%x: tensor<?x16xf16>) {
 func.func @plans_gap_refused(%x: tensor<?x16xf16>) attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
   // expected-error @+1 {{'sol.kernel' op 'plans' row 18..64 must start at 17: rows are disjoint, increasing and cover the dim range 1..64}}
   %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plans = [
-      #sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>>,
-      #sol.plan_entry<m_min = 18, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [16, 16, 1], smem = 0>>]} {
+      #sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>,
+      #sol.plan_entry<m_min = 18, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   ^bb0(%a: tensor<?x16xf16>):
     %n = sol.neg %a : tensor<?x16xf16>
     sol.yield %n : tensor<?x16xf16>
@@ -208,8 +208,8 @@ func.func @plans_gap_refused(%x: tensor<?x16xf16>) attributes {sol.dim_range = #
 func.func @plans_overlap_refused(%x: tensor<?x16xf16>) attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
   // expected-error @+1 {{'sol.kernel' op 'plans' row 16..64 must start at 17}}
   %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plans = [
-      #sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>>,
-      #sol.plan_entry<m_min = 16, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [16, 16, 1], smem = 0>>]} {
+      #sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>,
+      #sol.plan_entry<m_min = 16, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   ^bb0(%a: tensor<?x16xf16>):
     %n = sol.neg %a : tensor<?x16xf16>
     sol.yield %n : tensor<?x16xf16>
@@ -223,7 +223,7 @@ func.func @plans_overlap_refused(%x: tensor<?x16xf16>) attributes {sol.dim_range
 func.func @plans_short_of_range_refused(%x: tensor<?x16xf16>) {
   // expected-error @+1 {{'sol.kernel' op 'plans' ends at 64 but the dim range ends at 65536}}
   %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plans = [
-      #sol.plan_entry<m_min = 1, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [16, 16, 1], smem = 0>>]} {
+      #sol.plan_entry<m_min = 1, m_max = 64, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   ^bb0(%a: tensor<?x16xf16>):
     %n = sol.neg %a : tensor<?x16xf16>
     sol.yield %n : tensor<?x16xf16>
@@ -299,7 +299,7 @@ func.func @dim_range_on_an_op_refused(%x: tensor<?x16xf16>) {
 
 func.func @plan_entry_inverted_refused(%x: tensor<?x16xf16>) {
   // expected-error @+1 {{#sol.plan_entry: need 0 <= m_min <= m_max, got 64..16}}
-  %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plans = [#sol.plan_entry<m_min = 64, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>>]} {
+  %0 = sol.kernel @k ins(%x : tensor<?x16xf16>) -> tensor<?x16xf16> attributes {plans = [#sol.plan_entry<m_min = 64, m_max = 16, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   ^bb0(%a: tensor<?x16xf16>):
     %n = sol.neg %a : tensor<?x16xf16>
     sol.yield %n : tensor<?x16xf16>

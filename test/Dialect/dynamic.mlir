@@ -93,8 +93,8 @@ func.func @dynamic_kernel_plans_costs(%x: tensor<?x2560xf16>, %w: tensor<2560x25
     cost = #sol.cost<bound = compute, tc_flops = 53687091200, ew_flops = 0, bytes = 55050240, intensity = 975.2, balance = 206.0, t_compute_us = 54.26, t_memory_us = 11.47, t_ideal_us = 54.26, t_pred_us = 77.5, sol_pred = 0.7, limiter = matmul>,
     costs = [#sol.cost_point<m = 1, cost = #sol.cost<bound = memory, tc_flops = 13107200, ew_flops = 0, bytes = 13117440, intensity = 1.0, balance = 206.0, t_compute_us = 0.013, t_memory_us = 2.733, t_ideal_us = 2.733, t_pred_us = 5.9, sol_pred = 0.46, limiter = matmul>>,
              #sol.cost_point<m = 4096, cost = #sol.cost<bound = compute, tc_flops = 53687091200, ew_flops = 0, bytes = 55050240, intensity = 975.2, balance = 206.0, t_compute_us = 54.26, t_memory_us = 11.47, t_ideal_us = 54.26, t_pred_us = 77.5, sol_pred = 0.7, limiter = matmul>>],
-    plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-             #sol.plan_entry<m_min = 17, m_max = 4096, plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [640, 1, 1], block = [256, 1, 1], smem = 131072>>]} {
+    plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+             #sol.plan_entry<m_min = 17, m_max = 4096, plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>):
     %mm = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
     sol.yield %mm : tensor<?x2560xf16>

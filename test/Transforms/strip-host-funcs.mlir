@@ -7,7 +7,7 @@
 //       CHECK:   func.func @k(%{{.*}}: tensor<8xf32>, %{{.*}}: tensor<8xf32>) -> tensor<8xf32> {
 //   CHECK-NOT:   func.func @host
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @k(%x: tensor<8xf32>, %out: tensor<8xf32>) -> tensor<8xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+  func.func @k(%x: tensor<8xf32>, %out: tensor<8xf32>) -> tensor<8xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
     return %x : tensor<8xf32>
   }
   func.func @host(%x: tensor<8xf32>) -> tensor<8xf32> {

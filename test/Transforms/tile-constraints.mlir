@@ -17,15 +17,15 @@
 // to +12 %). Allowing only the cp.async-fed paths, the cp.async wgmma
 // kernel.
 // CLUSTER-LABEL: func.func @prefill_under_constraints
-//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>
+//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
 // COOP-LABEL: func.func @prefill_under_constraints
-//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>
+//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, cluster = 2>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 // With tiles and min-cluster a measurement pins one plan the model would
 // not take: cooperative 128x256 tiles on 2-CTA clusters.
 // FORCED-LABEL: func.func @prefill_under_constraints
-//       FORCED:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = {{[0-9]+}}, cluster = 2>
+//       FORCED:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, cluster = 2>
 // BAD-TILE: error: sol-tile: tile '128' in tiles=128x256,128 is not MxN
 // The ping-pong tiles wider than 128 ran on the GPU without clusters only,
 // so they are not offered with one: pinning 128x160 on clusters leaves the

@@ -19,16 +19,16 @@
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1256.8,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1256.8{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [120, 1, 1], block = [384, 1, 1], smem = 197728>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]}
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
@@ -69,15 +69,15 @@ func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5233.8,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.347{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5233.8{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2560, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [640, 1, 1], block = [32, 1, 1], smem = 27648>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 16, plan = <path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [320, 1, 1], block = [64, 1, 1], smem = 27648>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 17, m_max = 64, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [160, 2, 1], block = [128, 1, 1], smem = 55296>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [80, 1, 1], block = [256, 1, 1], smem = 131072>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 288, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 512, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 214080>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 1280, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 16, plan = <path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 17, m_max = 64, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 288, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 512, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 1280, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1; ends where the next plan wins: at 1 gemv 15.347 us against mma_sync 16x16x64 15.637 us; at 2 mma_sync 16x16x64 15.655 us against gemv 16.028 us}}
@@ -115,10 +115,10 @@ func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x256
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 886.94,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 28.096{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 886.94{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 128, m_max = 153, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 154, m_max = 256, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [108, 1, 1], block = [384, 1, 1], smem = 197696>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 512, plan = <path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 210032, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 128, m_max = 153, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 154, m_max = 256, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 512, plan = <path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<?x6912xf16> attributes {sol.dim_range = #sol.dim_range<min = 128, max = 8192>} {
   // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight)}}
@@ -146,7 +146,7 @@ func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 376.03,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 3.2076{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 376.03{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 65536, plan = <path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [131072, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 65536, plan = <path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x4096xf16>, %z: tensor<4096xf16>) -> tensor<?x4096xf16> {
   // expected-remark @below {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536; ends at the range's max}}
@@ -171,16 +171,16 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 167.45,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 10.937{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 87.351{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 167.45{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 4, 4], block = [128, 1, 1], smem = 46080>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [160, 4, 1], block = [32, 1, 1], smem = 27648>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 9, 1], block = [128, 1, 1], smem = 55296>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [120, 1, 1], block = [384, 1, 1], smem = 197728>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
 func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
@@ -215,19 +215,19 @@ func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x25
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 10.907,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 8, cost = <{{[^>]*}}t_pred_us = 10.907{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 8, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 8, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>]} {
 // CHECK-LABEL: func.func @gemv_range_is_a_row_per_m
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 9.6141,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2376{{[^>]*}}>>, #sol.cost_point<m = 4, cost = <{{[^>]*}}t_pred_us = 9.6141{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8>} {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
@@ -267,9 +267,9 @@ func.func @gemv_range_is_a_row_per_m(%x: tensor<?x2560xf16>, %w: tensor<2560x256
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 631.53,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 22.744{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 631.53{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [80, 1, 1], block = [384, 1, 1], smem = 197728>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 222320, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
   // expected-remark @below {{plan for M in 1..1: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
@@ -291,7 +291,7 @@ func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x
 // CHECK-LABEL: func.func @static_kernel_keeps_one_plan
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 10.937,
-//  CHECK-SAME:     limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>} {
+//  CHECK-SAME:     limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @static_kernel_keeps_one_plan(%x: tensor<16x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x2560xf16>) -> tensor<16x2560xf16> {
   // expected-remark @below {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us}}

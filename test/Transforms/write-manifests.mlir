@@ -2,6 +2,7 @@
 // The manifests, whitespace dropped (llvm::json writes keys sorted).
 // RUN: tr -d ' \n' < %t/static_elementwise.json | FileCheck %s --check-prefix=EW
 // RUN: tr -d ' \n' < %t/static_tma.json | FileCheck %s --check-prefix=TMA
+// RUN: tr -d ' \n' < %t/static_batched.json | FileCheck %s --check-prefix=BATCHED
 // RUN: tr -d ' \n' < %t/dynamic_rows.json | FileCheck %s --check-prefix=DYN
 // The runtime reads the dynamic one and resolves it at each M (the launch,
 // the row, the maps' rows), a row's grid rule agreeing with its grid.
@@ -22,7 +23,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 func.func @static_manifest_elementwise(%x: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %0 = sol.kernel @static_elementwise ins(%x : tensor<8x256xf32>) -> tensor<8x256xf32> attributes {
     cost = #sol.cost<bound = memory, tc_flops = 0, ew_flops = 2048, bytes = 16384, intensity = 0.125, balance = 206.0, t_compute_us = 0.001, t_memory_us = 0.004, t_ideal_us = 0.004, t_pred_us = 2.5, sol_pred = 0.002, limiter = launch>,
-    plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [8, 1, 1], block = [256, 1, 1], smem = 0>} {
+    plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   ^bb0(%a: tensor<8x256xf32>):
     %n = sol.neg %a : tensor<8x256xf32>
     sol.yield %n : tensor<8x256xf32>
@@ -39,12 +40,30 @@ func.func @static_manifest_elementwise(%x: tensor<8x256xf32>) -> tensor<8x256xf3
 // TMA-SAME: {"arg":1,"box":[64,128],"dims":[64,128],"dtype":"f16",
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @static_manifest_tma(%x: tensor<256x64xf16>, %w: tensor<128x64xf16>) -> tensor<256x128xf16> {
-  %0 = sol.kernel @static_tma ins(%x, %w : tensor<256x64xf16>, tensor<128x64xf16>) -> tensor<256x128xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197728>} {
+  %0 = sol.kernel @static_tma ins(%x, %w : tensor<256x64xf16>, tensor<128x64xf16>) -> tensor<256x128xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>} {
   ^bb0(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<256x64xf16>, tensor<128x64xf16> -> tensor<256x128xf16>
     sol.yield %m : tensor<256x128xf16>
   }
   return %0 : tensor<256x128xf16>
+}
+}
+
+// -----
+
+// The launch is the plan's path's geometry over the kernel's shapes (the
+// plan records its choices alone): a batched B is one grid z slice per
+// batch, 40 columns in 16-wide tiles, 7 rows in one 16-row tile, one warp,
+// 6 stages of a 16 x (64 + 8) A tile and a 64 x (16 + 8) B tile in halves.
+// BATCHED: "launch":{"block":[32,1,1],"cluster":[1,1,1],"grid":[3,1,3],"smem":32256}
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @static_manifest_batched(%x: tensor<3x7x64xbf16>, %w: tensor<3x64x40xbf16>) -> tensor<3x7x40xbf16> {
+  %0 = sol.kernel @static_batched ins(%x, %w : tensor<3x7x64xbf16>, tensor<3x64x40xbf16>) -> tensor<3x7x40xbf16> attributes {plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>} {
+  ^bb0(%a: tensor<3x7x64xbf16>, %b: tensor<3x64x40xbf16>):
+    %m = sol.matmul %a, %b : tensor<3x7x64xbf16>, tensor<3x64x40xbf16> -> tensor<3x7x40xbf16>
+    sol.yield %m : tensor<3x7x40xbf16>
+  }
+  return %0 : tensor<3x7x40xbf16>
 }
 }
 
@@ -100,8 +119,8 @@ func.func @dynamic_manifest_rows(%x: tensor<?x64xf16>, %w: tensor<128x64xf16>, %
     costs = [#sol.cost_point<m = 1, cost = #sol.cost<bound = latency, tc_flops = 16384, ew_flops = 128, bytes = 16896, intensity = 1.0, balance = 206.0, t_compute_us = 0.001, t_memory_us = 0.004, t_ideal_us = 0.004, t_pred_us = 2.5, sol_pred = 0.002, limiter = launch>>,
              #sol.cost_point<m = 16, cost = #sol.cost<bound = latency, tc_flops = 262144, ew_flops = 2048, bytes = 24576, intensity = 10.7, balance = 206.0, t_compute_us = 0.001, t_memory_us = 0.005, t_ideal_us = 0.005, t_pred_us = 2.6, sol_pred = 0.002, limiter = launch>>,
              #sol.cost_point<m = 4096, cost = #sol.cost<bound = compute, tc_flops = 67108864, ew_flops = 524288, bytes = 2113536, intensity = 32.0, balance = 206.0, t_compute_us = 0.07, t_memory_us = 0.44, t_ideal_us = 0.44, t_pred_us = 3.5, sol_pred = 0.13, limiter = hbm>>],
-    plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [32, 1, 1], block = [128, 1, 1], smem = 0>>,
-             #sol.plan_entry<m_min = 17, m_max = 4096, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [32, 1, 1], block = [384, 1, 1], smem = 197728>>]} {
+    plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
+             #sol.plan_entry<m_min = 17, m_max = 4096, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>]} {
   ^bb0(%a: tensor<?x64xf16>, %b: tensor<128x64xf16>, %c: tensor<?x128xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x64xf16>, tensor<128x64xf16> -> tensor<?x128xf16>
     %s = sol.add %m, %c : tensor<?x128xf16>, tensor<?x128xf16> -> tensor<?x128xf16>

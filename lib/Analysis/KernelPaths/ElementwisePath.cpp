@@ -96,11 +96,12 @@ public:
   }
 
   /// grid x = ceil(dim x the output's static dims / the block's elements).
-  DynamicGridRule getDynamicGridRule(KernelOp kernel,
-                                     PlanAttr plan) const override {
+  DynamicGridRule
+  getDynamicGridRule(KernelOp kernel, PlanAttr plan,
+                     const LaunchGeometry &atMax) const override {
     auto out = cast<RankedTensorType>(kernel.getResultTypes().front());
     if (!hasDynamicLeadingDim(out))
-      return getFixedGridRule(0, plan.getGrid()[0]);
+      return getFixedGridRule(0, atMax.grid[0]);
     DynamicGridRule rule;
     rule.axis = 0;
     rule.elementsPerDim = 1;

@@ -71,6 +71,7 @@ public:
 
 protected:
   void getRowGridRule(PlanAttr plan, const MatmulShape &shape,
+                      const LaunchGeometry &atMax,
                       DynamicGridRule &rule) const override {
     rule.elementsPerBlock = kSimtBlockEdge;
   }

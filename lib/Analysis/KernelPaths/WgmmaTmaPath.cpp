@@ -188,13 +188,14 @@ protected:
   unsigned getRowGridAxis() const override { return 0; }
   // min(ceil(tilesM / cluster) * tilesN, SMs / cluster) clusters (the
   // geometry above); ceil(ceil(a / b) / c) = ceil(a / (b * c)), and the cap
-  // is the plan's grid, built at the row's m_max (the most it launches).
+  // is the plan's grid at the row's m_max (the most it launches).
   void getRowGridRule(PlanAttr plan, const MatmulShape &shape,
+                      const LaunchGeometry &atMax,
                       DynamicGridRule &rule) const override {
     int64_t cluster = plan.getCluster();
     rule.elementsPerBlock = plan.getTile()[0] * cluster;
     rule.times = shape.tilesAlongN(plan.getTile()[1]) * cluster;
-    rule.max = plan.getGrid()[0];
+    rule.max = atMax.grid[0];
   }
 
 private:

@@ -23,20 +23,11 @@ LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
   int64_t total = 1;
   for (int64_t d : kernel.spec.outShape)
     total *= d;
-  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
-  ArrayRef<int64_t> block = kernel.spec.plan.getBlock();
+  ArrayRef<int64_t> block = kernel.launch.block;
   ArrayRef<int64_t> tile = kernel.spec.plan.getTile();
   int64_t inner =
       kernel.spec.outShape.empty() ? 1 : kernel.spec.outShape.back();
-  int64_t vector = tile.size() == 1 && block.size() == 3 && block[0] > 0
-                       ? tile[0] / block[0]
-                       : 0;
-  if (grid.size() != 3 || block.size() != 3 || block[1] != 1 || block[2] != 1 ||
-      grid[1] != 1 || grid[2] != 1 ||
-      grid[0] * block[0] * std::max<int64_t>(vector, 1) < total)
-    return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
-                                      "grid x block does not cover the ")
-           << total << " output elements";
+  int64_t vector = tile[0] / block[0];
   if (vector < 1 || tile[0] != vector * block[0] || inner % vector != 0 ||
       !llvm::isPowerOf2_64(vector))
     return kernel.spec.func.emitError("sol kernel: the elementwise plan's "
@@ -46,7 +37,7 @@ LogicalResult emitElementwiseKernel(OpBuilder &b, Location loc,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value linear = ib.mul(ib.add(ib.mul(bid, block[0]), tid), vector);
-  // A dynamic kernel's plan covers its row's m_max (the check above); the
+  // A dynamic kernel's grid covers its row's m_max (the derived one); the
   // launch's grid covers the actual dim, and threads past its elements
   // (the dynamic dim times the static inner dims) do nothing.
   Value inBounds;

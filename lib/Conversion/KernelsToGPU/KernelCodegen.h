@@ -3,9 +3,8 @@
 // What every path of convert-sol-kernels-to-gpu shares: the kernel as read
 // off its linalg form (KernelSpec, KernelsToGPU.cpp), index arithmetic and
 // the matmul's geometry (IndexMath.cpp), the fused epilogue on accumulator
-// values (EpilogueCodegen.cpp), the plan's grid check (GridChecks.cpp), the
-// cp.async tile copier (CpAsyncCopier.cpp), and one entry point per
-// code-generation path (a path's file says how it maps its plan to code).
+// values (EpilogueCodegen.cpp), the (CpAsyncCopier.cpp), and one entry point
+// per code-generation path (a path's file says how it maps its plan to code).
 // The Hopper paths' own pieces are in HopperBuildingBlocks.h.
 //
 //===----------------------------------------------------------------------===//
@@ -89,6 +88,10 @@ struct GpuKernel {
   /// A dynamic kernel's smallest dim at launch: its plan row's m_min, at
   /// least 1 (M = 0 launches nothing).
   int64_t minDim = 1;
+  /// The plan's launch geometry over the kernel's shapes (a dynamic
+  /// kernel's at its row's m_max), as its path derives it: what the
+  /// manifest launches, so a generator sizes nothing else.
+  LaunchGeometry launch;
 };
 
 /// Offsets of A's row `row` and of B's element (k, col) for grid slice z.
@@ -195,15 +198,6 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value v) {
     return v;
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
-
-//===----------------------------------------------------------------------===//
-// The plan's grid against the shapes (GridChecks.cpp)
-//===----------------------------------------------------------------------===//
-
-/// Fails with a diagnostic on the kernel unless the plan's grid covers the
-/// output with tileM x tileN tiles (times kSplits along z).
-LogicalResult checkGrid(GpuKernel &kernel, const MatmulGeometry &g,
-                        int64_t tileM, int64_t tileN, int64_t kSplits = 1);
 
 //===----------------------------------------------------------------------===//
 // The cp.async tile copier (CpAsyncCopier.cpp)

@@ -31,8 +31,13 @@
 // kernel to its plan's path (lookupKernelEmitter; the path's facts are its
 // KernelPathInfo, KernelPath.h); each path's generator lives in its own file
 // (ElementwisePath, SimtPath, GemvPath, MmaSyncPath, WgmmaPaths), over the
-// shared pieces of KernelCodegen.h (IndexMath, EpilogueCodegen, GridChecks,
-// CpAsyncCopier) and, for the sm_90a paths, HopperBuildingBlocks.h.
+// shared pieces of KernelCodegen.h (IndexMath, EpilogueCodegen,
+// CpAsyncCopier) and, for the sm_90a paths, HopperBuildingBlocks.h. The
+// plan records choices alone: the launch geometry the generators follow is
+// its path's (getPlanLaunchGeometry, over the kernel's shapes and the
+// module's target), the same the manifest records, so nothing is re-checked
+// against the shapes; a hand-written plan the path cannot launch there is
+// refused with the limit it breaks.
 //
 // Why not upstream's linalg -> vector -> nvgpu route: it can neither keep an
 // epilogue on the accumulator registers nor mask partial tiles of a static
@@ -62,6 +67,7 @@
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/KernelPath.h"
 #include "SolDialect/Passes.h"
+#include "SolDialect/Target.h"
 #include "SolDialect/TilePlan.h"
 
 #include "KernelCodegen.h"
@@ -363,6 +369,40 @@ static KernelEmitter lookupKernelEmitter(KernelPath path) {
   llvm_unreachable("a kernel path without a generator");
 }
 
+/// The launch geometry of `spec`'s plan over its shapes at the row's m_max
+/// (`argTypes`, static) on `target`, or failure with a diagnostic: a plan
+/// its path cannot read or cannot launch over these shapes.
+static FailureOr<LaunchGeometry>
+deriveLaunchGeometry(const KernelSpec &spec,
+                     ArrayRef<RankedTensorType> argTypes, TargetAttr target) {
+  func::FuncOp func = spec.func;
+  const KernelPathInfo &path = lookupKernelPath(spec.plan.getPath());
+  std::string why = path.whyNotWellFormed(spec.plan);
+  if (!why.empty())
+    return func.emitError("sol kernel: ") << why;
+  linalg::GenericOp epilogue = spec.epilogue;
+  auto out = RankedTensorType::get(
+      spec.outShape,
+      cast<RankedTensorType>(epilogue.getResult(0).getType()).getElementType());
+  RankedTensorType lhs, rhs;
+  if (spec.contraction) {
+    lhs = argTypes[spec.lhsArg];
+    rhs = argTypes[spec.rhsArg];
+  }
+  FailureOr<LaunchSizes> sizes = getLaunchSizes(
+      lhs, rhs, spec.transposeB, spec.getNumContractions(), out, target);
+  if (failed(sizes))
+    return func.emitError("sol kernel: the matmul's batch dims times M "
+                          "overflow int64");
+  LaunchGeometry geometry = getPlanLaunchGeometry(spec.plan, *sizes);
+  why = whyNotLaunchableOn(geometry, target);
+  if (!why.empty())
+    return func.emitError("sol kernel: the ")
+           << path.getName()
+           << " plan cannot launch over these shapes: " << why;
+  return geometry;
+}
+
 /// Generates the kernel of `func` for `entry`, a row of its plan table, or
 /// for its #sol.plan when `entry` is null: a gpu.module holding one
 /// gpu.func named for the row.
@@ -380,6 +420,7 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
   if (entry)
     kernel.minDim = std::max<int64_t>(entry.getMMin(), 1);
   SmallVector<Type> argTypes;
+  SmallVector<RankedTensorType> tensorTypes;
   for (Type type : func.getArgumentTypes()) {
     // A dynamic kernel's buffers are typed for its row's largest M: bare
     // pointers once lowered, whose size bounds nothing (the masks use the
@@ -396,10 +437,21 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
              << tensor << " holds more than 2^63 - 1 bytes";
     kernel.argShapes.emplace_back(tensor.getShape().begin(),
                                   tensor.getShape().end());
+    tensorTypes.push_back(tensor);
     argTypes.push_back(
         MemRefType::get({std::max<int64_t>(1, tensor.getNumElements())},
                         tensor.getElementType()));
   }
+
+  TargetAttr target = lookupTarget(func);
+  if (!target)
+    return emitMissingTargetError(func, "convert-sol-kernels-to-gpu",
+                                  " to derive the plan's launch geometry");
+  FailureOr<LaunchGeometry> launch =
+      deriveLaunchGeometry(*spec, tensorTypes, target);
+  if (failed(launch))
+    return failure();
+  kernel.launch = std::move(*launch);
 
   std::string name = entry ? getPlanEntryKernelName(func.getSymName(), entry)
                            : func.getSymName().str();
@@ -409,10 +461,10 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
                                         FunctionType::get(ctx, argTypes, {}));
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   PlanAttr plan = spec->plan;
-  gpuFunc.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(plan.getBlock()[0]),
-                              static_cast<int32_t>(plan.getBlock()[1]),
-                              static_cast<int32_t>(plan.getBlock()[2])}));
+  ArrayRef<int64_t> block = kernel.launch.block;
+  gpuFunc.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(block[0]), static_cast<int32_t>(block[1]),
+       static_cast<int32_t>(block[2])}));
   gpuFunc->setAttr(SolDialect::kPlanAttrName, plan);
   // The function's cost is a static kernel's; a dynamic one's is at its
   // range's end, not a row's (the manifest prices each row).

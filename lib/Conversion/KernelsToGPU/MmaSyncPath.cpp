@@ -35,16 +35,13 @@ static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
   l.warpTileN = tile[1] / warps[1];
   if (tile[0] % warps[0] || tile[1] % warps[1] || l.warpTileM % 16 ||
       l.warpTileN % 16 || tile[2] % 16 || l.tile.stages < 2 ||
-      plan.getThreads() != l.threads || plan.getSplitK() < 1 ||
-      plan.getSplitK() > 16 || (plan.getSplitK() > 1 && spec.batchedB))
+      plan.getSplitK() < 1 || plan.getSplitK() > 16 ||
+      (plan.getSplitK() > 1 && spec.batchedB))
     return spec.func.emitError("sol kernel: the mma_sync plan is not one the "
                                "generator implements (warp tiles must be "
                                "multiples of 16x16, tile_k of 16, at least 2 "
-                               "stages, block = 32 x warps, split_k 1 to 16 "
-                               "and 1 for a batched B)");
-  if (plan.getSmem() != getMmaSyncSmemBytes(l.tile, l.transposeB))
-    return spec.func.emitError("sol kernel: the plan's smem does not match "
-                               "its tiles");
+                               "stages, split_k 1 to 16 and 1 for a batched "
+                               "B)");
   l.fragsM = l.warpTileM / 16;
   l.fragsN = l.warpTileN / 8;
   l.aPitch = getMmaSyncAPitch(l.tile);
@@ -327,7 +324,7 @@ SplitKWorkspace MmaSyncEmitter::emitSplitKWorkspace() {
   IndexBuilder ib(b, loc);
   MLIRContext *ctx = b.getContext();
   SplitKWorkspace w;
-  ArrayRef<int64_t> grid = kernel.spec.plan.getGrid();
+  ArrayRef<int64_t> grid = kernel.launch.grid;
   w.tiles = grid[0] * grid[1];
   w.tileElems = t.tileM * t.tileN;
   auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
@@ -459,9 +456,6 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   if (failed(layout))
     return failure();
   MatmulGeometry g = getGeometry(kernel);
-  if (failed(checkGrid(kernel, g, layout->tile.tileM, layout->tile.tileN,
-                       layout->tile.kSplits)))
-    return failure();
   MmaSyncEmitter emitter(b, loc, kernel, g, *layout);
   emitter.emitPrologue();
   SmallVector<Value> acc = emitter.emitMainLoop();

@@ -10,12 +10,13 @@
 //
 // gpu.func cannot carry the attributes (nvvm.grid_constant is verified on
 // LLVM kernels only, and convert-gpu-to-nvvm drops llvm.byval), so this pass
-// runs on the LLVM form: the plan says which kernels take maps, and the
-// generator's ABI puts them last, or last but the dynamic dim's value in a
-// dynamic kernel (KernelsToGPU.cpp).
+// runs on the LLVM form: the plan's path says which kernels take maps
+// (KernelPathInfo::getNumTensorMaps), and the generator's ABI puts them last,
+// or last but the dynamic dim's value in a dynamic kernel (KernelsToGPU.cpp).
 //
 //===----------------------------------------------------------------------===//
 
+#include "SolDialect/KernelPath.h"
 #include "SolDialect/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,7 +47,12 @@ struct TensorMapParamsPass
     auto mapType = LLVM::LLVMArrayType::get(b.getI64Type(), kTensorMapWords);
     WalkResult result = getOperation().walk([&](LLVM::LLVMFuncOp func) {
       auto plan = func->getAttrOfType<PlanAttr>(SolDialect::kPlanAttrName);
-      if (!plan || plan.getPath() != KernelPath::wgmma_tma)
+      if (!plan)
+        return WalkResult::advance();
+      // Whether the path's kernels take maps at all; how many (the count
+      // of its matmuls decides) the conversion recorded.
+      const KernelPathInfo &path = lookupKernelPath(plan.getPath());
+      if (path.getNumTensorMaps(/*numContractions=*/1) == 0)
         return WalkResult::advance();
       // A's map and one per weight (convert-sol-kernels-to-gpu says how
       // many).
@@ -54,8 +60,9 @@ struct TensorMapParamsPass
           func->getAttrOfType<IntegerAttr>(SolDialect::kTensorMapsAttrName);
       if (!count)
         return WalkResult(func.emitError()
-                          << "sol-tensor-map-params: the wgmma_tma kernel @"
-                          << func.getName() << " does not say how many "
+                          << "sol-tensor-map-params: the " << path.getName()
+                          << " kernel @" << func.getName()
+                          << " does not say how many "
                           << "tensor maps it takes ('"
                           << SolDialect::kTensorMapsAttrName << "')");
       unsigned numMaps = count.getInt();
@@ -71,13 +78,12 @@ struct TensorMapParamsPass
                              "with the i64 value of its dynamic dim; @"
                           << func.getName() << " does not");
       if (mapsEnd < numMaps)
-        return WalkResult(func.emitError()
-                          << "sol-tensor-map-params: a wgmma_tma kernel ends "
-                             "with its "
-                          << numMaps << " tensor-map parameters"
-                          << (dynamic ? " (then its dynamic dim)" : "") << "; @"
-                          << func.getName() << " has " << numArgs
-                          << " parameter(s)");
+        return WalkResult(
+            func.emitError()
+            << "sol-tensor-map-params: a " << path.getName()
+            << " kernel ends with its " << numMaps << " tensor-map parameters"
+            << (dynamic ? " (then its dynamic dim)" : "") << "; @"
+            << func.getName() << " has " << numArgs << " parameter(s)");
       for (unsigned i = mapsEnd - numMaps; i < mapsEnd; ++i) {
         if (!isa<LLVM::LLVMPointerType>(func.getArgument(i).getType()))
           return WalkResult(func.emitError()

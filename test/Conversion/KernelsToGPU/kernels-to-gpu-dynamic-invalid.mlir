@@ -5,7 +5,7 @@
 // A dynamic kernel has a plan per row of its table, not one plan.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // expected-error @+1 {{sol kernel: both a #sol.plan and a plan table ('sol.plans')}}
-func.func @plan_and_table(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tensor<?x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+func.func @plan_and_table(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tensor<?x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>]} {
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x256xf16>) outs(%o : tensor<?x256xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
@@ -18,7 +18,7 @@ func.func @plan_and_table(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tenso
 // A plan table belongs to a kernel with a dynamic dim.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // expected-error @+1 {{sol kernel: a plan table ('sol.plans') on a kernel without a dynamic dim}}
-func.func @table_on_static(%x: tensor<4x256xf16>, %o: tensor<4x256xf16>) -> tensor<4x256xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+func.func @table_on_static(%x: tensor<4x256xf16>, %o: tensor<4x256xf16>) -> tensor<4x256xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>]} {
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x256xf16>) outs(%o : tensor<4x256xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
@@ -31,7 +31,7 @@ func.func @table_on_static(%x: tensor<4x256xf16>, %o: tensor<4x256xf16>) -> tens
 // Only the outermost dim may be dynamic: the inner strides are constants.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // expected-error @+1 {{sol kernel: only the outermost dim may be dynamic (dim 1 of}}
-func.func @inner_dynamic(%x: tensor<4x?xf16>, %o: tensor<4x?xf16>) -> tensor<4x?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+func.func @inner_dynamic(%x: tensor<4x?xf16>, %o: tensor<4x?xf16>) -> tensor<4x?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>]} {
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x?xf16>) outs(%o : tensor<4x?xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
@@ -44,21 +44,7 @@ func.func @inner_dynamic(%x: tensor<4x?xf16>, %o: tensor<4x?xf16>) -> tensor<4x?
 // M = 0 launches nothing: a row serving only it has no kernel to build.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // expected-error @+1 {{sol kernel: the plan table's row #sol.plan_entry<m_min = 0, m_max = 0,}}
-func.func @row_of_zero(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tensor<?x256xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 0, m_max = 0, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>, #sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
-  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x256xf16>) outs(%o : tensor<?x256xf16>) {
-  ^bb0(%a: f16, %b: f16):
-    linalg.yield %a : f16
-  } -> tensor<?x256xf16>
-  return %0 : tensor<?x256xf16>
-}
-
-// -----
-
-// A row's plan is checked at the row's m_max: 3 blocks of 256 do not
-// cover 4 rows of 256.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-// expected-error @+1 {{sol kernel: the elementwise plan's grid x block does not cover the 1024 output elements}}
-func.func @grid_short_of_m_max(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tensor<?x256xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [3, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+func.func @row_of_zero(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> tensor<?x256xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 0, m_max = 0, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>, #sol.plan_entry<m_min = 1, m_max = 4, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>]} {
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x256xf16>) outs(%o : tensor<?x256xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
@@ -74,7 +60,7 @@ func.func @grid_short_of_m_max(%x: tensor<?x256xf16>, %o: tensor<?x256xf16>) -> 
 #c = affine_map<(b, m, n, k) -> (b, m, n)>
 #id = affine_map<(b, m, n) -> (b, m, n)>
 // expected-error @+1 {{sol kernel: a batched B takes a static A (its batch is a grid dim of the plan)}}
-func.func @batched_b(%x: tensor<?x16x64xf32>, %w: tensor<2x64x16xf32>, %o: tensor<?x16x16xf32>) -> tensor<?x16x16xf32> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 2, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 2], block = [16, 16, 1], smem = 0>>]} {
+func.func @batched_b(%x: tensor<?x16x64xf32>, %w: tensor<2x64x16xf32>, %o: tensor<?x16x16xf32>) -> tensor<?x16x16xf32> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 2, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
   %c0 = arith.constant 0 : index
   %d = tensor.dim %x, %c0 : tensor<?x16x64xf32>
   %e = tensor.empty(%d) : tensor<?x16x16xf32>

@@ -21,7 +21,7 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @ew_bias_relu_add_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560xf16>, %arg2: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 65536, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [81920, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+  func.func @ew_bias_relu_add_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560xf16>, %arg2: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 65536, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1>>]} {
     %0 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<?x2560xf16>, tensor<2560xf16>) outs(%arg2 : tensor<?x2560xf16>) {
     ^bb0(%in: f16, %in_0: f16, %out: f16):
       %1 = arith.extf %in : f16 to f32
@@ -63,7 +63,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 //       CHECK:         scf.if %[[IN7]] {
 #map = affine_map<(d0) -> (d0)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @ew_1d_mul_0(%arg0: tensor<?xf16>, %arg1: tensor<?xf16>, %arg2: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 8, m_max = 8192, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [4, 1, 1], block = [256, 1, 1], smem = 0>>]} {
+  func.func @ew_1d_mul_0(%arg0: tensor<?xf16>, %arg1: tensor<?xf16>, %arg2: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 8, m_max = 8192, plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1>>]} {
     %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%arg0, %arg1 : tensor<?xf16>, tensor<?xf16>) outs(%arg2 : tensor<?xf16>) {
     ^bb0(%in: f16, %in_0: f16, %out: f16):
       %1 = arith.extf %in : f16 to f32
@@ -91,7 +91,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @simt_exp_matmul_0(%arg0: tensor<?x33xf32>, %arg1: tensor<77x33xf32>, %arg2: tensor<?x77xf32>) -> tensor<?x77xf32> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4097, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [5, 257, 1], block = [16, 16, 1], smem = 0>>]} {
+  func.func @simt_exp_matmul_0(%arg0: tensor<?x33xf32>, %arg1: tensor<77x33xf32>, %arg2: tensor<?x77xf32>) -> tensor<?x77xf32> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 4097, plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x33xf32>
     %0 = tensor.empty(%dim) : tensor<?x77xf32>
@@ -141,7 +141,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @gemv_residual_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [640, 1, 1], block = [128, 1, 1], smem = 0>>]} {
+  func.func @gemv_residual_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x2560xf32>
@@ -186,7 +186,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @mma_rows_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 17, m_max = 129, plan = #sol.plan<path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [40, 5, 1], block = [128, 1, 1], smem = 55296>>, #sol.plan_entry<m_min = 130, m_max = 4097, plan = #sol.plan<path = mma_sync, tile = [64, 128, 32], warps = [2, 2], stages = 3, split_k = 1, grid = [20, 65, 1], block = [128, 1, 1], smem = 46080>>]} {
+  func.func @mma_rows_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 17, m_max = 129, plan = #sol.plan<path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>, #sol.plan_entry<m_min = 130, m_max = 4097, plan = #sol.plan<path = mma_sync, tile = [64, 128, 32], warps = [2, 2], stages = 3, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x2560xf32>
@@ -213,7 +213,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 //       CHECK:   memref.global "private" @sol_split_k_partials : memref<163840xf32, #gpu.address_space<global>>
 //       CHECK:   memref.global "private" @sol_split_k_arrivals : memref<40xi32, #gpu.address_space<global>> = dense<0>
 //       CHECK:   gpu.func @splitk_decode_matmul_0__m1_16(%{{.*}}: memref<40960xf16>, %{{.*}}: memref<6553600xf16>, %{{.*}}: memref<40960xf16>, %{{.*}}: memref<40960xf16>, %[[DIM:.*]]: i64) kernel
-//  CHECK-SAME:     split_k = 4, grid = [40, 1, 4]
+//  CHECK-SAME:     split_k = 4>
 //       CHECK:     %[[M:.*]] = arith.index_castui %[[DIM]] : i64 to index
 //       CHECK:     arith.cmpi ult, %{{.*}}, %[[M]] : index
 //       CHECK:     nvgpu.device_async_copy
@@ -224,7 +224,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @splitk_decode_matmul_0(%arg0: tensor<?x1x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x1x2560xf16>, %arg3: tensor<?x1x2560xf16>) -> tensor<?x1x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4, grid = [40, 1, 4], block = [128, 1, 1], smem = 46080>>]} {
+  func.func @splitk_decode_matmul_0(%arg0: tensor<?x1x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x1x2560xf16>, %arg3: tensor<?x1x2560xf16>) -> tensor<?x1x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x1x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x1x2560xf32>
@@ -263,7 +263,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @prefill_3d_matmul_0(%arg0: tensor<?x512x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x512x2560xf16>, %arg3: tensor<?x512x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = mma_sync, tile = [64, 64, 32], warps = [2, 2], stages = 4, split_k = 1, grid = [40, 128, 1], block = [128, 1, 1], smem = 40960>>]} {
+  func.func @prefill_3d_matmul_0(%arg0: tensor<?x512x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x512x2560xf16>, %arg3: tensor<?x512x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = mma_sync, tile = [64, 64, 32], warps = [2, 2], stages = 4, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x512x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x512x2560xf32>
@@ -307,7 +307,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 #map4 = affine_map<(d0, d1) -> (d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @wgmma_gelu_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<10240x2560xf16>, %arg2: tensor<10240xf16>, %arg3: tensor<?x10240xf16>) -> tensor<?x10240xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [40, 64, 1], block = [256, 1, 1], smem = 196608>>]} {
+  func.func @wgmma_gelu_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<10240x2560xf16>, %arg2: tensor<10240xf16>, %arg3: tensor<?x10240xf16>) -> tensor<?x10240xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x10240xf32>
@@ -365,7 +365,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @tma_cluster_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197728, cluster = 2>>]} {
+  func.func @tma_cluster_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, cluster = 2>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x2560xf32>
@@ -402,7 +402,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @tma_pingpong_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong>>]} {
+  func.func @tma_pingpong_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x2560xf32>
@@ -435,7 +435,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @tma_tall_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>>]} {
+  func.func @tma_tall_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<2560x2560xf16>, %arg2: tensor<?x2560xf16>, %arg3: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x2560xf32>
@@ -471,7 +471,7 @@ module attributes {sol.target = #sol.target<"h200">} {
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map3 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {sol.target = #sol.target<"h200">} {
-  func.func @swiglu_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<6912x2560xf16>, %arg2: tensor<6912x2560xf16>, %arg3: tensor<?x6912xf16>) -> tensor<?x6912xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 210032, schedule = pingpong>>]} {
+  func.func @swiglu_matmul_0(%arg0: tensor<?x2560xf16>, %arg1: tensor<6912x2560xf16>, %arg2: tensor<6912x2560xf16>, %arg3: tensor<?x6912xf16>) -> tensor<?x6912xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
     %c0_idx = arith.constant 0 : index
     %dim = tensor.dim %arg0, %c0_idx : tensor<?x2560xf16>
     %0 = tensor.empty(%dim) : tensor<?x6912xf32>

@@ -1,6 +1,7 @@
 // RUN: sol-opt %s --split-input-file --convert-sol-kernels-to-gpu -verify-diagnostics
 
 // The generator implements a plan; without one there is nothing to follow.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel @no_plan has no #sol.plan: run sol-tile first}}
 func.func @no_plan(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel} {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
@@ -9,36 +10,28 @@ func.func @no_plan(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attrib
   } -> tensor<8xf16>
   return %0 : tensor<8xf16>
 }
-
-// -----
-
-// A grid that does not cover the output would leave it partly unwritten.
-// expected-error @+1 {{sol kernel: the elementwise plan's grid x block does not cover the 600 output elements}}
-func.func @grid_too_small(%x: tensor<600xf16>, %o: tensor<600xf16>) -> tensor<600xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [2, 1, 1], block = [256, 1, 1], smem = 0>} {
-  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<600xf16>) outs(%o : tensor<600xf16>) {
-  ^bb0(%a: f16, %b: f16):
-    linalg.yield %a : f16
-  } -> tensor<600xf16>
-  return %0 : tensor<600xf16>
 }
 
 // -----
 
 // A matmul plan for a kernel without a matmul.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: a matmul plan for a kernel without a matmul}}
-func.func @path_mismatch(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+func.func @path_mismatch(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>} {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
   } -> tensor<8xf16>
   return %0 : tensor<8xf16>
 }
+}
 
 // -----
 
 // The epilogue computes outputs; reading them (an accumulation into the
 // destination) is not something sol emits or the generator supports.
-func.func @epilogue_reads_output(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @epilogue_reads_output(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   // expected-error @+1 {{sol kernel: the epilogue may not read its outputs}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
   ^bb0(%a: f16, %b: f16):
@@ -47,55 +40,15 @@ func.func @epilogue_reads_output(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor
   } -> tensor<8xf16>
   return %0 : tensor<8xf16>
 }
-
-// -----
-
-#A = affine_map<(m, n, k) -> (m, k)>
-#B = affine_map<(m, n, k) -> (k, n)>
-#C = affine_map<(m, n, k) -> (m, n)>
-#id = affine_map<(m, n) -> (m, n)>
-// An mma_sync plan whose shared memory does not match its own tiles.
-// expected-error @+1 {{sol kernel: the plan's smem does not match its tiles}}
-func.func @smem_mismatch(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [1, 1, 1], block = [64, 1, 1], smem = 1024>} {
-  %e = tensor.empty() : tensor<16x32xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x32xf16>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x32xf32>) outs(%o : tensor<16x32xf16>) {
-  ^bb0(%c: f32, %_: f16):
-    %t = arith.truncf %c : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<16x32xf16>
-  return %out : tensor<16x32xf16>
-}
-
-// -----
-
-#A = affine_map<(m, n, k) -> (m, k)>
-#B = affine_map<(m, n, k) -> (k, n)>
-#C = affine_map<(m, n, k) -> (m, n)>
-#id = affine_map<(m, n) -> (m, n)>
-// The same tiles over a grid that misses the second row of tiles.
-// expected-error @+1 {{sol kernel: the plan's grid does not cover the output with its tiles}}
-func.func @grid_mismatch(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %o: tensor<32x32xf16>) -> tensor<32x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [1, 1, 1], block = [64, 1, 1], smem = 29696>} {
-  %e = tensor.empty() : tensor<32x32xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%z : tensor<32x32xf32>) -> tensor<32x32xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<32x32xf32>) outs(%o : tensor<32x32xf16>) {
-  ^bb0(%c: f32, %_: f16):
-    %t = arith.truncf %c : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<32x32xf16>
-  return %out : tensor<32x32xf16>
 }
 
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
 // The wgmma generator reads K-major operands: a [K, N] B has no wgmma plan.
-// expected-error @+1 {{sol kernel: the wgmma plan is not one the generator implements (tile = [128, n <= 256, 64], 256 threads, an [N, K] weight, smem = stages x (128 + n) x 128 bytes)}}
-func.func @wgmma_kn_layout(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %o: tensor<128x128xf16>) -> tensor<128x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 131072>} {
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma plan is not one the generator implements (tile = [128, n, 64] with n a multiple of 16 up to 256, at least 3 stages, an [N, K] weight)}}
+func.func @wgmma_kn_layout(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %o: tensor<128x128xf16>) -> tensor<128x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1>} {
   %e = tensor.empty() : tensor<128x128xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
@@ -107,13 +60,15 @@ func.func @wgmma_kn_layout(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %o: t
   } -> tensor<128x128xf16>
   return %out : tensor<128x128xf16>
 }
+}
 
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
 // A gemv plan whose row count is not the kernel's.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the gemv plan does not fit the kernel}}
-func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tensor<2x8xf16>) -> tensor<2x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2, 1, 1], block = [128, 1, 1], smem = 0>} {
+func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tensor<2x8xf16>) -> tensor<2x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<2x8xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -125,6 +80,7 @@ func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tenso
   } -> tensor<2x8xf16>
   return %out : tensor<2x8xf16>
 }
+}
 
 // -----
 
@@ -133,7 +89,8 @@ func.func @gemv_wrong_rows(%a: tensor<2x64xf16>, %b: tensor<8x64xf16>, %o: tenso
 #B = affine_map<(m, n, k) -> (n, k)>
 #C = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
-func.func @not_multiply_add(%a: tensor<16x64xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @not_multiply_add(%a: tensor<16x64xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<16x16xf32>
   // expected-error @+1 {{sol kernel: the reduction is not a multiply-add contraction}}
   %mm = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf16>, tensor<16x64xf16>) outs(%e : tensor<16x16xf32>) {
@@ -149,6 +106,7 @@ func.func @not_multiply_add(%a: tensor<16x64xf16>, %b: tensor<16x64xf16>, %o: te
   } -> tensor<16x16xf16>
   return %out : tensor<16x16xf16>
 }
+}
 
 // -----
 
@@ -157,7 +115,8 @@ func.func @not_multiply_add(%a: tensor<16x64xf16>, %b: tensor<16x64xf16>, %o: te
 #B = affine_map<(m, n, k) -> (n, k)>
 #C = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
-func.func @transposed_a(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [16, 16, 1], smem = 0>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @transposed_a(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %o: tensor<16x16xf16>) -> tensor<16x16xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<16x16xf32>
   // expected-error @+1 {{sol kernel: A must be indexed (batch..., m, k)}}
   %mm = linalg.generic {indexing_maps = [#A, #B, #C], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x16xf16>, tensor<16x64xf16>) outs(%e : tensor<16x16xf32>) {
@@ -175,20 +134,24 @@ func.func @transposed_a(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %o: tensor
   } -> tensor<16x16xf16>
   return %out : tensor<16x16xf16>
 }
+}
 
 // -----
 
 // A kernel function with no elementwise generic has nothing that writes
 // its outputs.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: no elementwise linalg.generic}}
-func.func @no_epilogue(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+func.func @no_epilogue(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   return %x : tensor<8xf16>
+}
 }
 
 // -----
 
 // Broadcast maps use dims or 0; an offset index is not broadcasting.
-func.func @map_with_offset(%x: tensor<8x4xf16>, %o: tensor<8x4xf16>) -> tensor<8x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @map_with_offset(%x: tensor<8x4xf16>, %o: tensor<8x4xf16>) -> tensor<8x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   // expected-error @+1 {{sol kernel: epilogue maps may only use dims and 0 (broadcast)}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x4xf16>) outs(%o : tensor<8x4xf16>) {
   ^bb0(%a: f16, %b: f16):
@@ -196,11 +159,13 @@ func.func @map_with_offset(%x: tensor<8x4xf16>, %o: tensor<8x4xf16>) -> tensor<8
   } -> tensor<8x4xf16>
   return %0 : tensor<8x4xf16>
 }
+}
 
 // -----
 
 // Outputs are written in place, row-major: a transposed output map is not.
-func.func @transposed_output(%x: tensor<4x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @transposed_output(%x: tensor<4x4xf16>, %o: tensor<4x4xf16>) -> tensor<4x4xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   // expected-error @+1 {{sol kernel: outputs must be indexed by the identity map}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf16>) outs(%o : tensor<4x4xf16>) {
   ^bb0(%a: f16, %b: f16):
@@ -208,43 +173,30 @@ func.func @transposed_output(%x: tensor<4x4xf16>, %o: tensor<4x4xf16>) -> tensor
   } -> tensor<4x4xf16>
   return %0 : tensor<4x4xf16>
 }
+}
 
 // -----
 
 // A dynamic shape needs a plan per range of its dim (a plan table): one
 // plan has no launch it could have sized.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: dynamic argument shape without a plan table ('sol.plans'): run sol-tile first}}
-func.func @dynamic_shape(%x: tensor<?xf16>, %o: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+func.func @dynamic_shape(%x: tensor<?xf16>, %o: tensor<?xf16>) -> tensor<?xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf16>) outs(%o : tensor<?xf16>) {
   ^bb0(%a: f16, %b: f16):
     linalg.yield %a : f16
   } -> tensor<?xf16>
   return %0 : tensor<?xf16>
 }
-
-// -----
-
-// A SIMT plan is one thread per output element of a 16x16 block.
-#id = affine_map<(m, n) -> (m, n)>
-// expected-error @+1 {{sol kernel: a simt plan has block = [tile_n, tile_m, 1]}}
-func.func @simt_block_mismatch(%a: tensor<16x64xf32>, %b: tensor<64x16xf32>, %o: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
-  %e = tensor.empty() : tensor<16x16xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x16xf32>) outs(%z : tensor<16x16xf32>) -> tensor<16x16xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x16xf32>) outs(%o : tensor<16x16xf32>) {
-  ^bb0(%c: f32, %_: f32):
-    linalg.yield %c : f32
-  } -> tensor<16x16xf32>
-  return %out : tensor<16x16xf32>
 }
 
 // -----
 
 // An elementwise plan cannot compute a matmul.
 #id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: an elementwise plan for a kernel with a matmul}}
-func.func @elementwise_plan_for_matmul(%a: tensor<16x64xf32>, %b: tensor<64x16xf32>, %o: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+func.func @elementwise_plan_for_matmul(%a: tensor<16x64xf32>, %b: tensor<64x16xf32>, %o: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<16x16xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
@@ -255,13 +207,15 @@ func.func @elementwise_plan_for_matmul(%a: tensor<16x64xf32>, %b: tensor<64x16xf
   } -> tensor<16x16xf32>
   return %out : tensor<16x16xf32>
 }
+}
 
 // -----
 
 // mma.sync warp tiles are multiples of 16x16: 3 warps cannot split 16 rows.
 #id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements}}
-func.func @mma_sync_bad_warps(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [3, 1], stages = 4, split_k = 1, grid = [1, 1, 1], block = [96, 1, 1], smem = 29696>} {
+func.func @mma_sync_bad_warps(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [3, 1], stages = 4, split_k = 1>} {
   %e = tensor.empty() : tensor<16x32xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
@@ -273,24 +227,6 @@ func.func @mma_sync_bad_warps(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: 
   } -> tensor<16x32xf16>
   return %out : tensor<16x32xf16>
 }
-
-// -----
-
-#id = affine_map<(m, n) -> (m, n)>
-// The TMA path needs its three warpgroups (a producer and two consumers):
-// a 256-thread block cannot run it.
-// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_two_warpgroups(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>, %o: tensor<256x128xf16>) -> tensor<256x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [256, 1, 1], smem = 132160, cluster = 2>} {
-  %e = tensor.empty() : tensor<256x128xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
-  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x64xf16>, tensor<128x64xf16>) outs(%z : tensor<256x128xf32>) -> tensor<256x128xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x128xf32>) outs(%o : tensor<256x128xf16>) {
-  ^bb0(%c: f32, %_: f16):
-    %t = arith.truncf %c : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<256x128xf16>
-  return %out : tensor<256x128xf16>
 }
 
 // -----
@@ -298,8 +234,9 @@ func.func @wgmma_tma_two_warpgroups(%a: tensor<256x64xf16>, %b: tensor<128x64xf1
 #id = affine_map<(m, n) -> (m, n)>
 // A ping-pong consumer holds its whole tile's accumulators: 128x192 is the
 // widest that fits a warpgroup's registers, so 128x256 is refused.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64xf16>, %o: tensor<256x256xf16>) -> tensor<256x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [1, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197712, schedule = pingpong>} {
+func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64xf16>, %o: tensor<256x256xf16>) -> tensor<256x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [1, 1], stages = 4, split_k = 1, schedule = pingpong>} {
   %e = tensor.empty() : tensor<256x256xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -311,23 +248,6 @@ func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64
   } -> tensor<256x256xf16>
   return %out : tensor<256x256xf16>
 }
-
-// -----
-
-#id = affine_map<(m, n) -> (m, n)>
-// A cluster of 2 needs a grid of whole clusters.
-// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_odd_grid(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>, %o: tensor<256x128xf16>) -> tensor<256x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [3, 1, 1], block = [384, 1, 1], smem = 132160, cluster = 2>} {
-  %e = tensor.empty() : tensor<256x128xf32>
-  %c0 = arith.constant 0.0 : f32
-  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
-  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x64xf16>, tensor<128x64xf16>) outs(%z : tensor<256x128xf32>) -> tensor<256x128xf32>
-  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x128xf32>) outs(%o : tensor<256x128xf16>) {
-  ^bb0(%c: f32, %_: f16):
-    %t = arith.truncf %c : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<256x128xf16>
-  return %out : tensor<256x128xf16>
 }
 
 // -----
@@ -335,8 +255,9 @@ func.func @wgmma_tma_odd_grid(%a: tensor<256x64xf16>, %b: tensor<128x64xf16>, %o
 // Split K across at most 16 blocks (the partials' workspace and the last
 // block's ordered sum are sized for that).
 #id = affine_map<(m, n) -> (m, n)>
-// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements (warp tiles must be multiples of 16x16, tile_k of 16, at least 2 stages, block = 32 x warps, split_k 1 to 16 and 1 for a batched B)}}
-func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 17, grid = [1, 1, 17], block = [64, 1, 1], smem = 29696>} {
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements (warp tiles must be multiples of 16x16, tile_k of 16, at least 2 stages, split_k 1 to 16 and 1 for a batched B)}}
+func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 17>} {
   %e = tensor.empty() : tensor<16x32xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
@@ -348,6 +269,7 @@ func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16
   } -> tensor<16x32xf16>
   return %out : tensor<16x32xf16>
 }
+}
 
 // -----
 
@@ -357,8 +279,9 @@ func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: sibling matmuls need a wgmma_tma plan without a cluster whose tile holds a multiple of 8 columns of each weight}}
-func.func @siblings_on_mma_sync(%x: tensor<128x16xf16>, %wg: tensor<8x16xf16>, %wu: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 8, 1], block = [32, 1, 1], smem = 27648>} {
+func.func @siblings_on_mma_sync(%x: tensor<128x16xf16>, %wg: tensor<8x16xf16>, %wu: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>} {
   %zero = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<128x8xf32>
   %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x8xf32>) -> tensor<128x8xf32>
@@ -374,6 +297,7 @@ func.func @siblings_on_mma_sync(%x: tensor<128x16xf16>, %wg: tensor<8x16xf16>, %
   } -> tensor<128x8xf16>
   return %r : tensor<128x8xf16>
 }
+}
 
 // -----
 
@@ -382,7 +306,8 @@ func.func @siblings_on_mma_sync(%x: tensor<128x16xf16>, %wg: tensor<8x16xf16>, %
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @two_activations(%x: tensor<128x16xf16>, %y: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [384, 1, 1], smem = 0, schedule = pingpong>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @two_activations(%x: tensor<128x16xf16>, %y: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
   %zero = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<128x8xf32>
   %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x8xf32>) -> tensor<128x8xf32>
@@ -399,14 +324,16 @@ func.func @two_activations(%x: tensor<128x16xf16>, %y: tensor<128x16xf16>, %w: t
   } -> tensor<128x8xf16>
   return %r : tensor<128x8xf16>
 }
+}
 
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
 // 256-row tiles are cooperative only: a ping-pong consumer owns a whole tile,
 // and 256 rows of accumulators would not fit its registers.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_tall_pingpong(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [1, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197712, schedule = pingpong>} {
+func.func @wgmma_tma_tall_pingpong(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [1, 1], stages = 4, split_k = 1, schedule = pingpong>} {
   %e = tensor.empty() : tensor<512x128xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x128xf32>) -> tensor<512x128xf32>
@@ -418,13 +345,15 @@ func.func @wgmma_tma_tall_pingpong(%a: tensor<512x64xf16>, %b: tensor<128x64xf16
   } -> tensor<512x128xf16>
   return %out : tensor<512x128xf16>
 }
+}
 
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
 // 256-row tiles take no cluster (never built or run with one).
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_tall_cluster(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197696, cluster = 2>} {
+func.func @wgmma_tma_tall_cluster(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>, %o: tensor<512x128xf16>) -> tensor<512x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, cluster = 2>} {
   %e = tensor.empty() : tensor<512x128xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x128xf32>) -> tensor<512x128xf32>
@@ -435,6 +364,7 @@ func.func @wgmma_tma_tall_cluster(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>
     linalg.yield %t : f16
   } -> tensor<512x128xf16>
   return %out : tensor<512x128xf16>
+}
 }
 
 // -----
@@ -442,8 +372,9 @@ func.func @wgmma_tma_tall_cluster(%a: tensor<512x64xf16>, %b: tensor<128x64xf16>
 #id = affine_map<(m, n) -> (m, n)>
 // A 256-row tile's consumer holds two m64 accumulators of n columns: n up
 // to 192 fits its registers, 256 would not.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
-func.func @wgmma_tma_tall_too_wide(%a: tensor<512x64xf16>, %b: tensor<256x64xf16>, %o: tensor<512x256xf16>) -> tensor<512x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 256, 64], warps = [2, 1], stages = 3, split_k = 1, grid = [2, 1, 1], block = [384, 1, 1], smem = 197680>} {
+func.func @wgmma_tma_tall_too_wide(%a: tensor<512x64xf16>, %b: tensor<256x64xf16>, %o: tensor<512x256xf16>) -> tensor<512x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [256, 256, 64], warps = [2, 1], stages = 3, split_k = 1>} {
   %e = tensor.empty() : tensor<512x256xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<512x256xf32>) -> tensor<512x256xf32>
@@ -455,6 +386,7 @@ func.func @wgmma_tma_tall_too_wide(%a: tensor<512x64xf16>, %b: tensor<256x64xf16
   } -> tensor<512x256xf16>
   return %out : tensor<512x256xf16>
 }
+}
 
 // -----
 
@@ -464,7 +396,8 @@ func.func @wgmma_tma_tall_too_wide(%a: tensor<512x64xf16>, %b: tensor<256x64xf16
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @three_contractions(%x: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [384, 1, 1], smem = 0, schedule = pingpong>} {
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @three_contractions(%x: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: tensor<128x8xf16>) -> tensor<128x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 16, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<128x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x8xf32>) -> tensor<128x8xf32>
@@ -481,14 +414,16 @@ func.func @three_contractions(%x: tensor<128x16xf16>, %w: tensor<8x16xf16>, %o: 
   } -> tensor<128x8xf16>
   return %r : tensor<128x8xf16>
 }
+}
 
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
 // gemv keeps one accumulator per row of A in each lane: more than 16 rows
 // is no gemv plan (a wrapped row count once asked for 2^64 - 2 of them).
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: the gemv plan does not fit the kernel (it needs an [N, K] weight, tile = [rows, warps, 128-bit vector] with 1 to 16 rows}}
-func.func @gemv_too_many_rows(%a: tensor<17x64xf16>, %b: tensor<8x64xf16>, %o: tensor<17x8xf16>) -> tensor<17x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [17, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [2, 1, 1], block = [128, 1, 1], smem = 0>} {
+func.func @gemv_too_many_rows(%a: tensor<17x64xf16>, %b: tensor<8x64xf16>, %o: tensor<17x8xf16>) -> tensor<17x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = gemv, tile = [17, 4, 8], warps = [1, 4], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<17x8xf32>
   %c0 = arith.constant 0.0 : f32
   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<17x8xf32>) -> tensor<17x8xf32>
@@ -500,17 +435,129 @@ func.func @gemv_too_many_rows(%a: tensor<17x64xf16>, %b: tensor<8x64xf16>, %o: t
   } -> tensor<17x8xf16>
   return %out : tensor<17x8xf16>
 }
+}
 
 // -----
 
 // A hand-written plan skips sol-tile's checks: an argument whose bytes
 // overflow int64 is refused before any offset is computed.
+module attributes {sol.target = #sol.target<"h200">} {
 // expected-error @+1 {{sol kernel: argument type 'tensor<9223372036854775807xf16>' holds more than 2^63 - 1 bytes}}
-func.func @argument_bytes_overflow(%x: tensor<9223372036854775807xf16>, %o: tensor<9223372036854775807xf16>) -> tensor<9223372036854775807xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1, grid = [1, 1, 1], block = [256, 1, 1], smem = 0>} {
+func.func @argument_bytes_overflow(%x: tensor<9223372036854775807xf16>, %o: tensor<9223372036854775807xf16>) -> tensor<9223372036854775807xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1>} {
   %out = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<9223372036854775807xf16>) outs(%o : tensor<9223372036854775807xf16>) {
   ^bb0(%a: f16, %_: f16):
     %n = arith.negf %a : f16
     linalg.yield %n : f16
   } -> tensor<9223372036854775807xf16>
   return %out : tensor<9223372036854775807xf16>
+}
+}
+
+// -----
+
+// The plan records its choices; the launch its path derives from them over
+// the kernel's shapes must be one CUDA takes: 2,000,000 rows of 16-row SIMT
+// blocks are 125000 blocks along grid y.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the simt plan cannot launch over these shapes: grid y = 125000, z = 1 exceed CUDA's limit of 65535}}
+func.func @simt_grid_too_tall(%a: tensor<2000000x16xf32>, %b: tensor<16x16xf32>, %o: tensor<2000000x16xf32>) -> tensor<2000000x16xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>} {
+  %e = tensor.empty() : tensor<2000000x16xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<2000000x16xf32>) -> tensor<2000000x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<2000000x16xf32>, tensor<16x16xf32>) outs(%z : tensor<2000000x16xf32>) -> tensor<2000000x16xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<2000000x16xf32>) outs(%o : tensor<2000000x16xf32>) {
+  ^bb0(%c: f32, %_: f32):
+    linalg.yield %c : f32
+  } -> tensor<2000000x16xf32>
+  return %out : tensor<2000000x16xf32>
+}
+}
+
+// -----
+
+// 600e9 elements in blocks of 256: more blocks than grid x holds.
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the elementwise plan cannot launch over these shapes: grid x = 2343750000 exceeds CUDA's limit of 2147483647}}
+func.func @elementwise_grid_too_wide(%x: tensor<600000000000xf16>, %o: tensor<600000000000xf16>) -> tensor<600000000000xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<600000000000xf16>) outs(%o : tensor<600000000000xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<600000000000xf16>
+  return %0 : tensor<600000000000xf16>
+}
+}
+
+// -----
+
+// 8x8 warps are a block of 2048 threads, twice what CUDA allows.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the mma_sync plan cannot launch over these shapes: a block of 2048x1x1 threads exceeds CUDA's limits (x, y <= 1024, z <= 64, 1024 threads in all)}}
+func.func @mma_sync_block_too_large(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %o: tensor<128x128xf16>) -> tensor<128x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [128, 128, 64], warps = [8, 8], stages = 3, split_k = 1>} {
+  %e = tensor.empty() : tensor<128x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%z : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<128x128xf32>) outs(%o : tensor<128x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x128xf16>
+  return %out : tensor<128x128xf16>
+}
+}
+
+// -----
+
+// 8 stages of 128x64 A and 64x256 B tiles (rows padded by 16 bytes) need
+// 417792 bytes of shared memory: more than an H200 SM has.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error-re @+1 {{sol kernel: the mma_sync plan cannot launch over these shapes: 417792 bytes of shared memory per block exceed h200's {{[0-9]+}} per SM}}
+func.func @mma_sync_smem_too_large(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>, %o: tensor<128x256xf16>) -> tensor<128x256xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [128, 256, 64], warps = [2, 4], stages = 8, split_k = 1>} {
+  %e = tensor.empty() : tensor<128x256xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x256xf16>) outs(%z : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<128x256xf32>) outs(%o : tensor<128x256xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x256xf16>
+  return %out : tensor<128x256xf16>
+}
+}
+
+// -----
+
+// The path reads the extents of its plan: an mma_sync tile without K.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: a mma_sync plan needs tile = [m, n, k] and warps = [m, n]}}
+func.func @mma_sync_tile_without_k(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %o: tensor<64x64xf16>) -> tensor<64x64xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [64, 64], warps = [2, 2], stages = 3, split_k = 1>} {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%o : tensor<64x64xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x64xf16>
+  return %out : tensor<64x64xf16>
+}
+}
+
+// -----
+
+// The geometry follows the target (a persistent grid fills its SMs, shared
+// memory is bounded by its SM's): without one there is none to derive.
+// expected-error-re @+1 {{convert-sol-kernels-to-gpu needs a target to derive the plan's launch geometry: pin one with {{.*}}}}
+func.func @no_target(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
 }

@@ -1,4 +1,10 @@
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="tiles=128x144" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
+// The launch the generated kernel is built for, which its path derives from
+// the plan (the manifest records it): 9 persistent blocks, one per tile,
+// 3 of 128 rows by 3 of 72 columns of each weight (fewer than the SMs).
+// RUN: rm -rf %t && sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="tiles=128x144" --sol-write-manifests=dir=%t -o /dev/null
+// RUN: tr -d ' \n' < %t/siblings_matmul_0.json | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: "launch":{"block":[384,1,1],"cluster":[1,1,1],"grid":[9,1,1],"smem":{{[0-9]+}}}
 
 // Sibling matmuls (SwiGLU's gate and up over one x) on the wgmma_tma path:
 // one matmul of twice the width. The kernel takes three maps (A's, then
@@ -13,7 +19,7 @@
 // output column.
 // CHECK-LABEL: gpu.func @siblings_matmul_0
 //  CHECK-SAME:   %{{.*}}: memref<60000xf16>, %[[MAPA:[^:]*]]: !llvm.ptr, %[[MAPG:[^:]*]]: !llvm.ptr, %[[MAPU:[^:]*]]: !llvm.ptr) kernel
-//  CHECK-SAME:   path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [9, 1, 1]
+//  CHECK-SAME:   path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
 //  CHECK-SAME:   sol.tensor_maps = 3 : i64
 //       CHECK:   nvvm.prefetch tensormap, %[[MAPA]]
 //       CHECK:   nvvm.prefetch tensormap, %[[MAPG]]

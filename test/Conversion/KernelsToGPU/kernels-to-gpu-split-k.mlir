@@ -10,7 +10,7 @@
 //       CHECK:   memref.global "private" @sol_split_k_partials : memref<163840xf32, #gpu.address_space<global>>
 //       CHECK:   memref.global "private" @sol_split_k_arrivals : memref<40xi32, #gpu.address_space<global>> = dense<0>
 //       CHECK:   gpu.func @decode16_matmul_0
-//  CHECK-SAME:     split_k = 4, grid = [40, 1, 4]
+//  CHECK-SAME:     split_k = 4>
 //       CHECK:     %[[Z:.*]] = gpu.block_id  z
 //       CHECK:     scf.for %{{.*}} = %c0 to %c10 step %c1
 //       CHECK:       nvvm.mma.sync

@@ -2,6 +2,12 @@
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=cooperative" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=SINGLE
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma max-cluster=1 schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=PINGPONG
 // RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma tiles=256x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=TALL
+// The launch the CLUSTER kernel is built for, as its path derives it from the
+// plan and the manifest records it: a persistent grid of whole 2-CTA
+// clusters, 64 blocks: 8 pairs of the 16 128-row tiles by 4 of 256 columns.
+// RUN: rm -rf %t && sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="max-cluster=2 schedules=cooperative" --sol-write-manifests=dir=%t -o /dev/null
+// RUN: tr -d ' \n' < %t/tma_residual_matmul_0.json | FileCheck %s --check-prefix=CLUSTER-LAUNCH
+// CLUSTER-LAUNCH: "launch":{"block":[384,1,1],"cluster":[2,1,1],"grid":[64,1,1],"smem":197696}
 
 // The wgmma_tma path (sm_90a). The kernel takes its A and B TMA maps after
 // its buffers, as pointers the TMA loads name (sol-tensor-map-params later
@@ -17,7 +23,7 @@
 // CLUSTER-LABEL: gpu.func @tma_residual_matmul_0
 //  CLUSTER-SAME:   %{{.*}}: memref<2000000xf16>, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr) kernel
 //  CLUSTER-SAME:   known_block_size = array<i32: 384, 1, 1>
-//  CLUSTER-SAME:   path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [64, 1, 1], block = [384, 1, 1], smem = 197696, cluster = 2
+//  CLUSTER-SAME:   path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, cluster = 2
 //       CLUSTER:   scf.if
 //       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c1_i32
 //       CLUSTER:     nvvm.mbarrier.init %{{.*}}, %c16_i32
@@ -83,7 +89,7 @@
 // The warpgroup index comes through a warp shuffle, so ptxas sees the role
 // and loop bounds as warp-uniform (see Integration/wgmma-not-serialized).
 // PINGPONG-LABEL: gpu.func @tma_residual_matmul_0
-//  PINGPONG-SAME:   warps = [1, 1], stages = 6, split_k = 1, grid = [128, 1, 1], block = [384, 1, 1], smem = 197744, schedule = pingpong
+//  PINGPONG-SAME:   warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong
 //       PINGPONG:   nvvm.shfl.sync  idx
 //       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c1_i32
 //       PINGPONG:   nvvm.mbarrier.init %{{.*}}, %c4_i32
@@ -114,7 +120,7 @@
 // tile: 8 warps release a stage; a stage holds 256 rows of A and 128 of B
 // (49152 bytes), A's box at row 256 x the M tile.
 // TALL-LABEL: gpu.func @tma_residual_matmul_0
-//  TALL-SAME:   tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [64, 1, 1], block = [384, 1, 1], smem = 197696
+//  TALL-SAME:   tile = [256, 128, 64], warps = [2, 1], stages = 4, split_k = 1
 //       TALL:   nvvm.mbarrier.init %{{.*}}, %c8_i32
 //       TALL:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32
 //       TALL:   arith.muli %{{.*}}, %c256 : index

@@ -9,7 +9,7 @@
 //  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
 module attributes {gpu.container_module} {
   gpu.module @m {
-    llvm.func @tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
       llvm.return
     }
   }
@@ -23,7 +23,7 @@ module attributes {gpu.container_module} {
 //   CHECK-NOT:   grid_constant
 module attributes {gpu.container_module} {
   gpu.module @m {
-    llvm.func @mma_kernel(%a: !llvm.ptr, %out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1, grid = [1, 1, 1], block = [32, 1, 1], smem = 27648>} {
+    llvm.func @mma_kernel(%a: !llvm.ptr, %out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>} {
       llvm.return
     }
   }
@@ -36,7 +36,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     // expected-error @+1 {{sol-tensor-map-params: a wgmma_tma kernel ends with its 2 tensor-map parameters; @one_param has 1 parameter(s)}}
-    llvm.func @one_param(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @one_param(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
       llvm.return
     }
   }
@@ -48,7 +48,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     // expected-error @+1 {{sol-tensor-map-params: parameter 1 of @int_param is not the pointer a tensor map lowers to}}
-    llvm.func @int_param(%a: !llvm.ptr, %b: i64, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @int_param(%a: !llvm.ptr, %b: i64, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
       llvm.return
     }
   }
@@ -64,7 +64,7 @@ module attributes {gpu.container_module} {
 //  CHECK-SAME:   %{{[a-z0-9]+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
 module attributes {gpu.container_module} {
   gpu.module @m {
-    llvm.func @sibling_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB1: !llvm.ptr, %mapB2: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 3 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 205920, cluster = 1, schedule = pingpong>} {
+    llvm.func @sibling_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB1: !llvm.ptr, %mapB2: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 3 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, cluster = 1, schedule = pingpong>} {
       llvm.return
     }
   }
@@ -77,7 +77,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     // expected-error @+1 {{sol-tensor-map-params: the wgmma_tma kernel @unsaid does not say how many tensor maps it takes ('sol.tensor_maps')}}
-    llvm.func @unsaid(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>} {
+    llvm.func @unsaid(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
       llvm.return
     }
   }
@@ -94,7 +94,7 @@ module attributes {gpu.container_module} {
 //  CHECK-SAME:   %{{[^:]*}}: i64)
 module attributes {gpu.container_module} {
   gpu.module @m {
-    llvm.func @dynamic_tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr, %dim: i64) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>>]} {
+    llvm.func @dynamic_tma_kernel(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr, %dim: i64) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
       llvm.return
     }
   }
@@ -106,7 +106,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     // expected-error @+1 {{sol-tensor-map-params: a dynamic kernel ends with the i64 value of its dynamic dim; @dynamic_no_dim does not}}
-    llvm.func @dynamic_no_dim(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1, grid = [132, 1, 1], block = [384, 1, 1], smem = 197696>>]} {
+    llvm.func @dynamic_no_dim(%a: !llvm.ptr, %out: !llvm.ptr, %mapA: !llvm.ptr, %mapB: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, sol.tensor_maps = 2 : i64, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
       llvm.return
     }
   }

@@ -42,7 +42,7 @@
 //       CHECK:   %[[CALL:.*]] = call @seed_oproj_residual_matmul_0(%[[HX]], %[[HW]], %[[HR]], %[[E]])
 //       CHECK:   return %[[CALL]]
 func.func @seed_oproj_residual(%x: tensor<2x3x8xf16>, %w: tensor<4x8xf16>, %r: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
-  %k = sol.kernel @seed_oproj_residual_matmul_0 ins(%x, %w, %r : tensor<2x3x8xf16>, tensor<4x8xf16>, tensor<2x3x4xf16>) -> tensor<2x3x4xf16> attributes {cost = #sol.cost<bound = memory, tc_flops = 0, ew_flops = 8, bytes = 32, intensity = 0.25, balance = 206.0, t_compute_us = 0.0, t_memory_us = 0.0, t_ideal_us = 0.0, t_pred_us = 2.0, sol_pred = 0.0, limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1, grid = [1, 1, 2], block = [64, 1, 1], smem = 16384>} {
+  %k = sol.kernel @seed_oproj_residual_matmul_0 ins(%x, %w, %r : tensor<2x3x8xf16>, tensor<4x8xf16>, tensor<2x3x4xf16>) -> tensor<2x3x4xf16> attributes {cost = #sol.cost<bound = memory, tc_flops = 0, ew_flops = 8, bytes = 32, intensity = 0.25, balance = 206.0, t_compute_us = 0.0, t_memory_us = 0.0, t_ideal_us = 0.0, t_pred_us = 2.0, sol_pred = 0.0, limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1>} {
   ^bb0(%a: tensor<2x3x8xf16>, %b: tensor<4x8xf16>, %c: tensor<2x3x4xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<2x3x8xf16>, tensor<4x8xf16> -> tensor<2x3x4xf16>
     %s = sol.add %m, %c : tensor<2x3x4xf16>, tensor<2x3x4xf16> -> tensor<2x3x4xf16>

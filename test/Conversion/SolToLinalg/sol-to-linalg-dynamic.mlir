@@ -23,7 +23,7 @@
 //       CHECK:   call @dynamic_oproj_residual_sizes_acc_by_input_dim(%[[HX]], %{{.*}}, %{{.*}}, %[[HOUT]]) : (tensor<?x64xf16>, tensor<64x64xf16>, tensor<?x64xf16>, tensor<?x64xf16>) -> tensor<?x64xf16>
 module attributes {sol.target = #sol.target<"h200">} {
   func.func @dynamic_oproj_residual(%x: tensor<?x64xf16>, %w: tensor<64x64xf16>, %r: tensor<?x64xf16>) -> tensor<?x64xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4096, hints = [16]>} {
-    %k = sol.kernel @dynamic_oproj_residual_sizes_acc_by_input_dim ins(%x, %w, %r : tensor<?x64xf16>, tensor<64x64xf16>, tensor<?x64xf16>) -> tensor<?x64xf16> attributes {plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = <path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1, grid = [16, 1, 1], block = [128, 1, 1], smem = 0>>, #sol.plan_entry<m_min = 17, m_max = 4096, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 1, grid = [1, 256, 1], block = [128, 1, 1], smem = 46080>>]} {
+    %k = sol.kernel @dynamic_oproj_residual_sizes_acc_by_input_dim ins(%x, %w, %r : tensor<?x64xf16>, tensor<64x64xf16>, tensor<?x64xf16>) -> tensor<?x64xf16> attributes {plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = <path = gemv, tile = [16, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>, #sol.plan_entry<m_min = 17, m_max = 4096, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>]} {
     ^bb0(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>, %c: tensor<?x64xf16>):
       %m = sol.matmul %a, %b transpose_b : tensor<?x64xf16>, tensor<64x64xf16> -> tensor<?x64xf16>
       %s = sol.add %m, %c : tensor<?x64xf16>, tensor<?x64xf16> -> tensor<?x64xf16>
