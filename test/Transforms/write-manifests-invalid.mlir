@@ -83,3 +83,36 @@ func.func @dynamic_unplanned(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
   return %0 : tensor<?x8xf16>
 }
 }
+
+// -----
+
+// The launch is the plan's path's geometry over the kernel's shapes: a
+// hand-written plan whose launch CUDA would refuse (600e9 elements in blocks
+// of 256 are more blocks than grid x holds) has no manifest.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @unlaunchable(%x: tensor<600000000000xf16>) -> tensor<600000000000xf16> {
+  // expected-error @+1 {{sol-write-manifests: the plan of @k cannot launch: grid x = 2343750000 exceeds CUDA's limit of 2147483647}}
+  %0 = sol.kernel @k ins(%x : tensor<600000000000xf16>) -> tensor<600000000000xf16> attributes {plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
+  ^bb0(%a: tensor<600000000000xf16>):
+    %n = sol.neg %a : tensor<600000000000xf16>
+    sol.yield %n : tensor<600000000000xf16>
+  }
+  return %0 : tensor<600000000000xf16>
+}
+}
+
+// -----
+
+// A dynamic kernel's rows are checked at the M each is built for: 2^31 - 1
+// rows of 512 elements in blocks of 256 at the second row's m_max.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @unlaunchable_row(%x: tensor<?x512xf16>) -> tensor<?x512xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 2147483647>} {
+  // expected-error @+1 {{sol-write-manifests: the plan of row 17..2147483647 of @k cannot launch: grid x = 4294967294 exceeds CUDA's limit of 2147483647}}
+  %0 = sol.kernel @k ins(%x : tensor<?x512xf16>) -> tensor<?x512xf16> attributes {plans = [#sol.plan_entry<m_min = 1, m_max = 16, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>, #sol.plan_entry<m_min = 17, m_max = 2147483647, plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>>]} {
+  ^bb0(%a: tensor<?x512xf16>):
+    %n = sol.neg %a : tensor<?x512xf16>
+    sol.yield %n : tensor<?x512xf16>
+  }
+  return %0 : tensor<?x512xf16>
+}
+}
