@@ -207,6 +207,17 @@ TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {
        {3, 16, 1},
        {128, 1, 1},
        4 * (64 * 72 + 64 * 136) * 2},
+      // 128x128 tiles over 256 x 128: 1 column and 2 row tiles, 4 stages of
+      // a 128 x 64 A and a 128 x 64 B tile in halves.
+      {"wgmma",
+       matmul("tensor<256x64xf16>", "tensor<128x64xf16>", "tensor<256x128xf16>",
+              true),
+       [&](KernelOp) {
+         return getWgmmaPlan(&context, shape(256, 128, 64), 128, 4);
+       },
+       {1, 2, 1},
+       {256, 1, 1},
+       4 * (128 + 128) * 64 * 2},
       // Persistent: 64 x 20 tiles in clusters of 2 fill the 132 SMs.
       {"wgmma_tma cluster 2",
        matmul("tensor<8192x2560xf16>", "tensor<2560x2560xf16>",

@@ -40,7 +40,8 @@
 //     line in lookupKernelEmitter (KernelsToGPU.cpp);
 //  5. tests: a lit test of sol-tile choosing it (test/Transforms/tile*.mlir),
 //     one of its generated code (test/Conversion/KernelsToGPU), and its
-//     rows in unittests/KernelPathTest.cpp (the registry) and
+//     rows in unittests/KernelPathTest.cpp (the registry, and the launch
+//     the manifest gets: TheManifestLaunchesThePathsGeometry) and
 //     TilePlanTest.cpp (its dynamic grid rule against its plans).
 //
 //===----------------------------------------------------------------------===//
