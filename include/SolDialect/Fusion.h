@@ -108,11 +108,20 @@ FusionDecision checkCycle(ArrayRef<Operation *> group, Operation *candidate);
 FusionDecision checkEpilogueBudget(unsigned numEpilogueOps,
                                    unsigned maxEpilogueOps);
 
-/// Refuses a candidate once the kernel holds `maxKernelOps` ops (0: no
-/// limit): ptxas took 83 s on one kernel of 2 000 elementwise ops, so a
-/// longer chain is split into kernels of at most
-/// that many ops, each reading the previous one's output.
-FusionDecision checkKernelBudget(unsigned numKernelOps, unsigned maxKernelOps);
+/// What an op weighs in the kernel budget: the scalar code it expands to,
+/// as the cost model counts it (its FLOPs per element, at least 1). A
+/// tanh-GELU weighs 9: a budget counting it as one let 256 of them into
+/// one kernel, which took ~40 s to compile (sol-fuzz, 2026-12-01).
+unsigned getKernelBudgetWeight(Operation *op);
+
+/// Refuses a candidate weighing `candidateWeight` when the kernel, already
+/// weighing `kernelWeight`, would pass `maxKernelWeight` (0: no limit):
+/// ptxas took 83 s on one kernel of 2 000 elementwise ops, so a longer
+/// chain is split into kernels of at most that weight, each reading the
+/// previous one's output.
+FusionDecision checkKernelBudget(unsigned kernelWeight,
+                                 unsigned candidateWeight,
+                                 unsigned maxKernelWeight);
 
 /// The multi-use policy. A group value also used by an op outside the group
 /// does not block fusion: the kernel writes it as an extra output

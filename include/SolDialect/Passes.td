@@ -91,10 +91,13 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
     model already treats it as a kernel of its own). `remarks` emits each
     decision as a remark at the candidate op.
 
-    No kernel holds more than `max-kernel-ops` ops (default 256): ptxas
-    took 83 s on one kernel of 2 000 elementwise ops, so a longer chain is split into kernels of that many ops, each reading
-    the previous one's output, and a remark says where (with or without
-    `remarks`). The driver is linear in the length of a chain.
+    No kernel weighs more than `max-kernel-ops` (default 256), each op
+    weighed by the scalar code it expands to (its FLOPs per element, at
+    least 1: a tanh-GELU weighs 9): ptxas took 83 s on one kernel of 2 000
+    elementwise ops, so a longer chain is split into kernels of that
+    weight, each reading the previous one's output, and a remark says where
+    (with or without `remarks`). The driver is linear in the length of a
+    chain.
 
     Kernels are named `<func>_<anchor op kind>_<n>`, the function's name
     sanitised to [A-Za-z0-9_] (a name becomes a PTX entry and file names),
@@ -118,8 +121,9 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
     Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned", /*default=*/"16",
            "Most elementwise ops one matmul epilogue may hold">,
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"256",
-           "Most ops one kernel may hold (0: no limit); a longer chain is "
-           "split into several kernels, with a remark">,
+           "Most ops one kernel may hold, each weighed by its FLOPs per "
+           "element (0: no limit); a longer chain is split into several "
+           "kernels, with a remark">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit every fusion decision, with its reason, as a remark">,
     Option<"force", "force", "std::string", /*default=*/"\"\"",

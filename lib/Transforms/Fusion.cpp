@@ -406,14 +406,22 @@ FusionDecision mlir::sol::checkEpilogueBudget(unsigned numEpilogueOps,
       numEpilogueOps, maxEpilogueOps));
 }
 
-FusionDecision mlir::sol::checkKernelBudget(unsigned numKernelOps,
-                                            unsigned maxKernelOps) {
-  if (maxKernelOps == 0 || numKernelOps < maxKernelOps)
+unsigned mlir::sol::getKernelBudgetWeight(Operation *op) {
+  if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op))
+    return std::max<int64_t>(1, elementwise.getFlopsPerElement());
+  return 1;
+}
+
+FusionDecision mlir::sol::checkKernelBudget(unsigned kernelWeight,
+                                            unsigned candidateWeight,
+                                            unsigned maxKernelWeight) {
+  if (maxKernelWeight == 0 || kernelWeight + candidateWeight <= maxKernelWeight)
     return FusionDecision::allow();
   return FusionDecision::forbid(llvm::formatv(
-      "the kernel already holds {0} op(s) (max-kernel-ops={1}); the chain "
-      "goes on in another kernel",
-      numKernelOps, maxKernelOps));
+      "the kernel already weighs {0} and this op {1} (max-kernel-ops={2}, ops "
+      "weighed by their FLOPs per element); the chain goes on in another "
+      "kernel",
+      kernelWeight, candidateWeight, maxKernelWeight));
 }
 
 FusionDecision
@@ -929,6 +937,8 @@ struct BlockOrder {
 /// considered in program order, and whether it holds a matmul.
 struct Group {
   SmallVector<Operation *> ops;
+  /// The ops' getKernelBudgetWeight, summed.
+  unsigned weight = 0;
   llvm::DenseSet<Operation *> members;
   llvm::DenseSet<Operation *> considered;
   std::set<Operation *, BlockOrder> frontier;
@@ -984,6 +994,7 @@ private:
   /// the whole group, without visiting the group again.
   void join(Group &group, Operation *op, bool epilogue) {
     group.ops.push_back(op);
+    group.weight += getKernelBudgetWeight(op);
     group.members.insert(op);
     group.considered.insert(op);
     if (!group.first || op->isBeforeInBlock(group.first))
@@ -1039,7 +1050,8 @@ private:
         !d)
       return d;
     if (FusionDecision d =
-            checkKernelBudget(group.ops.size(), options.maxKernelOps);
+            checkKernelBudget(group.weight, getKernelBudgetWeight(candidate),
+                              options.maxKernelOps);
         !d) {
       atCap = true;
       return d;
