@@ -204,7 +204,9 @@ def cases(profile):
     for dtype in DTYPES:
         for pattern in MATMUL_PATTERNS:
             nks = list(odd_nk)
-            if pattern in ("mm_residual", "mm_bias_gelu_tanh"):
+            # The [K, N] weight at the workload shapes too: where the TMA
+            # kernels read it N-major.
+            if pattern in ("mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_erf"):
                 nks += workload_nk
             # Sibling matmuls fuse from one 128-row tile up.
             pattern_ms = ms + [129] if pattern.startswith("mm_swiglu") else ms

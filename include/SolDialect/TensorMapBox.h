@@ -34,6 +34,22 @@ TensorMapBox getTensorMapBoxA(PlanAttr plan);
 /// numWeights / cluster rows.
 TensorMapBox getTensorMapBoxB(PlanAttr plan, int64_t numWeights);
 
+/// An N-major ([K, N]) weight's TMA box is this many columns wide: the 128
+/// bytes of the swizzle span in 16-bit elements. Its B tiles are whole
+/// multiples of it (fitsNMajorWeight in TilePlan.h).
+constexpr int64_t kNMajorBoxColumns = 64;
+
+/// The box of a wgmma_tma plan's one N-major ([K, N]) weight, in elements:
+/// `columns` along N (the map's inner dim: kNMajorBoxColumns, the 128
+/// bytes of the swizzle) by `k` rows of K (tile_k). A B tile of tile_n
+/// columns is tile_n / columns boxes side by side, each stored as its own
+/// `k` x 128-byte block of the stage.
+struct NMajorTensorMapBox {
+  int64_t columns;
+  int64_t k;
+};
+NMajorTensorMapBox getNMajorTensorMapBoxB(PlanAttr plan);
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_TENSORMAPBOX_H

@@ -69,6 +69,9 @@ PlanAttr getMmaSyncPlan(MLIRContext *context, const MatmulShape &shape,
 /// A tile and an n x 64 B tile, unpadded (the 128-byte swizzle spreads
 /// banks).
 int64_t getWgmmaSmemBytes(int64_t tileN, int64_t stages, int64_t tileM = 128);
+/// Empty when wgmma's tensor cores can compute `shape` on `target` with
+/// either weight layout (the chip, the element type, K's alignment).
+std::string whyNotWgmmaTensorCores(const MatmulShape &shape, TargetAttr target);
 /// Empty when the wgmma path can compute `shape` on `target`.
 std::string whyNotWgmma(const MatmulShape &shape, TargetAttr target);
 PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulShape &shape,
@@ -83,6 +86,10 @@ PlanAttr getWgmmaPlan(MLIRContext *context, const MatmulShape &shape,
 /// mbarriers (and, ping-pong, the consumers' two order mbarriers) to the
 /// wgmma tiles.
 constexpr int64_t kWgmmaTmaThreads = 384;
+/// Whether a wgmma_tma tile `tileN` wide can read an N-major weight: the
+/// tile loads as tileN / 64 boxes side by side, and a cluster's multicast
+/// shares are cut along K-major rows only, so no cluster.
+bool fitsNMajorWeight(int64_t tileN, int64_t cluster);
 constexpr int64_t kWgmmaTmaAlignSlack = 1024;
 int64_t
 getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,

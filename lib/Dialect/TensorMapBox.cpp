@@ -19,3 +19,7 @@ TensorMapBox mlir::sol::getTensorMapBoxB(PlanAttr plan, int64_t numWeights) {
   ArrayRef<int64_t> tile = plan.getTile();
   return {tile[2], tile[1] / numWeights / plan.getCluster()};
 }
+
+NMajorTensorMapBox mlir::sol::getNMajorTensorMapBoxB(PlanAttr plan) {
+  return {kNMajorBoxColumns, plan.getTile()[2]};
+}

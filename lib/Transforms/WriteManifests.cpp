@@ -29,6 +29,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
+
 namespace mlir::sol {
 #define GEN_PASS_DEF_SOLWRITEMANIFESTSPASS
 #include "SolDialect/Passes.h.inc"
@@ -137,9 +139,10 @@ static llvm::json::Object planToJson(PlanAttr plan) {
 
 /// The TMA maps a wgmma_tma kernel reads its operands through, in the order
 /// of the kernel's trailing map parameters: A as a [rows, K] matrix, then
-/// each weight B ([N, K]), in the boxes the generator loads
-/// (TensorMapBox.h). All with the 128-byte swizzle the wgmma descriptors
-/// name; out-of-bounds boxes zero-fill, which masks the edges.
+/// each weight B ([N, K], or one [K, N] weight read N-major), in the boxes
+/// the generator loads (TensorMapBox.h). All with the 128-byte swizzle the
+/// wgmma descriptors name; out-of-bounds boxes zero-fill, which masks the
+/// edges.
 static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
                                                     PlanAttr plan) {
   std::string reason;
@@ -151,11 +154,14 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
            << (reason.empty() ? "" : ": ") << reason;
   MatmulOp matmul = matmuls->front();
   auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
-  if (!lhs || !llvm::all_of(*matmuls, [](MatmulOp mm) {
-        return isa<BlockArgument>(mm.getRhs()) && mm.getTransposeB();
+  bool nMajorB = matmuls->size() == 1 && !matmul.getTransposeB();
+  if (!lhs || !llvm::all_of(*matmuls, [&](MatmulOp mm) {
+        return isa<BlockArgument>(mm.getRhs()) &&
+               (mm.getTransposeB() || nMajorB);
       }))
     return kernel.emitError("sol-write-manifests: a wgmma_tma plan needs A "
-                            "and an [N, K] B that are kernel arguments");
+                            "and an [N, K] B (or one [K, N] B) that are "
+                            "kernel arguments");
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t k = lhsType.getShape().back();
   // A dynamic A's rows follow M: -1, which the launch resolves to its
@@ -166,20 +172,33 @@ static FailureOr<llvm::json::Array> buildTensorMaps(KernelOp kernel,
   };
   TensorMapBox boxB =
       getTensorMapBoxB(plan, static_cast<int64_t>(matmuls->size()));
-  auto map = [&](BlockArgument arg, RankedTensorType type, TensorMapBox box) {
+  // Dims and box innermost first, as cuTensorMapEncodeTiled takes them.
+  auto map = [&](BlockArgument arg, std::array<int64_t, 2> dims,
+                 std::array<int64_t, 2> box) {
     return llvm::json::Object{
         {"arg", arg.getArgNumber()},
-        {"dtype", dtypeName(type.getElementType())},
-        {"dims", llvm::json::Array{k, rowsOf(type)}},
-        {"box", llvm::json::Array{box.k, box.rows}},
+        {"dtype", dtypeName(getElementTypeOrSelf(arg.getType()))},
+        {"dims", llvm::json::Array{dims[0], dims[1]}},
+        {"box", llvm::json::Array{box[0], box[1]}},
         {"swizzle", "128B"},
         {"l2_promotion", "256B"},
         {"oob_fill", "zero"}};
   };
-  llvm::json::Array maps{map(lhs, lhsType, getTensorMapBoxA(plan))};
+  TensorMapBox boxA = getTensorMapBoxA(plan);
+  llvm::json::Array maps{map(lhs, {k, rowsOf(lhsType)}, {boxA.k, boxA.rows})};
+  if (nMajorB) {
+    // [K, N]: N is the inner dim, K the rows.
+    auto rhs = cast<BlockArgument>(matmul.getRhs());
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(rhs.getType()).getShape();
+    NMajorTensorMapBox box = getNMajorTensorMapBoxB(plan);
+    maps.push_back(
+        map(rhs, {shape.back(), shape.front()}, {box.columns, box.k}));
+    return maps;
+  }
   for (MatmulOp mm : *matmuls) {
     auto rhs = cast<BlockArgument>(mm.getRhs());
-    maps.push_back(map(rhs, cast<RankedTensorType>(rhs.getType()), boxB));
+    maps.push_back(map(rhs, {k, rowsOf(cast<RankedTensorType>(rhs.getType()))},
+                       {boxB.k, boxB.rows}));
   }
   return maps;
 }

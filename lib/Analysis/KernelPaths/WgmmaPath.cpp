@@ -21,18 +21,25 @@ int64_t mlir::sol::getWgmmaSmemBytes(int64_t tileN, int64_t stages,
   return stages * (tileM + tileN) * 64 * 2;
 }
 
-std::string mlir::sol::whyNotWgmma(const MatmulShape &shape,
-                                   TargetAttr target) {
+std::string mlir::sol::whyNotWgmmaTensorCores(const MatmulShape &shape,
+                                              TargetAttr target) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
   if (target.getChip() != "sm_90a")
     os << "wgmma needs sm_90a; the target is " << target.getChip();
   else if (!shape.elementType.isF16() && !shape.elementType.isBF16())
     os << shape.elementType << " operands have no wgmma path here";
-  else if (!shape.transposeB)
-    os << "the wgmma generator reads K-major operands; B is [K, N]";
   else if (shape.k % 8 != 0)
     os << "K = " << shape.k << " is not a multiple of 8";
+  return reason;
+}
+
+std::string mlir::sol::whyNotWgmma(const MatmulShape &shape,
+                                   TargetAttr target) {
+  std::string reason = whyNotWgmmaTensorCores(shape, target);
+  if (reason.empty() && !shape.transposeB)
+    reason = "the cp.async-fed wgmma generator reads K-major operands; B is "
+             "[K, N] (the TMA-fed path reads it N-major)";
   return reason;
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPaths.h"
+#include "SolDialect/TensorMapBox.h"
 #include "SolDialect/TilePlan.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -32,7 +33,7 @@ int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
 
 std::string mlir::sol::whyNotWgmmaTma(const MatmulShape &shape,
                                       TargetAttr target) {
-  std::string reason = whyNotWgmma(shape, target);
+  std::string reason = whyNotWgmmaTensorCores(shape, target);
   if (!reason.empty())
     return reason;
   llvm::raw_string_ostream os(reason);
@@ -41,7 +42,18 @@ std::string mlir::sol::whyNotWgmmaTma(const MatmulShape &shape,
   else if (!shape.operandsAreKernelArgs)
     os << "TMA maps describe kernel arguments; an operand of the matmul is "
           "computed in the kernel";
+  // A TMA map's row pitch is a multiple of 16 bytes: an [N, K] weight's is
+  // K's (whyNotWgmmaTensorCores), an [K, N] one's N's.
+  else if (!shape.transposeB && shape.n % 8 != 0)
+    os << "B is [K, N] with N = " << shape.n
+       << " not a multiple of 8: its rows are not 16-byte aligned for TMA";
+  else if (!shape.transposeB && shape.siblings > 1)
+    os << "sibling matmuls share an [N, K] layout; B is [K, N]";
   return reason;
+}
+
+bool mlir::sol::fitsNMajorWeight(int64_t tileN, int64_t cluster) {
+  return tileN % kNMajorBoxColumns == 0 && cluster == 1;
 }
 
 std::string mlir::sol::whyNotSiblingWgmmaTma(const MatmulShape &shape,
@@ -101,7 +113,7 @@ public:
   // Where only the TMA feeding is out (wgmma itself could run), the remark
   // says why.
   std::string getRefusalRemark(const PlanRequest &request) const override {
-    if (!whyNotWgmma(*request.matmul, request.target).empty())
+    if (!whyNotWgmmaTensorCores(*request.matmul, request.target).empty())
       return "";
     std::string reason = whyNot(request);
     return reason.empty() ? reason : "no wgmma_tma: " + reason;
@@ -129,6 +141,8 @@ public:
     TargetAttr target = request.target;
     int64_t smemLimit = target.getSmemPerSmBytes();
     bool siblings = shape.siblings > 1;
+    // An [K, N] weight (GPT-2's Conv1D) loads N-major: 64-column boxes.
+    bool nMajorB = !shape.transposeB;
     // Ping-pong first: where the model ties it with cooperative 128x128
     // tiles (no epilogue to hide), it ran as fast or faster on the H200
     // (2026-11-30, bench/NOTES.md sections 16 and 18).
@@ -143,6 +157,7 @@ public:
                       TmaTile{192, 4, ConsumerSchedule::cooperative, 1, 256}})
       for (int64_t cluster : {1, 2})
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
+            (!nMajorB || fitsNMajorWeight(t.tileN, cluster)) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
                 smemLimit)
           out.push_back(

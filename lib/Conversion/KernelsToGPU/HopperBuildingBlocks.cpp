@@ -42,6 +42,21 @@ Value makeWgmmaDescriptor(OpBuilder &b, Location loc, Value byteAddress) {
   return arith::OrIOp::create(b, loc, addr, bits);
 }
 
+/// Bits as makeWgmmaDescriptor's; for an N-major operand the leading byte
+/// offset is the stride between 64-column blocks along N and the stride
+/// byte offset the one between groups of 8 K rows (8 x 128 B), the layout
+/// CUTLASS calls ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)) for the 128-byte
+/// swizzle.
+Value makeNMajorWgmmaDescriptor(OpBuilder &b, Location loc, Value byteAddress,
+                                int64_t blockBytes) {
+  Value bits = constI64(b, loc,
+                        (int64_t(blockBytes >> 4) << 16) |
+                            (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62));
+  Value addr = arith::ShRUIOp::create(b, loc, byteAddress, constI64(b, loc, 4));
+  addr = arith::AndIOp::create(b, loc, addr, constI64(b, loc, 0x3FFF));
+  return arith::OrIOp::create(b, loc, addr, bits);
+}
+
 LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN) {
   SmallVector<Type> fields(tileN / 2, Float32Type::get(ctx));
   return LLVM::LLVMStructType::getLiteral(ctx, fields);
@@ -49,15 +64,18 @@ LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN) {
 
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
-                                  bool isBF16) {
+                                  bool isBF16, bool nMajorB) {
   MLIRContext *ctx = b.getContext();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   auto wgmmaType = NVVM::WGMMATypesAttr::get(
       ctx, isBF16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
   SmallVector<Value> results(accs.begin(), accs.end());
+  // 16 elements further along K: 32 bytes of a K-major row (2 in the
+  // address field), or 16 rows of 128 bytes of an N-major tile (128).
+  int64_t bStep = nMajorB ? 16 * 128 / 16 : 2;
   for (int64_t kk = 0; kk < 4; ++kk) {
-    // 16 elements further along K = 32 bytes = 2 in the address field.
-    Value db = arith::AddIOp::create(b, loc, descB, constI64(b, loc, 2 * kk));
+    Value db =
+        arith::AddIOp::create(b, loc, descB, constI64(b, loc, bStep * kk));
     for (auto [acc, descA] : llvm::zip_equal(results, descAs)) {
       Value da = arith::AddIOp::create(b, loc, descA, constI64(b, loc, 2 * kk));
       acc = NVVM::WgmmaMmaAsyncOp::create(
@@ -68,7 +86,9 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+          // B's `row` layout is wgmma's imm-trans-b = 1.
+          NVVM::MMALayoutAttr::get(ctx, nMajorB ? NVVM::MMALayout::row
+                                                : NVVM::MMALayout::col),
           NVVM::MMAIntOverflowAttr());
     }
   }
@@ -286,6 +306,24 @@ void TmaProducer::emitKTile(OpBuilder &b, Value it, Value kt, Value mTile,
       ValueRange{kCoord, indexToI32(b, loc, lb.mul(mTile, boxA.rows))}, full,
       ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
       Value());
+  if (nMajorTileN) {
+    // One [K, N] weight: the tile's 64-column boxes, each into its own
+    // tile_k x 128-byte block of the stage.
+    int64_t blockBytes = nMajorBox.k * 128;
+    for (int64_t j = 0; j < nMajorTileN / nMajorBox.columns; ++j) {
+      Value offset = arith::AddIOp::create(b, loc, ring.bStageOffset(b, stage),
+                                           constI64(b, loc, j * blockBytes));
+      Value column =
+          lb.add(lb.mul(nTile, nMajorTileN), lb.c(j * nMajorBox.columns));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, ring.clusterAt(b, offset), mapBs.front(),
+          ValueRange{indexToI32(b, loc, column),
+                     indexToI32(b, loc, lb.mul(kt, nMajorBox.k))},
+          full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+          nullptr, Value());
+    }
+    return;
+  }
   // This block's share of each weight's rows of the B tile, multicast to
   // the cluster.
   int64_t cluster = ring.cluster;

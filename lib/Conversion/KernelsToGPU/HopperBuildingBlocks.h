@@ -46,16 +46,23 @@ Value indexToI64(OpBuilder &b, Location loc, Value index);
 /// with the 128-byte swizzle.
 Value makeWgmmaDescriptor(OpBuilder &b, Location loc, Value byteAddress);
 
+/// A wgmma matrix descriptor for an N-major B tile at `byteAddress`
+/// (1024-byte aligned): blocks of 64 columns (128-byte rows, the 128-byte
+/// swizzle), one K row after another, `blockBytes` apart along N.
+Value makeNMajorWgmmaDescriptor(OpBuilder &b, Location loc, Value byteAddress,
+                                int64_t blockBytes);
+
 /// The m64n{tileN} accumulator of one warpgroup: tileN / 2 f32 per thread.
 LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN);
 
 /// Issues one 64-deep K tile as four k16 steps of m64n{tileN}k16
 /// wgmma.mma_async per accumulator (`accs[i]` reads the 64 rows of A at
 /// `descAs[i]`, all read B at `descB`) and commits them as one group (the
-/// caller waits on it).
+/// caller waits on it). `nMajorB`: descB is makeNMajorWgmmaDescriptor's,
+/// which wgmma reads transposed.
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
-                                  bool isBF16);
+                                  bool isBF16, bool nMajorB = false);
 
 /// The epilogue of a warpgroup's m64n{tileN} accumulator whose first row is
 /// `rowBase` (warp w of the warpgroup holds rows 16w..16w+15, laid out like
@@ -190,6 +197,10 @@ struct TmaProducer {
   TensorMapBox boxA, boxB;
   /// This block's rank in its cluster.
   Value rank;
+  /// Set for one N-major ([K, N]) weight: the B tile's width, loaded as
+  /// kNMajorBoxColumns-wide boxes of `nMajorBox` (no cluster).
+  int64_t nMajorTileN = 0;
+  NMajorTensorMapBox nMajorBox{0, 0};
 
   /// Each weight's rows of an N tile: every block's share.
   int64_t getWeightRows() const { return boxB.rows * ring.cluster; }

@@ -163,7 +163,11 @@ struct WgmmaTmaLayout {
   bool pingpong;
   /// The TMA boxes the manifest names (TensorMapBox.h).
   TensorMapBox boxA, boxB;
-  /// Bytes of a stage's A tile and of its B tile (K-major 128-byte rows).
+  /// One [K, N] weight, read N-major (its boxes replace boxB).
+  bool nMajorB;
+  NMajorTensorMapBox nMajorBox;
+  /// Bytes of a stage's A tile and of its B tile (K-major 128-byte rows,
+  /// or an N-major weight's tile_k x 128-byte blocks).
   int64_t aStageBytes, bStageBytes;
   /// Each weight's rows of a B tile: tileN for one matmul, tileN / 2 of
   /// each for a sibling pair, which runs as one matmul of tileN columns.
@@ -192,7 +196,11 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   // 256-row tiles: cooperative consumers of 128 rows each (two m64
   // accumulators, as a ping-pong consumer holds), without a cluster.
   bool tallTile = tile.size() == 3 && tile[0] == 256;
-  if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
+  unsigned numWeights = kernel.spec.getNumContractions();
+  bool nMajorB = !kernel.spec.transposeB;
+  if ((nMajorB && (numWeights != 1 || tile.size() != 3 ||
+                   !fitsNMajorWeight(tile[1], cluster))) ||
+      kernel.spec.batchedB || tile.size() != 3 ||
       (tile[0] != 128 &&
        !(tallTile && !pingpong && cluster == 1 && tile[1] <= 192)) ||
       tile[2] != 64 || tile[1] % 16 != 0 || tile[1] > (pingpong ? 192 : 256) ||
@@ -203,8 +211,8 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
         "(tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, "
         "n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = "
         "[1, 1]), or [256, n <= 192, 64] cooperative without a cluster; a "
-        "cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight)");
-  unsigned numWeights = kernel.spec.getNumContractions();
+        "cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight "
+        "(or one [K, N] weight with n a multiple of 64 and no cluster))");
   if (maps.size() != 1 + numWeights)
     return kernel.spec.func.emitError("sol kernel: expected one TMA map for "
                                       "A and one per weight");
@@ -216,6 +224,8 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   l.pingpong = pingpong;
   l.boxA = getTensorMapBoxA(plan);
   l.boxB = getTensorMapBoxB(plan, numWeights);
+  l.nMajorB = nMajorB;
+  l.nMajorBox = getNMajorTensorMapBoxB(plan);
   l.aStageBytes = l.tileM * l.boxA.k * 2;
   l.bStageBytes = l.tileN * l.boxB.k * 2;
   l.weightRows = l.tileN / numWeights;
@@ -334,6 +344,10 @@ void WgmmaTmaEmitter::emitProducer(Value mapA, ValueRange mapBs) {
   NVVM::SetMaxRegisterOp::create(b, loc, 40,
                                  NVVM::SetMaxRegisterAction::decrease);
   TmaProducer producer{ring, mapA, mapBs, l.boxA, l.boxB, walk.rank};
+  if (l.nMajorB) {
+    producer.nMajorTileN = l.tileN;
+    producer.nMajorBox = l.nMajorBox;
+  }
   IndexBuilder ib(b, loc);
   emitIf(b, loc,
          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
@@ -388,9 +402,12 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
   }
   Value bAddr =
       arith::AddIOp::create(b, loc, ring.base, ring.bStageOffset(b, stage));
+  Value descB = l.nMajorB ? makeNMajorWgmmaDescriptor(b, loc, bAddr,
+                                                      l.nMajorBox.k * 128)
+                          : makeWgmmaDescriptor(b, loc, bAddr);
   SmallVector<Value> acc =
-      emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs(), descAs,
-                     makeWgmmaDescriptor(b, loc, bAddr), l.tileN, isBF16);
+      emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs(), descAs, descB, l.tileN,
+                     isBF16, l.nMajorB);
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
   emitIf(b, loc,

@@ -252,6 +252,28 @@ func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64
 
 // -----
 
+#id = affine_map<(m, n) -> (m, n)>
+// A [K, N] weight loads as 64-column boxes: a 144-column tile is not a whole
+// number of them, so the TMA generator refuses it (sol-tile never offers
+// it for such a weight).
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements (tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = [1, 1]), or [256, n <= 192, 64] cooperative without a cluster; a cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight (or one [K, N] weight with n a multiple of 64 and no cluster))}}
+func.func @wgmma_tma_n_major_partial_box(%a: tensor<256x64xf16>, %b: tensor<64x144xf16>, %o: tensor<256x144xf16>) -> tensor<256x144xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<256x144xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x144xf32>) -> tensor<256x144xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<256x64xf16>, tensor<64x144xf16>) outs(%z : tensor<256x144xf32>) -> tensor<256x144xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x144xf32>) outs(%o : tensor<256x144xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x144xf16>
+  return %out : tensor<256x144xf16>
+}
+}
+
+// -----
+
 // Split K across at most 16 blocks (the partials' workspace and the last
 // block's ordered sum are sized for that).
 #id = affine_map<(m, n) -> (m, n)>
