@@ -220,6 +220,10 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     Option<"tiles", "tiles", "std::string", /*default=*/"\"\"",
            "Comma-separated MxN output tiles the wgmma and wgmma_tma plans "
            "may use (e.g. 128x256; empty: all), for A/B measurements">,
+    Option<"nMajorTma", "n-major-tma", "bool", /*default=*/"false",
+           "Let wgmma_tma take a [K, N] weight, read N-major (built and "
+           "lit-tested, not yet run on a GPU: off until the GPU matrix "
+           "passes it)">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

@@ -81,6 +81,9 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<std::string> tiles{
       *this, "tiles", llvm::cl::desc("sol-tile's tiles"),
       llvm::cl::init(SolTilePassOptions().tiles)};
+  PassOptions::Option<bool> nMajorTma{
+      *this, "n-major-tma", llvm::cl::desc("sol-tile's n-major-tma"),
+      llvm::cl::init(SolTilePassOptions().nMajorTma)};
   PassOptions::Option<bool> fuseSiblings{
       *this, "fuse-siblings", llvm::cl::desc("sol-fuse's fuse-siblings"),
       llvm::cl::init(SolFusePassOptions().fuseSiblings)};

@@ -171,6 +171,14 @@ struct PlanConstraints {
   /// Plans of these families alone (isSamePlanFamily); empty: all. The
   /// plan table prices one row's plan at another M through it.
   SmallVector<PlanAttr> families;
+  /// Whether wgmma_tma may take a [K, N] weight (read N-major). Built and
+  /// lit-tested on 2026-12-01 but not yet run on a GPU (no device was lent
+  /// after it landed), so opt-in until the GPU matrix's _kn cases pass.
+  bool nMajorTma = false;
+  /// Whether `path` may take `shape` at all under these constraints.
+  bool allowsShape(KernelPath path, const MatmulShape &shape) const {
+    return nMajorTma || path != KernelPath::wgmma_tma || shape.transposeB;
+  }
   /// Whether the constraints beyond `paths` rule out plans a default choice
   /// could take (the limits only cap what the model may pick).
   bool narrowsPlans() const {

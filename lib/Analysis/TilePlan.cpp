@@ -140,7 +140,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     std::string remark = path->getRefusalRemark(request);
     if (!remark.empty())
       refusals += "; " + remark;
-    if (!path->whyNot(request).empty())
+    if (!path->whyNot(request).empty() ||
+        !constraints.allowsShape(path->getPath(), *shape))
       continue;
     SmallVector<PlanCandidate> offered;
     path->getCandidates(request, offered);

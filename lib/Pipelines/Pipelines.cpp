@@ -46,6 +46,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.maxCluster = options.maxCluster;
   tile.schedules = options.schedules;
   tile.tiles = options.tiles;
+  tile.nMajorTma = options.nMajorTma;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;

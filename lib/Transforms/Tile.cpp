@@ -123,6 +123,7 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     constraints.minCluster = minCluster;
     constraints.maxCluster = maxCluster;
     constraints.maxSplitK = maxSplitK;
+    constraints.nMajorTma = nMajorTma;
     if (failed(parseEnumList(module, "path", "paths", paths,
                              symbolizeKernelPath, constraints.paths)) ||
         failed(parseEnumList(module, "schedule", "schedules", schedules,
