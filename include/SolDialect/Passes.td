@@ -224,6 +224,14 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Let wgmma_tma take a [K, N] weight, read N-major (built and "
            "lit-tested, not yet run on a GPU: off until the GPU matrix "
            "passes it)">,
+    Option<"rank", "rank", "int64_t", /*default=*/"0",
+           "Take the candidate at this place in the cost model's order "
+           "instead of the best (0: the best, 1: the runner-up; past the "
+           "last candidate: the last), for measured plan choice. A kernel "
+           "one path takes alone (no matmul, SIMT) has one plan. A dynamic "
+           "kernel's plan table takes it at each sample point, before "
+           "neighbours of one plan merge; its boundaries and each row's "
+           "plan at another M are priced as at rank 0">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

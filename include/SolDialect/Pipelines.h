@@ -84,6 +84,9 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<bool> nMajorTma{
       *this, "n-major-tma", llvm::cl::desc("sol-tile's n-major-tma"),
       llvm::cl::init(SolTilePassOptions().nMajorTma)};
+  PassOptions::Option<int64_t> rank{*this, "rank",
+                                    llvm::cl::desc("sol-tile's rank"),
+                                    llvm::cl::init(SolTilePassOptions().rank)};
   PassOptions::Option<bool> fuseSiblings{
       *this, "fuse-siblings", llvm::cl::desc("sol-fuse's fuse-siblings"),
       llvm::cl::init(SolFusePassOptions().fuseSiblings)};

@@ -175,6 +175,21 @@ struct PlanConstraints {
   /// lit-tested on 2026-12-01 but not yet run on a GPU (no device was lent
   /// after it landed), so opt-in until the GPU matrix's _kn cases pass.
   bool nMajorTma = false;
+  /// Which candidate, in the cost model's order, the choice takes: 0 the
+  /// best, 1 the runner-up, ...; clamped to the last candidate. What a
+  /// measured choice (the torch backend's tuning) compiles in turn; a plan
+  /// table applies it at each sample point (choosePlanTable).
+  int64_t rank = 0;
+  /// These constraints narrowed to plans of the families `only`, at rank 0: the
+  /// choice among the families themselves (the plan table's pricing of one
+  /// row's plan at another M, its boundaries) is the cost model's, whatever
+  /// rank picked the families.
+  PlanConstraints pinnedTo(ArrayRef<PlanAttr> only) const {
+    PlanConstraints pinned = *this;
+    pinned.families.assign(only.begin(), only.end());
+    pinned.rank = 0;
+    return pinned;
+  }
   /// Whether `path` may take `shape` at all under these constraints.
   bool allowsShape(KernelPath path, const MatmulShape &shape) const {
     return nMajorTma || path != KernelPath::wgmma_tma || shape.transposeB;
@@ -215,7 +230,8 @@ inline bool PlanConstraints::allows(PlanAttr plan) const {
 /// path offers for its matmul (getKernelPaths: gemv, mma.sync tiles, wgmma
 /// and wgmma_tma tiles) that `constraints` allow, priced by the cost model;
 /// the fastest wins, ties (within 0.1%) to the fewest padded outputs, then
-/// to the first listed. The fallback path (SIMT) when no other can take the
+/// to the first listed; with `constraints.rank` K, the K-th in that order
+/// (clamped to the last). The fallback path (SIMT) when no other can take the
 /// matmul; the elementwise plan without a matmul; for a sibling pair the
 /// paths that take one (wgmma_tma). Fails with a reason when a shape is
 /// dynamic, the kernel holds matmuls that are neither one nor a sibling pair,

@@ -18,6 +18,7 @@
 
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -216,25 +217,44 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       return false;
     return a.paddedOutputs < b.paddedOutputs;
   };
-  const Candidate *best = &candidates.front();
-  for (const Candidate &candidate : candidates)
-    if (better(candidate, *best))
-      best = &candidate;
-  const Candidate *runnerUp = nullptr;
-  for (const Candidate &candidate : candidates)
-    if (&candidate != best && (!runnerUp || better(candidate, *runnerUp)))
-      runnerUp = &candidate;
+  // The cost model's order, as far as the rank asks (and one past it, for
+  // the remark's runner-up): each place holds the best of those not yet
+  // placed, so place 0 is the best and place 1 the runner-up.
+  int64_t rank =
+      std::clamp<int64_t>(constraints.rank, 0, candidates.size() - 1);
+  SmallVector<const Candidate *> order;
+  SmallVector<bool> placed(candidates.size(), false);
+  while (static_cast<int64_t>(order.size()) <= rank + 1 &&
+         order.size() < candidates.size()) {
+    int64_t next = -1;
+    for (auto [i, candidate] : llvm::enumerate(candidates))
+      if (!placed[i] && (next < 0 || better(candidate, candidates[next])))
+        next = i;
+    placed[next] = true;
+    order.push_back(&candidates[next]);
+  }
+  const Candidate *chosen = order[rank];
 
   PlanChoice choice;
+  choice.plan = chosen->plan;
+  choice.cost = chosen->cost;
   llvm::raw_string_ostream reason(choice.reason);
-  choice.plan = best->plan;
-  choice.cost = best->cost;
-  reason << best->description << ", predicted "
-         << formatReal(best->cost.getTPredUs()) << " us";
+  // A ranked choice says so, and names the cost model's own against it.
+  if (constraints.rank > 0) {
+    reason << "rank " << rank << " of " << candidates.size();
+    if (rank != constraints.rank)
+      reason << " (asked " << constraints.rank << ": the last candidate)";
+    reason << ": ";
+  }
+  reason << chosen->description << ", predicted "
+         << formatReal(chosen->cost.getTPredUs()) << " us";
   choice.description = choice.reason;
-  if (runnerUp)
-    reason << "; next " << runnerUp->description << " at "
-           << formatReal(runnerUp->cost.getTPredUs()) << " us";
+  if (rank > 0)
+    reason << "; best " << order.front()->description << " at "
+           << formatReal(order.front()->cost.getTPredUs()) << " us";
+  else if (order.size() > 1)
+    reason << "; next " << order[1]->description << " at "
+           << formatReal(order[1]->cost.getTPredUs()) << " us";
   reason << " (" << candidates.size() << " candidates" << refusals << ")";
   return choice;
 }
@@ -338,11 +358,9 @@ mlir::sol::chooseKernelPlanAtDim(KernelOp kernel, int64_t dim,
 static FailureOr<PlanChoice> buildFamilyAt(KernelOp kernel, PlanAttr family,
                                            int64_t dim, TargetAttr target,
                                            const PlanConstraints &constraints) {
-  PlanConstraints pinned = constraints;
-  pinned.families = {family};
   std::string ignored;
-  FailureOr<PlanChoice> choice =
-      chooseKernelPlanAtDim(kernel, dim, target, ignored, pinned);
+  FailureOr<PlanChoice> choice = chooseKernelPlanAtDim(
+      kernel, dim, target, ignored, constraints.pinnedTo({family}));
   if (failed(choice) || !isSamePlanFamily(choice->plan, family))
     return failure();
   return choice;
@@ -446,11 +464,9 @@ mlir::sol::choosePlanTable(KernelOp kernel, TargetAttr target,
   // planner's own rule (ties to the fewest padded outputs, then the one
   // listed first), asked of the two alone.
   auto nextWins = [&](PlanAttr prev, PlanAttr next, int64_t m) {
-    PlanConstraints pair = constraints;
-    pair.families = {prev, next};
     std::string ignored;
-    FailureOr<PlanChoice> choice =
-        chooseKernelPlanAtDim(kernel, m, target, ignored, pair);
+    FailureOr<PlanChoice> choice = chooseKernelPlanAtDim(
+        kernel, m, target, ignored, constraints.pinnedTo({prev, next}));
     if (failed(choice))
       return false;
     return isSamePlanFamily(choice->plan, next) &&

@@ -84,11 +84,9 @@ static ArrayAttr getCostPoints(KernelOp kernel, ArrayRef<PlanTableRow> rows,
       return r.mMin <= m && m <= r.mMax;
     });
     if (m >= 1 && row != rows.end()) {
-      PlanConstraints pinned = constraints;
-      pinned.families = {row->choice.plan};
       std::string ignored;
-      FailureOr<PlanChoice> choice =
-          chooseKernelPlanAtDim(kernel, m, target, ignored, pinned);
+      FailureOr<PlanChoice> choice = chooseKernelPlanAtDim(
+          kernel, m, target, ignored, constraints.pinnedTo({row->choice.plan}));
       if (succeeded(choice))
         cost = choice->cost;
     }
@@ -119,11 +117,19 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
           << static_cast<int64_t>(maxSplitK) << ")";
       return signalPassFailure();
     }
+    if (rank < 0) {
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-tile: rank must be at least 0 (0: the cost model's best "
+             "plan; got "
+          << static_cast<int64_t>(rank) << ")";
+      return signalPassFailure();
+    }
     PlanConstraints constraints;
     constraints.minCluster = minCluster;
     constraints.maxCluster = maxCluster;
     constraints.maxSplitK = maxSplitK;
     constraints.nMajorTma = nMajorTma;
+    constraints.rank = rank;
     if (failed(parseEnumList(module, "path", "paths", paths,
                              symbolizeKernelPath, constraints.paths)) ||
         failed(parseEnumList(module, "schedule", "schedules", schedules,
