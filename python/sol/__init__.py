@@ -408,7 +408,8 @@ def compile(mlir_text, target=None, options=None):
 
     `target`: a preset name ("h200", ...), a target JSON path, or None for
     the module's own #sol.target. `options`: sol-to-ptx's options as sol-opt
-    spells them, e.g. "fast-math=true schedules=pingpong" (see
+    spells them, e.g. "fast-math=true schedules=pingpong", or "rank=1" for
+    each kernel's runner-up plan in the cost model's order (see
     sol_compile_with_options in sol-c/sol.h). Raises SolError with sol's
     diagnostics ("<input>:line:col: error: ...") on failure."""
     l = lib()

@@ -47,6 +47,14 @@ trace time stays with Inductor (the reason is in the report); one that fails
 to compile or launch later runs its ATen ops instead, with a logged reason.
 The measured choice (`choose`) times sol and cuBLAS with the inputs cold in
 L2, as a model step's weights are (`rotation`).
+With the backend's `tune` option N (default off) each region's kernel set
+is first compiled at sol-tile's ranks 0..N-1 (the cost model's best N plans
+per kernel; a dynamic set's table takes the rank at each sample point), each
+distinct one timed the same way (`tune`, through the `tune_timing` hook) at
+the first M it serves, and the fastest kept: in the disk cache, with every
+candidate's plan, predicted and measured time in `tuning.jsonl` there (what
+the cost model's calibration is refit from) and in the report. The measured
+choice against cuBLAS then takes the winner.
 `report(graph_index=None)` says, per graph, each sol region with its kernels,
 plans, predicted times and FLOPs, each matmul left to Inductor and why, and
 the share of the graph's matmul FLOPs that sol runs.
@@ -58,6 +66,7 @@ import itertools
 import json
 import logging
 import operator
+import os
 import threading
 from dataclasses import dataclass, field
 
@@ -744,13 +753,17 @@ def wants_dynamic(spec, text, m):
             text not in dynamic_failures)
 
 
-def compile_region(spec, m):
+def compile_region(spec, m, rank=0):
     """The region's compilation at M rows, or for every M when `m` is "?"
-    (caches: memory, then disk)."""
+    (caches: memory, then disk); with `rank` K, each kernel's K-th plan in
+    the cost model's order (sol-tile's rank: what tuning times)."""
     from .torch_backend import _host_program_problem, compile_cached
     ir = region_ir(spec, m)
     target = spec["target"]
     options = dict(spec["options"], cache_dir=cache_dir)
+    if rank:
+        options["sol_options"] = " ".join(
+            filter(None, [options.get("sol_options", ""), f"rank={rank}"]))
     compilation, _ = compile_cached(ir, None if ir.startswith(
         "module attributes") else target, options)
     problem = _host_program_problem(compilation)
@@ -845,15 +858,16 @@ def _fused_first(inputs, out_dims, spec_text):
     call_key = (spec_text[:_SPEC_KEY_CHARS], *out_dims)
     if key not in failures:
         try:
+            tuned = tune(inputs, shapes, spec, spec_text, m)
             measured = inputs[0].is_cuda and spec.get("measure")
             if measured and key not in choices:
                 choose(inputs, shapes, spec, spec_text, m)
             if choices.get(key, "sol") == "sol":
                 call = _sol_call(shapes, spec, spec_text, m)
                 outputs = call(inputs)
-                # Not kept while the choice waits (a CUDA graph was being
-                # captured): the next call makes it.
-                if key in choices or not measured:
+                # Not kept while the choice or the tuning waits (a CUDA
+                # graph was being captured): the next call makes it.
+                if (key in choices or not measured) and tuned:
                     _calls[call_key] = call
                 return outputs
         except Exception as error:  # the model must not break
@@ -1242,6 +1256,189 @@ _library.impl("fused", _fused_impl, "CUDA")
 
 
 #===----------------------------------------------------------------------===#
+# Tuning: the cost model's best few plans, timed (the backend's `tune`)
+#===----------------------------------------------------------------------===#
+
+def _time_on_device(call, copies, graphs, candidate):
+    """The default `tune_timing`: microseconds per call of `call` over
+    `copies` (rotation's L2-cold copies of the inputs), timed as `choose`
+    times sol; None off CUDA, where there is nothing to time and the cost
+    model's plan stays."""
+    first = next((t for t in copies[0] if isinstance(t, torch.Tensor)), None)
+    if first is None or not first.is_cuda:
+        return None
+    return _gpu_us(lambda i: call(copies[i]), graphs, rotation=len(copies))
+
+
+# How tuning times one candidate: (call, copies, graphs, candidate) ->
+# microseconds, or None for nothing to time. `candidate` is its record so
+# far (rank, plan, t_pred_us). Tests without a GPU put their own here.
+tune_timing = _time_on_device
+
+# (spec text, M or "?" for the dynamic kernel set) -> the candidates timed,
+# each {rank, plan, t_pred_us, t_pred_m, measured_us, chosen, kernels}; []
+# where there was nothing to time.
+tunings = {}
+
+# The file under the cache dir that every tuning appends its candidates to,
+# one JSON object a line: what the cost model's calibration is refit from.
+TUNING_LOG = "tuning.jsonl"
+
+
+def _kernel_set(spec, text, m):
+    """The key of the kernel set serving M: "?" for the dynamic one."""
+    return "?" if wants_dynamic(spec, text, m) else m
+
+
+def _plans_of(compilation):
+    """What makes two compilations of one region the same candidate: every
+    kernel's plan, or plan table."""
+    return json.dumps([k.manifest.get("plans", k.manifest.get("plan"))
+                       for k in compilation.kernels], sort_keys=True)
+
+
+def _candidate(compilation, rank, m):
+    """A candidate's record: the plans that run at M and their predicted
+    time. A dynamic kernel's manifest prices only some M (`cost_near`):
+    `t_pred_m` says which M the prediction is for (None where its kernels'
+    differ), so a refit of the cost model pairs a measurement only with a
+    prediction at its own M."""
+    kernels = []
+    for kernel in compilation.kernels:
+        row = plan_row(kernel.manifest, m)
+        cost, cost_m = cost_near(kernel.manifest, row, m)
+        kernels.append({"name": kernel.name, "plan": row.get("plan", {}),
+                        "t_pred_us": float(cost.get("t_pred_us", 0.0)),
+                        "t_pred_m": m if cost_m is None else cost_m})
+    priced_at = {k["t_pred_m"] for k in kernels}
+    return {"rank": rank,
+            "plan": "; ".join(_plan_text(k["plan"]) for k in kernels),
+            "t_pred_us": sum(k["t_pred_us"] for k in kernels),
+            "t_pred_m": priced_at.pop() if len(priced_at) == 1 else None,
+            "kernels": kernels}
+
+
+def _device_name(device):
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return device.type
+
+
+def _tuned_path(spec, kernel_set, count, device):
+    """The disk cache entry of a tuning's winner: keyed by what its
+    compilations are keyed by and by the tuning itself (how many candidates,
+    on which device), so an untuned compile never reads it."""
+    from .torch_backend import cache_dir as cache_path, compile_options
+    key = hashlib.sha256("\0".join([
+        region_ir(spec, kernel_set), spec["target"] or "",
+        compile_options(spec["options"]), f"tune={count}", device,
+        sol.version(), sol.build_id()]).encode()).hexdigest()
+    return cache_path({"cache_dir": cache_dir}) / f"tuned-{key}.json"
+
+
+def _tuning_log_path():
+    from .torch_backend import cache_dir as cache_path
+    return cache_path({"cache_dir": cache_dir}) / TUNING_LOG
+
+
+def _read_tuned(path):
+    try:
+        data = json.loads(path.read_text())
+        return int(data["rank"]), list(data["candidates"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_tuning(path, spec, text, m, kernel_set, device, candidates):
+    winner = next(c for c in candidates if c["chosen"])
+    lines = [json.dumps({
+        "region": text[:_SPEC_KEY_CHARS], "target": spec["target"],
+        "device": device, "m": m, "dynamic": kernel_set == "?",
+        "tune": int(spec["tune"]), **candidate}, sort_keys=True)
+        for candidate in candidates]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps({"rank": winner["rank"],
+                                   "candidates": candidates}))
+        tmp.replace(path)
+        with open(_tuning_log_path(), "a") as log_file:
+            log_file.write("".join(line + "\n" for line in lines))
+    except OSError as error:
+        log.warning("cannot record the tuning in %s: %s", path.parent, error)
+
+
+def tune(inputs, shapes, spec, text, m):
+    """With the backend's `tune` option N: compiles the region's kernel set
+    serving M at sol-tile ranks 0..N-1 (a rank whose plans an earlier one
+    already has is the same candidate), times each with `tune_timing` on
+    `inputs` and keeps the fastest as the set's kernels (`_runners`), its
+    record in `tunings`, the disk cache and TUNING_LOG. A winner already in
+    the disk cache is taken without timing. Once per kernel set, never while
+    a CUDA graph is being captured. Returns whether the tuning is settled
+    (False only while it waits for the capture to end)."""
+    count = int(spec.get("tune") or 0)
+    if count < 1:
+        return True
+    kernel_set = _kernel_set(spec, text, m)
+    key = (text, kernel_set)
+    if key in tunings:
+        return True
+    if torch.cuda.is_available() and torch.cuda.is_current_stream_capturing():
+        return False
+    from .torch_backend import HostProgram
+    device = _device_name(inputs[0].device)
+    path = _tuned_path(spec, kernel_set, count, device)
+    cached = _read_tuned(path)
+    if cached is not None:
+        rank, candidates = cached
+        program = HostProgram(compile_region(spec, kernel_set, rank))
+        with _runner_lock:
+            _runners[key] = program
+            tunings[key] = candidates
+        return True
+    graphs = bool(spec.get("cudagraphs"))
+    launcher = launchers[spec["launcher"]]
+    candidates, programs, seen = [], {}, set()
+    with torch.no_grad():
+        copies = rotation(inputs)   # L2-cold, as `choose` times
+        for rank in range(count):
+            try:
+                compilation = compile_region(spec, kernel_set, rank)
+            except Exception as error:
+                log.info("tuning: rank %d does not compile: %s", rank, error)
+                continue
+            plans = _plans_of(compilation)
+            if plans in seen:
+                continue
+            seen.add(plans)
+            program = HostProgram(compilation)
+            candidate = _candidate(compilation, rank, m)
+            us = tune_timing(_SolCall(program, launcher, shapes,
+                                      spec["roles"], m), copies, graphs,
+                             candidate)
+            if us is None:   # nothing to time: the cost model's plan stays
+                tunings[key] = []
+                return True
+            candidate["measured_us"] = float(us)
+            candidates.append(candidate)
+            programs[rank] = program
+    if not candidates:
+        tunings[key] = []
+        return True
+    best = min(candidates, key=lambda c: (c["measured_us"], c["rank"]))
+    for candidate in candidates:
+        candidate["chosen"] = candidate is best
+    with _runner_lock:
+        _runners[key] = programs[best["rank"]]
+        tunings[key] = candidates
+    _write_tuning(path, spec, text, m, kernel_set, device, candidates)
+    log.info("region at M=%d tuned: rank %d of %d candidates (%.1f us)", m,
+             best["rank"], len(candidates), best["measured_us"])
+    return True
+
+
+#===----------------------------------------------------------------------===#
 # The pass
 #===----------------------------------------------------------------------===#
 
@@ -1254,6 +1451,8 @@ class RegionReport:
     kernels: list = field(default_factory=list)   # name, plan, t_pred_us
     ir: str = ""
     dynamic: bool = False     # one kernel set for every M, not one per M
+    tuning: list = field(default_factory=list)    # tune's candidates
+    tuned_m: int = 0          # the M they were timed at
 
 
 @dataclass
@@ -1283,6 +1482,14 @@ class GraphReport:
                 lines.append(f"  kernel {k['name']}: {k['plan']}, "
                              f"T_pred {k['t_pred_us']:.2f} us, "
                              f"{k['flops']} FLOP{at}")
+            for c in r.tuning:
+                kept = ", kept" if c.get("chosen") else ""
+                at = ("" if c.get("t_pred_m") == r.tuned_m else
+                      f" at M={c.get('t_pred_m')}")
+                lines.append(f"  tuned at M={r.tuned_m}: rank {c['rank']}: "
+                             f"{c['plan']}, T_pred {c['t_pred_us']:.2f} us"
+                             f"{at}, measured {c['measured_us']:.2f} us"
+                             f"{kept}")
         for name, reason in self.inductor.items():
             lines.append(f"inductor {name}: {reason}")
         return "\n".join(lines)
@@ -1373,7 +1580,8 @@ class SolPostGradPass:
         digest.update(json.dumps({k: str(v) for k, v in sorted(
             self.options.items()) if k in ("target", "fast_math",
                                            "sol_options", "launcher_name",
-                                           "measure", "cudagraphs")}).encode())
+                                           "measure", "cudagraphs",
+                                           "tune")}).encode())
         return digest.hexdigest()
 
     def __call__(self, graph):
@@ -1460,6 +1668,11 @@ def _replace_region(graph, region, options, resolver, entry):
         # One kernel set for every M (docs/dynamic-shapes.md).
         "dynamic": bool(options.get("dynamic", True)),
     }
+    # The cost model's best `tune` plans timed (`tune`); only when asked,
+    # so an untuned region's spec, and every cache keyed by it, is as
+    # before.
+    if int(options.get("tune") or 0) > 0:
+        record["tune"] = int(options["tune"])
     text = _keyed(json.dumps(record, sort_keys=True))
     # Compile now (the dynamic kernel set, else at the example M): a region
     # sol refuses stays with Inductor, and the report has the plan and the
@@ -1467,6 +1680,9 @@ def _replace_region(graph, region, options, resolver, entry):
     m = _hint(region.m)
     compilation, entry.ir = _compile_at_trace(record, text, m)
     entry.dynamic = text not in dynamic_failures and record["dynamic"]
+    if record.get("tune"):
+        compilation = _tune_at_trace(record, text, spec.inputs, outputs, m,
+                                     compilation, entry)
     for kernel in compilation.kernels:
         row = plan_row(kernel.manifest, m)
         cost, cost_m = cost_near(kernel.manifest, row, m)
@@ -1570,15 +1786,41 @@ def _measure_at_trace(record, text, inputs, outputs, m):
         return _measure_real(record, text, inputs, outputs, m)
 
 
-def _measure_real(record, text, inputs, outputs, m):
-    spec = _parse_spec(text)
-    generator = torch.Generator(device="cuda").manual_seed(0)
+def _random_inputs(inputs, device):
+    """Inputs of the graph's shapes (at their hints) on `device`: what the
+    measurements at trace time run on."""
+    generator = torch.Generator(device=device).manual_seed(0)
     tensors = []
     for node in inputs:
         value = _val(node)
         tensors.append((torch.randn([_hint(d) for d in value.shape],
-                                    generator=generator, device="cuda",
+                                    generator=generator, device=device,
                                     dtype=value.dtype) * 0.1))
+    return tensors
+
+
+def _tune_at_trace(record, text, inputs, outputs, m, compilation, entry):
+    """Tunes the region at the example M, on random inputs on the graph's
+    device: the compilation the region then runs (the winner's; the cost
+    model's where there was nothing to time), its candidates in `entry`."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+    spec = _parse_spec(text)
+    with unset_fake_temporarily():
+        tensors = _random_inputs(inputs, _val(inputs[0]).device)
+        shapes = [[_hint(d) for d in _shape(n)] for n in outputs]
+        tune(tensors, shapes, spec, text, m)
+    kernel_set = _kernel_set(spec, text, m)
+    candidates = tunings.get((text, kernel_set), [])
+    entry.tuning, entry.tuned_m = candidates, m
+    winner = next((c for c in candidates if c.get("chosen")), None)
+    if winner is None or winner["rank"] == 0:
+        return compilation
+    return compile_region(spec, kernel_set, winner["rank"])
+
+
+def _measure_real(record, text, inputs, outputs, m):
+    spec = _parse_spec(text)
+    tensors = _random_inputs(inputs, "cuda")
     shapes = [[_hint(d) for d in _shape(n)] for n in outputs]
     choose(tensors, shapes, spec, text, m)
     times = measurements.get((text, m))
