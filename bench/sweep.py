@@ -596,7 +596,8 @@ class Sweep:
             self.budget.need(30)
             start = time.perf_counter()
             try:
-                compilation = sol.compile(sol_text(item))
+                compilation = sol.compile(sol_text(item),
+                                          options=self.args.sol_options)
                 compile_s = time.perf_counter() - start
                 sol_run = sol_runner(compilation)
                 self.doc["plan_tables"][item.id] = sol_plans(compilation)
@@ -684,6 +685,9 @@ def parse_args(argv=None):
     parser.add_argument("--max-autotune-reserve-s", type=float, default=120,
                         help="budget a max-autotune compile needs left")
     parser.add_argument("--budget-s", type=float, default=420)
+    parser.add_argument("--sol-options", default=None,
+                        help="sol-to-ptx options for every sol compile, as "
+                        "sol-opt spells them (e.g. n-major-tma=true)")
     parser.add_argument("--heat-s", type=float, default=0.25)
     parser.add_argument("--window-s", type=float, default=0.02)
     parser.add_argument("--l2-warm", action="store_true")
@@ -747,7 +751,7 @@ def dry_run(args, all_items, items):
               + (f" also {','.join(item.also)}" if item.also else ""))
     for item in items[:args.compile]:
         start = time.perf_counter()
-        compilation = sol.compile(sol_text(item))
+        compilation = sol.compile(sol_text(item), options=args.sol_options)
         print(f"{item.id}: compiled in {time.perf_counter() - start:.1f} s, "
               f"{len(compilation.kernels)} kernel(s), "
               f"{len(sol_plans(compilation))} plan rows")

@@ -438,7 +438,7 @@ class CpuLoop(unittest.TestCase):
                                "plan": {"path": "mma_sync",
                                         "tile": [16, 64, 64]}}]}
 
-        def compile_(text):
+        def compile_(text, options=None):
             item = next(i for i in self.items if sweep.sol_text(i) == text)
             self.compiles.append(item.id)
             if item.k == 3072:
