@@ -1368,10 +1368,26 @@ def _write_tuning(path, spec, text, m, kernel_set, device, candidates):
         log.warning("cannot record the tuning in %s: %s", path.parent, error)
 
 
+# How far a candidate's outputs may be from the first candidate's (the cost
+# model's plan) on the tuning's inputs: split-K and tile shapes change the
+# order of the f32 accumulation, a wrong kernel is off by far more.
+_TUNE_RTOL = _TUNE_ATOL = 1e-2
+
+
+def _agrees(outputs, reference):
+    """Whether a candidate's outputs match the reference's: a plan seldom
+    chosen by default is seldom run, and the fastest wrong answer must not
+    be kept."""
+    return all(torch.allclose(o.float(), r.float(), rtol=_TUNE_RTOL,
+                              atol=_TUNE_ATOL)
+               for o, r in zip(outputs, reference))
+
+
 def tune(inputs, shapes, spec, text, m):
     """With the backend's `tune` option N: compiles the region's kernel set
     serving M at sol-tile ranks 0..N-1 (a rank whose plans an earlier one
-    already has is the same candidate), times each with `tune_timing` on
+    already has is the same candidate; one whose outputs disagree with the
+    first's, `_agrees`, is dropped), times each with `tune_timing` on
     `inputs` and keeps the fastest as the set's kernels (`_runners`), its
     record in `tunings`, the disk cache and TUNING_LOG. A winner already in
     the disk cache is taken without timing. Once per kernel set, never while
@@ -1400,6 +1416,7 @@ def tune(inputs, shapes, spec, text, m):
     graphs = bool(spec.get("cudagraphs"))
     launcher = launchers[spec["launcher"]]
     candidates, programs, seen = [], {}, set()
+    first_call = reference = None   # the first candidate, and its outputs
     with torch.no_grad():
         copies = rotation(inputs)   # L2-cold, as `choose` times
         for rank in range(count):
@@ -1414,9 +1431,18 @@ def tune(inputs, shapes, spec, text, m):
             seen.add(plans)
             program = HostProgram(compilation)
             candidate = _candidate(compilation, rank, m)
-            us = tune_timing(_SolCall(program, launcher, shapes,
-                                      spec["roles"], m), copies, graphs,
-                             candidate)
+            call = _SolCall(program, launcher, shapes, spec["roles"], m)
+            if candidates:
+                if reference is None:
+                    reference = first_call(copies[0])
+                if not _agrees(call(copies[0]), reference):
+                    log.warning("tuning: rank %d (%s) disagrees with rank "
+                                "%d: not kept", rank, candidate["plan"],
+                                candidates[0]["rank"])
+                    continue
+            else:
+                first_call, reference = call, None
+            us = tune_timing(call, copies, graphs, candidate)
             if us is None:   # nothing to time: the cost model's plan stays
                 tunings[key] = []
                 return True

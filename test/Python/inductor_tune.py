@@ -35,8 +35,14 @@ def recording_launcher(kernel, tensors):
     """The reference launcher, keeping the plan that ran (a dynamic kernel's
     row at the launch's M)."""
     m = kernel.dim_of(tensors)
-    launched.append(inductor.plan_row(kernel.manifest, m)["plan"])
+    plan = inductor.plan_row(kernel.manifest, m)["plan"]
+    launched.append(plan)
     _reference_raw(kernel, tensors)
+    if plan == wrong_plan:   # a kernel that computes a wrong answer
+        tensors[-1].add_(1.0)
+
+
+wrong_plan = None
 
 
 inductor.launchers["recording"] = recording_launcher
@@ -167,3 +173,17 @@ plans, region = run("dynamic_set", Projection(k=40, n=72), torch.randn(
 rank1 = [k["plan"] for k in region.tuning[1]["kernels"]]
 print(f"== dynamic_set: timed ranks {timed}, runs rank 1's plan: "
       f"{plans == rank1}")
+
+# A candidate whose outputs disagree with the first one's is dropped before
+# it is timed, however fast: here rank 1's plan computes a wrong answer.
+# CHECK-LABEL: == wrong_candidate: matches eager: True
+# CHECK:         tuned at M=21: rank 0: {{.*}}, measured 2.00 us, kept
+# CHECK-NEXT:    tuned at M=21: rank 2: {{.*}}, measured 2.00 us{{$}}
+# CHECK:       == wrong_candidate: timed ranks [0, 2]
+del timed[:]
+rank1_static = [k["plan"] for k in inductor.history[0].regions[0]
+                .tuning[1]["kernels"]]
+wrong_plan = rank1_static[0]
+plans, _ = run("wrong_candidate", Projection(), x, {"tune": 3})
+wrong_plan = None
+print(f"== wrong_candidate: timed ranks {timed}")
