@@ -54,7 +54,9 @@ import torch.distributed._functional_collectives as funcol  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 # A real 1-8 B model's widths (Llama 3.2 3B: hidden 3072, MLP 8192, 24 query
-# heads, 8 KV heads of 128); a few layers keep a call's time stable.
+# heads, 8 KV heads of 128), but a 32000-token vocabulary (Llama 3.2 has
+# 128256: the replicated lm_head would dominate a 4-layer model); a few
+# layers keep a call's time stable.
 REAL = dict(hidden=3072, intermediate=8192, heads=24, kv_heads=8,
             head_dim=128, vocab=32000, layers=4)
 TINY = dict(hidden=64, intermediate=96, heads=4, kv_heads=2, head_dim=16,

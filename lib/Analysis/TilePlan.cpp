@@ -141,9 +141,15 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     std::string remark = path->getRefusalRemark(request);
     if (!remark.empty())
       refusals += "; " + remark;
-    if (!path->whyNot(request).empty() ||
-        !constraints.allowsShape(path->getPath(), *shape))
+    if (!path->whyNot(request).empty())
       continue;
+    // A path the shape is held back from says so: the user has the option.
+    if (!constraints.allowsShape(path->getPath(), *shape)) {
+      refusals += "; no " + stringifyKernelPath(path->getPath()).str() +
+                  ": a [K, N] weight takes it only with n-major-tma=true "
+                  "(not yet run on a GPU)";
+      continue;
+    }
     SmallVector<PlanCandidate> offered;
     path->getCandidates(request, offered);
     for (PlanCandidate &candidate : offered) {

@@ -1,8 +1,10 @@
 // RUN: sol-opt %s --split-input-file --sol-tile="remarks=true n-major-tma=true" -verify-diagnostics | FileCheck %s
-// RUN: sol-opt %s --split-input-file --sol-tile 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: sol-opt %s --split-input-file --sol-tile=remarks=true 2>&1 | FileCheck %s --check-prefix=DEFAULT
 
 // wgmma_tma's N-major reading of a [K, N] weight is opt-in (n-major-tma)
-// until the GPU matrix has run it: by default such a weight keeps mma.sync.
+// until the GPU matrix has run it: by default such a weight keeps mma.sync,
+// and the remark names the option.
+//       DEFAULT: remark: plan mma_sync: {{.*}}; no wgmma_tma: a [K, N] weight takes it only with n-major-tma=true (not yet run on a GPU))
 // DEFAULT-LABEL: func.func @n_major_weight_takes_wgmma_tma
 //       DEFAULT:   plan = #sol.plan<path = mma_sync
 // DEFAULT-LABEL: func.func @n_major_weight_with_odd_n_has_no_tma
