@@ -51,6 +51,16 @@ FAMILIES = {
             dict(hidden_size=64, ffn_dim=256, num_attention_heads=4,
                  vocab_size=96, num_hidden_layers=2, word_embed_proj_dim=64),
             True),
+    # Phi-3 mini's width: fused QKV and fused gate-up projections (the MLP
+    # chunks gate_up_proj's output in two), SwiGLU.
+    "phi3": (transformers.Phi3Config,
+             dict(hidden_size=3072, intermediate_size=8192,
+                  num_attention_heads=32, num_key_value_heads=32,
+                  vocab_size=32064, num_hidden_layers=4, pad_token_id=0),
+             dict(hidden_size=64, intermediate_size=160,
+                  num_attention_heads=4, num_key_value_heads=2,
+                  vocab_size=96, num_hidden_layers=2, pad_token_id=0,
+                  bos_token_id=1, eos_token_id=2), True),
     # BERT large's width: an encoder (no KV cache), GELU-erf MLP.
     "bert": (transformers.BertConfig,
              dict(hidden_size=1024, intermediate_size=4096,

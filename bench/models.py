@@ -48,6 +48,9 @@ IMPLS = {
     "sol_cudagraphs": ("sol", "reduce-overhead"),
 }
 PREFILL = [(4, 512), (1, 2048)]
+# --sol-options / --tune: the backend's options for every sol row (the
+# torch backend's docstring spells them).
+SOL_OPTIONS = {}
 DECODE_BATCHES = [1, 8, 64]
 DECODE_PAST = 512
 
@@ -90,7 +93,7 @@ def compiled_model(model, impl):
     if backend == "sol":
         import sol.torch_backend
         assert sol.torch_backend.sol_backend   # registers backend="sol"
-        options = {"mode": mode} if mode else {}
+        options = dict(SOL_OPTIONS, **({"mode": mode} if mode else {}))
         return torch.compile(model, backend="sol", options=options, **kwargs)
     return torch.compile(model, backend="inductor", mode=mode, **kwargs)
 
@@ -241,7 +244,17 @@ def main():
         map(str, DECODE_BATCHES)))
     parser.add_argument("--profile", metavar="DIR",
                         help="write a torch.profiler table per row to DIR")
+    parser.add_argument("--sol-options", default="",
+                        help="sol-to-ptx options for every sol compile, as "
+                        "sol-opt spells them (e.g. n-major-tma=true)")
+    parser.add_argument("--tune", type=int, default=0,
+                        help="the backend's tune=N: time sol-tile's ranks "
+                        "0..N-1 per kernel set and keep the fastest")
     args = parser.parse_args()
+    if args.sol_options:
+        SOL_OPTIONS["sol_options"] = args.sol_options
+    if args.tune:
+        SOL_OPTIONS["tune"] = args.tune
     PROFILE_DIR = args.profile
     if PROFILE_DIR:
         os.makedirs(PROFILE_DIR, exist_ok=True)
@@ -258,7 +271,7 @@ def main():
     meta = {"date": datetime.date.today().isoformat(),
             "card": torch.cuda.get_device_name() if
             torch.cuda.is_available() else "cpu",
-            "torch": torch.__version__}
+            "torch": torch.__version__, "sol_options": dict(SOL_OPTIONS)}
     try:
         import transformers
         meta["transformers"] = transformers.__version__

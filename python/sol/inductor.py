@@ -187,6 +187,160 @@ def _matmul_parts(node):
 
 
 #===----------------------------------------------------------------------===#
+# Fused projections
+#===----------------------------------------------------------------------===#
+
+_SPLITS = {aten.split.Tensor, aten.split_with_sizes.default}
+
+
+def _chunk_bounds(split, cols):
+    """[(first, last)) column ranges of a split of the last dim into
+    `cols` columns, or None."""
+    sizes = split.args[1]
+    dim = split.args[2] if len(split.args) > 2 else split.kwargs.get("dim", 0)
+    if dim not in (-1, len(_shape(split.args[0])) - 1):
+        return None
+    if split.target == aten.split.Tensor:
+        if not isinstance(sizes, int) or sizes <= 0:
+            return None
+        sizes = [min(sizes, cols - c) for c in range(0, cols, sizes)]
+    if not all(isinstance(c, int) for c in sizes) or sum(sizes) != cols:
+        return None
+    bounds, first = [], 0
+    for size in sizes:
+        bounds.append((first, first + size))
+        first += size
+    return bounds
+
+
+# How far (in elementwise ops) the two halves of a fused projection may run
+# apart before they meet: Inductor's decompositions make silu(gate) * up
+# four ops deep (gate / (1 + exp(-gate)) * up), tanh-GELU about ten.
+_MEET_DEPTH = 12
+
+
+def _elementwise_reach(node, depth=_MEET_DEPTH):
+    """The nodes reached from `node` through elementwise ops alone."""
+    reached, frontier = set(), [node]
+    for _ in range(depth):
+        frontier = [u for n in frontier for u in n.users
+                    if u.op == "call_function" and u not in reached and (
+                        u.target in _BINARY or u.target in _UNARY or
+                        u.target in _CASTS or u.target in _GELU or
+                        u.target in _POW)]
+        if not frontier:
+            break
+        reached.update(frontier)
+    return reached
+
+
+def _chunks_meet(items):
+    """Whether the two chunks' values meet in one elementwise op, as a gated
+    MLP's gate and up halves do (silu(gate) * up): only then does splitting
+    the projection pay, since the pair becomes one sibling kernel whose
+    epilogue writes the product, not both halves."""
+    first, second = items
+    return bool(_elementwise_reach(first) & _elementwise_reach(second))
+
+
+def _fused_projection(split):
+    """(root, reshapes, getitems, bounds) when `split` cuts the output of an
+    nn.Linear-style root (an [N, K] weight read transposed), through
+    reshapes of its leading dims only, into two equal column halves that
+    meet in a binary op; else None."""
+    chain, node = [], split.args[0]
+    while node.op == "call_function" and node.target in _RESHAPES:
+        if len(node.users) != 1 or not _is_tensor(node.args[0]) or \
+                not _same_dim(_shape(node)[-1], _shape(node.args[0])[-1]):
+            return None
+        chain.append(node)
+        node = node.args[0]
+    root = node
+    if root.op != "call_function" or root.target not in _MATMULS or \
+            len(root.users) != 1:
+        return None
+    parts = _matmul_parts(root)
+    if isinstance(parts, str) or not parts[2]:
+        return None
+    cols = _shape(root)[-1]
+    bounds = _chunk_bounds(split, cols) if isinstance(cols, int) else None
+    items = list(split.users)
+    if bounds is None or len(bounds) != 2 or \
+            bounds[0][1] - bounds[0][0] != bounds[1][1] - bounds[1][0] or \
+            len(items) != 2 or any(u.target != operator.getitem
+                                   for u in items):
+        return None
+    items.sort(key=lambda u: u.args[1])
+    if [u.args[1] for u in items] != [0, 1] or not _chunks_meet(items):
+        return None
+    return root, list(reversed(chain)), items, bounds
+
+
+def _replay_reshape(graph, reshape, value, cols):
+    """`reshape` (of leading dims) applied to `value`, whose last dim is
+    `cols` wide: a view's target shape gets `cols` as its last entry."""
+    arg = reshape.args[1]
+    if reshape.target in (aten.squeeze.dim, aten.unsqueeze.default):
+        fake_arg = arg
+    else:
+        arg = list(arg)
+        arg[-1] = cols
+        fake_arg = [_val(d) if isinstance(d, torch.fx.Node) else d
+                    for d in arg]
+    fake = reshape.target(_val(value), fake_arg)
+    node = graph.call_function(reshape.target, (value, arg))
+    node.meta["val"] = fake
+    return node
+
+
+def split_fused_projections(graph):
+    """Rewrites `split(x @ W^T, N/2, -1)` whose halves meet in one op (Phi-3's
+    gate_up_proj, chunked) as two matmuls over the weight's row halves, so
+    the growth below pairs them as sibling matmuls with the gated product
+    in their epilogue: sol then writes [M, N/2] once instead of [M, N] for
+    Inductor to read back. The row halves of a contiguous [N, K] weight are
+    contiguous views; a [K, N] weight's column halves would not be, so only
+    the transposed reading is split. Returns the split root names."""
+    done = []
+    for split in [n for n in graph.nodes
+                  if n.op == "call_function" and n.target in _SPLITS]:
+        found = _fused_projection(split)
+        if found is None:
+            continue
+        root, chain, items, bounds = found
+        a, weight, _, bias = _matmul_parts(root)
+        for item, (first, last) in zip(items, bounds):
+            with graph.inserting_before(item):
+                half = graph.call_function(aten.slice.Tensor,
+                                           (weight, 0, first, last))
+                half.meta["val"] = aten.slice.Tensor(_val(weight), 0, first,
+                                                     last)
+                b = graph.call_function(aten.permute.default, (half, [1, 0]))
+                b.meta["val"] = aten.permute.default(half.meta["val"], [1, 0])
+                if bias is None:
+                    value = graph.call_function(aten.mm.default, (a, b))
+                    value.meta["val"] = aten.mm.default(_val(a),
+                                                        b.meta["val"])
+                else:
+                    part = graph.call_function(aten.slice.Tensor,
+                                               (bias, -1, first, last))
+                    part.meta["val"] = aten.slice.Tensor(_val(bias), -1,
+                                                         first, last)
+                    value = graph.call_function(aten.addmm.default,
+                                                (part, a, b))
+                    value.meta["val"] = aten.addmm.default(
+                        part.meta["val"], _val(a), b.meta["val"])
+                for reshape in chain:
+                    value = _replay_reshape(graph, reshape, value,
+                                            last - first)
+            item.replace_all_uses_with(value)
+        for dead in items + [split] + list(reversed(chain)) + [root]:
+            graph.erase_node(dead)
+        done.append(root.name)
+    return done
+
+
+#===----------------------------------------------------------------------===#
 # Regions
 #===----------------------------------------------------------------------===#
 
@@ -1627,6 +1781,7 @@ def _outputs_of(region):
 def rewrite(graph, options):
     """Replaces the regions of `graph` that sol compiles with sol::fused."""
     from torch._inductor.pattern_matcher import stable_topological_sort
+    split_fused_projections(graph)
     grower = _Grower(graph)
     inductor, flops = {}, {}
     dynamic = False

@@ -99,6 +99,42 @@ class Conv1DLike(torch.nn.Module):
 run("addmm_gelu_and_kn_weight", Conv1DLike(), torch.randn(7, 64))
 
 
+# A fused gate-up projection (Phi-3's gate_up_proj, chunked in two): the
+# halves meet in the gated product, so the projection is split into two
+# matmuls over the weight's row halves, which the growth pairs as siblings
+# with the product (Inductor's decomposed silu) in their epilogue: sol writes
+# the [M, F] product, not the [M, 2F] projection. With a bias too (its
+# halves go with the weight's), and with M symbolic.
+# CHECK-LABEL: == fused_gate_up: matches eager: True
+# CHECK:       sol ran 100.0% of this graph's matmul FLOPs
+# CHECK:       region 0: sol: mm_default, {{.*}}mm_default_1, {{.*}}div, mul
+# CHECK-LABEL: == fused_gate_up_bias_dynamic: matches eager: True
+# CHECK:       region 0: sol: addmm_default, {{.*}}addmm_default_1, {{.*}}div, mul{{.*}}one kernel set for every M)
+# Halves that never meet (q and k of a fused projection read apart) keep
+# the one matmul.
+# CHECK-LABEL: == fused_halves_apart: matches eager: True
+# CHECK:       region 0: sol: mm, view_1 (
+class GateUp(torch.nn.Module):
+    def __init__(self, d=64, f=96, bias=False, meet=True):
+        super().__init__()
+        self.gate_up = torch.nn.Linear(d, 2 * f, bias=bias)
+        self.down = torch.nn.Linear(f, d, bias=False)
+        self.meet = meet
+
+    def forward(self, x):
+        gate, up = self.gate_up(x).chunk(2, dim=-1)
+        if not self.meet:
+            return torch.cat([gate.sum(-1, keepdim=True),
+                              up.amax(-1, keepdim=True)], -1)
+        return x + self.down(F.silu(gate) * up)
+
+
+run("fused_gate_up", GateUp(), torch.randn(2, 5, 64))
+run("fused_gate_up_bias_dynamic", GateUp(bias=True), torch.randn(3, 7, 64),
+    dynamic=True)
+run("fused_halves_apart", GateUp(meet=False), torch.randn(2, 5, 64))
+
+
 # A batched matmul (attention scores written by hand) stays with Inductor,
 # with the reason; the projections around it are sol's. A split of a fused
 # projection's output and getitem nodes do not send the graph back whole
