@@ -88,7 +88,9 @@ bool isLoneComputeOp(Operation *op);
 std::string whyNotSiblingMatmuls(MatmulOp first, MatmulOp second);
 
 /// The matmuls of a kernel body when they are one matmul or a sibling pair
-/// (in block order), else failure with the reason in `reason`.
+/// (in block order), else failure with the reason in `reason`; failure too
+/// for a body with fp8 anywhere, which no generator takes yet (the reason
+/// starts with MatmulOp::kNoFp8PathYet; docs/fp8.md).
 FailureOr<SmallVector<MatmulOp, 2>> getKernelMatmuls(Block &body,
                                                      std::string &reason);
 

@@ -25,12 +25,16 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 def Sol_Float : AnyTypeOf<[F16, BF16, F32], "f16, bf16 or f32">;
 def Sol_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
 def Sol_ScalarTensor : 0DTensorOf<[F16, BF16, F32]>;
+// fp8 is a storage type: matmul operands (and, with an output scale, its
+// result), sol.cast's either side and kernel boundaries; the elementwise ops
+// compute in f16/bf16/f32 (docs/fp8.md).
+def Sol_StorageTensor : RankedTensorOf<[F16, BF16, F32, F8E4M3FN, F8E5M2]>;
 
 //===----------------------------------------------------------------------===//
 // sol.matmul
 //===----------------------------------------------------------------------===//
 
-def Sol_MatmulOp : Sol_Op<"matmul", [Pure]> {
+def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
   let summary = "batched matrix product with f32 accumulation";
   let description = [{
     `[..., M, K] x [K, N] -> [..., M, N]`, or with `transpose_b` the nn.Linear
@@ -43,18 +47,56 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure]> {
     %y = sol.matmul %x, %w transpose_b
         : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
     ```
+
+    **fp8** (docs/fp8.md): both operands f8E4M3FN or f8E5M2, in any pair
+    (Hopper's wgmma takes all four), B stored `[N, K]` (`transpose_b`: fp8
+    tensor cores read both operands K-major). A stored value `q` stands for
+    `q * scale`: `scale_a` is A's dequantisation scale, per tensor (`[]` or
+    `[1]`) or per token (A's shape with K replaced by 1, `[M, 1]`);
+    `scale_b` is B's, per tensor or per output channel (`[N]`). Both are
+    f32 and multiply the f32 accumulator, `acc * scale_a * scale_b`, before
+    anything else reads it. The result is f16, bf16 or f32, or fp8 with
+    `scale_out` (per tensor), the result's own dequantisation scale: the
+    stored result is `acc * scale_a * scale_b / scale_out`, rounded to
+    nearest even and saturated as sol.cast does. A missing scale is 1.
+
+    ```mlir
+    %y = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<f32>)
+        scale_b(%sw : tensor<2560xf32>)
+        : tensor<512x2560xf8E4M3FN>, tensor<2560x2560xf8E4M3FN> -> tensor<512x2560xbf16>
+    ```
   }];
-  let arguments = (ins Sol_FloatTensor:$lhs, Sol_FloatTensor:$rhs,
+  let arguments = (ins Sol_StorageTensor:$lhs, Sol_StorageTensor:$rhs,
+                       // f32; the verifier says so for another float type.
+                       Optional<Sol_StorageTensor>:$scale_a,
+                       Optional<Sol_StorageTensor>:$scale_b,
+                       Optional<Sol_StorageTensor>:$scale_out,
                        UnitAttr:$transpose_b);
-  let results = (outs Sol_FloatTensor:$result);
+  let results = (outs Sol_StorageTensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`transpose_b` $transpose_b^)? attr-dict
+    $lhs `,` $rhs (`transpose_b` $transpose_b^)?
+    (`scale_a` `(` $scale_a^ `:` type($scale_a) `)`)?
+    (`scale_b` `(` $scale_b^ `:` type($scale_b) `)`)?
+    (`scale_out` `(` $scale_out^ `:` type($scale_out) `)`)? attr-dict
     `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Number of leading batch dims of the left operand.
     int64_t getNumBatchDims() { return getLhs().getType().getRank() - 2; }
+
+    /// Whether `type` is an fp8 element type a matmul takes (e4m3, e5m2).
+    static bool isFp8(::mlir::Type type);
+    /// Whether the operands are fp8 (the verifier makes both or neither).
+    bool hasFp8Operands() { return isFp8(getLhs().getType().getElementType()); }
+    /// Whether any of scale_a, scale_b, scale_out is present.
+    bool hasScales() { return getScaleA() || getScaleB() || getScaleOut(); }
+
+    /// The start of every refusal of an fp8 matmul by code generation: the
+    /// IR, its verifiers and its cost exist; no generator emits fp8 yet
+    /// (docs/fp8.md says what each path will need).
+    static constexpr ::llvm::StringLiteral kNoFp8PathYet =
+        "no kernel path takes fp8 operands yet";
   }];
 }
 
@@ -155,12 +197,18 @@ def Sol_CastOp : Sol_ElementwiseOp<"cast", 0> {
     Converts each element to the result's element type; shapes must match.
     A conversion is not counted as a FLOP.
 
+    To fp8 (f8E4M3FN, f8E5M2) the conversion saturates: a value beyond the
+    largest finite one, infinities included, becomes it with its sign
+    (448 for e4m3, 57344 for e5m2), and NaN stays NaN; that is PTX's
+    `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` and what fp8 checkpoints are
+    quantised with. From fp8 every value is exact.
+
     ```mlir
     %h = sol.cast %acc : tensor<8192x2560xf32> to tensor<8192x2560xf16>
     ```
   }];
-  let arguments = (ins Sol_FloatTensor:$input);
-  let results = (outs Sol_FloatTensor:$result);
+  let arguments = (ins Sol_StorageTensor:$input);
+  let results = (outs Sol_StorageTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -213,12 +261,12 @@ def Sol_KernelOp : Sol_Op<"kernel", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       Variadic<Sol_FloatTensor>:$inputs,
+                       Variadic<Sol_StorageTensor>:$inputs,
                        OptionalAttr<Sol_CostAttr>:$cost,
                        OptionalAttr<Sol_PlanAttr>:$plan,
                        OptionalAttr<Sol_CostPoints>:$costs,
                        OptionalAttr<Sol_PlanTable>:$plans);
-  let results = (outs Variadic<Sol_FloatTensor>:$results);
+  let results = (outs Variadic<Sol_StorageTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `ins` `(` $inputs `:` type($inputs) `)` (`->` type($results)^)?
@@ -239,7 +287,7 @@ def Sol_KernelOp : Sol_Op<"kernel", [
 def Sol_YieldOp : Sol_Op<"yield", [
     Pure, Terminator, ReturnLike, HasParent<"KernelOp">]> {
   let summary = "the values a sol.kernel writes back to device memory";
-  let arguments = (ins Variadic<Sol_FloatTensor>:$values);
+  let arguments = (ins Variadic<Sol_StorageTensor>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to build */ }]>];
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }

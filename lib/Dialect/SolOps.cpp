@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
@@ -32,6 +33,9 @@ bool mlir::sol::isLoneComputeOp(Operation *op) {
 std::string mlir::sol::whyNotSiblingMatmuls(MatmulOp first, MatmulOp second) {
   if (first.getLhs() != second.getLhs())
     return "the matmuls read different left operands";
+  // One A, one dequantisation of it: the pair's accumulators share A's rows.
+  if (first.getScaleA() != second.getScaleA())
+    return "the matmuls scale their one left operand differently (scale_a)";
   if (!first.getTransposeB() || !second.getTransposeB())
     return "sibling matmuls take [N, K] weights (transpose_b)";
   if (first.getRhs().getType() != second.getRhs().getType())
@@ -43,8 +47,47 @@ std::string mlir::sol::whyNotSiblingMatmuls(MatmulOp first, MatmulOp second) {
   return "";
 }
 
+/// Empty unless `body` reads, computes or writes fp8: no generator emits
+/// an fp8 load, conversion or MMA yet, and an fp8 value lowered as any other
+/// float would lose its saturation and its scales (docs/fp8.md).
+static std::string whyNoGeneratorForFp8(Block &body) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  auto isFp8 = [](Type type) {
+    return MatmulOp::isFp8(getElementTypeOrSelf(type));
+  };
+  for (MatmulOp matmul : body.getOps<MatmulOp>())
+    if (matmul.hasFp8Operands()) {
+      os << MatmulOp::kNoFp8PathYet << ": the kernel's sol.matmul reads "
+         << matmul.getLhs().getType().getElementType() << " x "
+         << matmul.getRhs().getType().getElementType()
+         << " operands; sol has their IR, verifiers and cost, not their code "
+            "generation (docs/fp8.md)";
+      return reason;
+    }
+  for (Operation &op : body.without_terminator())
+    if (llvm::any_of(op.getOperandTypes(), isFp8) ||
+        llvm::any_of(op.getResultTypes(), isFp8)) {
+      os << MatmulOp::kNoFp8PathYet << ": the kernel's " << op.getName()
+         << " converts to or from fp8, which no generator emits with "
+            "sol.cast's saturation yet (docs/fp8.md)";
+      return reason;
+    }
+  for (BlockArgument arg : body.getArguments())
+    if (isFp8(arg.getType())) {
+      os << MatmulOp::kNoFp8PathYet << ": the kernel takes an "
+         << getElementTypeOrSelf(arg.getType()) << " input (docs/fp8.md)";
+      return reason;
+    }
+  return reason;
+}
+
 FailureOr<SmallVector<MatmulOp, 2>>
 mlir::sol::getKernelMatmuls(Block &body, std::string &reason) {
+  if (std::string why = whyNoGeneratorForFp8(body); !why.empty()) {
+    reason = std::move(why);
+    return failure();
+  }
   SmallVector<MatmulOp, 2> matmuls(body.getOps<MatmulOp>());
   if (matmuls.size() > 2) {
     reason = "the kernel holds " + std::to_string(matmuls.size()) +
@@ -381,7 +424,10 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     if (origin == outType && inType.isF32())
       return inner.getInput();
   }
-  if (std::optional<APFloat> v = getScalar(adaptor.getInput())) {
+  // A 0-d fp8 tensor is no sol.constant (which holds f16, bf16 or f32), so
+  // a constant cast to fp8 stays a cast.
+  if (std::optional<APFloat> v = getScalar(adaptor.getInput());
+      v && !MatmulOp::isFp8(outType)) {
     bool losesInfo = false;
     v->convert(cast<FloatType>(outType).getFloatSemantics(),
                APFloat::rmNearestTiesToEven, &losesInfo);
@@ -426,6 +472,95 @@ static bool dimsCompatible(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
 
+bool MatmulOp::isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// A per-tensor scale: one value, `[]` or `[1]`.
+static bool isPerTensorScale(RankedTensorType scale) {
+  return scale.getRank() == 0 ||
+         (scale.getRank() == 1 && scale.getDimSize(0) == 1);
+}
+
+/// The scales of an fp8 matmul (docs/fp8.md, "Scales"): f32, per tensor,
+/// per token of A (A's shape with K replaced by 1) or per output channel of
+/// B (`[N]`), and `scale_out` only for an fp8 result. A non-fp8 matmul takes
+/// none: its operands are the values.
+static LogicalResult verifyScales(MatmulOp op, int64_t n) {
+  RankedTensorType lhs = op.getLhs().getType();
+  Type elementType = lhs.getElementType();
+  Type resultElementType = op.getResult().getType().getElementType();
+  bool fp8 = op.hasFp8Operands();
+  struct Scale {
+    Value value;
+    StringRef name;
+  } scales[] = {{op.getScaleA(), "scale_a"},
+                {op.getScaleB(), "scale_b"},
+                {op.getScaleOut(), "scale_out"}};
+  for (auto [value, name] : scales) {
+    if (!value)
+      continue;
+    if (!fp8)
+      return op.emitOpError()
+             << name << " is given but the operands are " << elementType
+             << ": scales dequantise fp8 operands (f8E4M3FN, f8E5M2); scale "
+                "a matmul of other types with sol.mul on its result";
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.getElementType().isF32())
+      return op.emitOpError()
+             << name << " has element type " << type.getElementType()
+             << ": scales are f32 (they multiply the f32 accumulator)";
+    if (failed(verifySupportedShape(op, type, name)))
+      return failure();
+  }
+  if (Value scaleA = op.getScaleA()) {
+    auto type = cast<RankedTensorType>(scaleA.getType());
+    SmallVector<int64_t> perToken(lhs.getShape());
+    perToken.back() = 1;
+    if (!isPerTensorScale(type) && type.getShape() != ArrayRef(perToken))
+      return op.emitOpError("scale_a has shape ")
+             << shapeString(type.getShape())
+             << " but must be [] or [1] (per tensor) or "
+             << shapeString(perToken)
+             << " (per token: lhs's shape with K replaced by 1)";
+  }
+  if (Value scaleB = op.getScaleB()) {
+    auto type = cast<RankedTensorType>(scaleB.getType());
+    if (!isPerTensorScale(type) && type.getShape() != ArrayRef<int64_t>{n})
+      return op.emitOpError("scale_b has shape ")
+             << shapeString(type.getShape())
+             << " but must be [] or [1] (per tensor) or [" << n
+             << "] (per output channel: [N])";
+  }
+  if (Value scaleOut = op.getScaleOut()) {
+    auto type = cast<RankedTensorType>(scaleOut.getType());
+    if (!MatmulOp::isFp8(resultElementType))
+      return op.emitOpError("scale_out is given but the result is ")
+             << resultElementType
+             << ": scale_out quantises an fp8 result; a result of another "
+                "type is the dequantised value itself";
+    if (!isPerTensorScale(type))
+      return op.emitOpError("scale_out has shape ")
+             << shapeString(type.getShape())
+             << " but must be [] or [1]: an fp8 result has one scale";
+  }
+  if (MatmulOp::isFp8(resultElementType)) {
+    if (!fp8)
+      return op.emitOpError("result element type ")
+             << resultElementType << " is fp8 but the operands are "
+             << elementType
+             << ": only an fp8 matmul writes fp8 (with scale_out); round "
+                "this result with sol.cast";
+    if (!op.getScaleOut())
+      return op.emitOpError("result element type ")
+             << resultElementType
+             << " needs scale_out, its per-tensor dequantisation scale: the "
+                "stored result is acc * scale_a * scale_b / scale_out, and "
+                "without one any |value| past the fp8 maximum saturates";
+  }
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   RankedTensorType lhs = getLhs().getType();
   RankedTensorType rhs = getRhs().getType();
@@ -438,10 +573,31 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("operand #1 (rhs) must have rank 2 or the rank of "
                        "lhs (")
            << lhs.getRank() << ", same batch dims), got rank " << rhs.getRank();
-  if (lhs.getElementType() != rhs.getElementType())
+  // fp8 pairs freely (e4m3 and e5m2 on either side: wgmma's four kinds);
+  // every other matmul has one element type.
+  bool lhsFp8 = isFp8(lhs.getElementType());
+  bool rhsFp8 = isFp8(rhs.getElementType());
+  if (lhsFp8 != rhsFp8)
+    return emitOpError("operand #0 (lhs) is ")
+           << lhs.getElementType() << " but operand #1 (rhs) is "
+           << rhs.getElementType()
+           << ": an fp8 matmul takes fp8 on both sides (f8E4M3FN or "
+              "f8E5M2, in any pair); convert the other operand with sol.cast";
+  if (!lhsFp8 && lhs.getElementType() != rhs.getElementType())
     return emitOpError("operand #0 (lhs) and operand #1 (rhs) must have one "
                        "element type, got ")
            << lhs.getElementType() << " and " << rhs.getElementType();
+  // fp8 tensor cores (wgmma, and mma.sync from sm_89) read both operands
+  // K-major, and unlike a 16-bit B an 8-bit one has no transposing load
+  // (ldmatrix.trans, wgmma's transpose bit) to read [K, N]: the layout is
+  // the weight's, fixed when it is quantised.
+  if (rhsFp8 && !getTransposeB())
+    return emitOpError("operand #1 (rhs) is ")
+           << rhs.getElementType() << " stored [K, N] ("
+           << shapeString(rhs.getShape())
+           << "): fp8 tensor cores read both operands K-major, so an fp8 "
+              "weight must be stored [N, K] (transposed) and the matmul "
+              "marked transpose_b";
 
   if (failed(verifySupportedShape(*this, lhs, "operand #0 (lhs)")) ||
       failed(verifySupportedShape(*this, result, "result")))
@@ -511,7 +667,7 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("result shape ")
            << shapeString(actual) << " must be " << shapeString(expected)
            << " ([..., M, N])";
-  return success();
+  return verifyScales(*this, n);
 }
 
 //===----------------------------------------------------------------------===//

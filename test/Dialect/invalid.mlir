@@ -101,7 +101,7 @@ func.func @matmul_wrong_result_rank(%a: tensor<2x64x32xf16>, %b: tensor<32x16xf1
 // -----
 
 func.func @matmul_integer_operand(%a: tensor<64x32xi8>, %b: tensor<32x16xi8>) {
-  // expected-error @+1 {{'sol.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float values, but got 'tensor<64x32xi8>'}}
+  // expected-error @+1 {{'sol.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or f8E4M3FN type or f8E5M2 type values, but got 'tensor<64x32xi8>'}}
   %0 = sol.matmul %a, %b : tensor<64x32xi8>, tensor<32x16xi8> -> tensor<64x16xf32>
   return
 }
@@ -205,7 +205,7 @@ func.func @cast_shape_mismatch(%x: tensor<8x16xf32>) {
 // -----
 
 func.func @cast_to_integer(%x: tensor<8xf32>) {
-  // expected-error @+1 {{'sol.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float values, but got 'tensor<8xi32>'}}
+  // expected-error @+1 {{'sol.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or f8E4M3FN type or f8E5M2 type values, but got 'tensor<8xi32>'}}
   %0 = sol.cast %x : tensor<8xf32> to tensor<8xi32>
   return
 }

@@ -35,6 +35,11 @@ public:
   // or bf16 matmul refused by the chip alone has no path sol means to run
   // it on.
   std::string whyNot(const PlanRequest &request) const override {
+    // mma.sync refuses fp8 too, but the SIMT kernel's scalar loads would
+    // read fp8 as another float: no fallback of it.
+    if (MatmulOp::isFp8(request.matmul->elementType))
+      return MatmulOp::kNoFp8PathYet.str() +
+             ": the SIMT fallback does not convert fp8 operands";
     if (whyNotMmaSync(*request.matmul).empty())
       return "the SIMT matmul is the fallback of shapes mma.sync refuses";
     return "";

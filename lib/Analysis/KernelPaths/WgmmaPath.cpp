@@ -25,12 +25,25 @@ std::string mlir::sol::whyNotWgmmaTensorCores(const MatmulShape &shape,
                                               TargetAttr target) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
-  if (target.getChip() != "sm_90a")
+  if (target.getChip() != "sm_90a") {
     os << "wgmma needs sm_90a; the target is " << target.getChip();
-  else if (!shape.elementType.isF16() && !shape.elementType.isBF16())
+  } else if (MatmulOp::isFp8(shape.elementType)) {
+    // What the fp8 path will be (docs/fp8.md): wgmma.mma_async m64nNk32 with
+    // both operands K-major in shared memory, 32 K per instruction, the
+    // scales applied to the accumulator registers; TMA's 16-byte rows need
+    // K % 16 == 0 for 1-byte elements.
+    os << MatmulOp::kNoFp8PathYet << ": wgmma's m64nNk32 " << shape.elementType
+       << " form (both operands K-major in shared memory, the scales on the "
+          "accumulator) is not generated";
+    if (shape.k % 16 != 0)
+      os << "; K = " << shape.k
+         << " is not a multiple of 16 either: TMA and cp.async move 16-byte "
+            "rows, 16 fp8 elements";
+  } else if (!shape.elementType.isF16() && !shape.elementType.isBF16()) {
     os << shape.elementType << " operands have no wgmma path here";
-  else if (shape.k % 8 != 0)
+  } else if (shape.k % 8 != 0) {
     os << "K = " << shape.k << " is not a multiple of 8";
+  }
   return reason;
 }
 
