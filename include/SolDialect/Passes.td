@@ -220,10 +220,9 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     Option<"tiles", "tiles", "std::string", /*default=*/"\"\"",
            "Comma-separated MxN output tiles the wgmma and wgmma_tma plans "
            "may use (e.g. 128x256; empty: all), for A/B measurements">,
-    Option<"nMajorTma", "n-major-tma", "bool", /*default=*/"false",
-           "Let wgmma_tma take a [K, N] weight, read N-major (built and "
-           "lit-tested, not yet run on a GPU: off until the GPU matrix "
-           "passes it)">,
+    Option<"nMajorTma", "n-major-tma", "bool", /*default=*/"true",
+           "Let wgmma_tma take a [K, N] weight, read N-major (false keeps "
+           "such a weight on mma.sync, for A/B measurements)">,
     Option<"rank", "rank", "int64_t", /*default=*/"0",
            "Take the candidate at this place in the cost model's order "
            "instead of the best (0: the best, 1: the runner-up; past the "

@@ -171,10 +171,10 @@ struct PlanConstraints {
   /// Plans of these families alone (isSamePlanFamily); empty: all. The
   /// plan table prices one row's plan at another M through it.
   SmallVector<PlanAttr> families;
-  /// Whether wgmma_tma may take a [K, N] weight (read N-major). Built and
-  /// lit-tested on 2026-12-01 but not yet run on a GPU (no device was lent
-  /// after it landed), so opt-in until the GPU matrix's _kn cases pass.
-  bool nMajorTma = false;
+  /// Whether wgmma_tma may take a [K, N] weight (read N-major; on by default
+  /// since the GPU matrix's _kn cases passed on the H200 on 2026-12-01,
+  /// bench/results/2026-12-01-h200-s6-matrix). Off: mma.sync, for A/B.
+  bool nMajorTma = true;
   /// Which candidate, in the cost model's order, the choice takes: 0 the
   /// best, 1 the runner-up, ...; clamped to the last candidate. What a
   /// measured choice (the torch backend's tuning) compiles in turn; a plan

@@ -143,11 +143,10 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       refusals += "; " + remark;
     if (!path->whyNot(request).empty())
       continue;
-    // A path the shape is held back from says so: the user has the option.
+    // A path the shape is held back from says so: the user set the option.
     if (!constraints.allowsShape(path->getPath(), *shape)) {
       refusals += "; no " + stringifyKernelPath(path->getPath()).str() +
-                  ": a [K, N] weight takes it only with n-major-tma=true "
-                  "(not yet run on a GPU)";
+                  ": n-major-tma=false holds a [K, N] weight back from it";
       continue;
     }
     SmallVector<PlanCandidate> offered;

@@ -39,8 +39,8 @@ cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
 False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error);
 sol_options (a string of further sol-to-ptx options as sol-opt spells them,
 e.g. "schedules=cooperative max-cluster=2" or "fuse-siblings=false", for
-experts and autotuning; "n-major-tma=true" lets the TMA kernels take [K, N]
-weights, not yet run on a GPU); tune (int, default 0: off; N compiles each
+experts and autotuning; "n-major-tma=false" keeps [K, N] weights off the
+TMA kernels); tune (int, default 0: off; N compiles each
 region at the cost model's best N plans, sol-tile's rank=0..N-1, drops any
 whose outputs disagree with rank 0's, times the rest L2-cold on the device
 and keeps the fastest, cached on disk; every candidate's predicted and
