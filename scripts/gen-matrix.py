@@ -188,6 +188,9 @@ MATMUL_PATTERNS = ["mm", "mm_residual", "mm_bias_gelu_tanh", "mm_kn_bias_gelu_er
                    "mm_swiglu_bias", "mm_swiglu_two_outputs"]
 EW_PATTERNS = UNARY + list(BINARY) + ["swiglu_residual", "scale_shift_constants", "cast_chain"]
 DTYPES = ["f16", "bf16", "f32"]
+#: The patterns and the N x K the small-M cases add (with 1000 x 1000).
+SMALL_M_PATTERNS = ["mm_residual", "mm_bias_gelu_tanh", "mm_two_outputs", "mm_to_f32"]
+SMALL_M_NK = [(2560, 2560), (256, 7168)]
 
 
 def cases(profile):
@@ -216,6 +219,18 @@ def cases(profile):
                         continue
                     name = "{}_{}_{}x{}x{}".format(pattern, dtype, m, n, k)
                     yield name, matmul_case(pattern, dtype, m, n, k)
+            # Small M against a wide or a deep weight (issue 19), where the
+            # TMA kernels' 64-row tiles and split K (small-m-tma) run: 129
+            # rows (a 64-row tile's third, partial, row of tiles) and N x K
+            # of a decode o_proj and of a narrow deep weight, in the dtypes
+            # with tensor cores.
+            if profile == "gpu" and dtype != "f32" and pattern in SMALL_M_PATTERNS:
+                for m in (7, 64, 129):
+                    for n, k in [(1000, 1000)] + SMALL_M_NK:
+                        name = "{}_{}_{}x{}x{}".format(pattern, dtype, m, n, k)
+                        if m in pattern_ms and (n, k) in nks:
+                            continue  # already above
+                        yield name, matmul_case(pattern, dtype, m, n, k)
         for pattern in EW_PATTERNS:
             for m, n in ew_shapes:
                 yield "{}_{}_{}x{}".format(pattern, dtype, m, n), elementwise_case(pattern, dtype, m, n)

@@ -70,6 +70,23 @@ for variant in "_kn128:schedules=pingpong tiles=128x128" \
   "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
     --sol-to-ptx="out-dir=$work/matrix n-major-tma=true paths=wgmma_tma ${variant#*:}"
 done
+# Small M against a wide or deep weight (issue 19) on the TMA kernels'
+# small-M plans (opt-in, small-m-tma, until this matrix has passed on a
+# GPU): 64-row ping-pong tiles at each width (_m64; the model splits K
+# where it pays), and split K forced by sol-tile's test-only split-k over
+# the model's tiles and schedules (_sk: 3 splits, the last one's K tiles
+# partly past K) and cooperative ones (_skc: 4, both consumers' warps
+# counting on the tile), at 7, 64 and 129 rows (a 64-row tile's partial
+# third row of tiles).
+for variant in "_m64:schedules=pingpong tiles=64x128,64x192,64x256" \
+               "_sk:split-k=3" \
+               "_skc:split-k=4 schedules=cooperative"; do
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
+    --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16)_(7|64|129)x(1000x1000|2560x2560|256x7168)$' \
+    "$work/matrix${variant%%:*}.mlir"
+  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
+    --sol-to-ptx="out-dir=$work/matrix small-m-tma=true paths=wgmma_tma ${variant#*:}"
+done
 
 # Dynamic M (docs/dynamic-shapes.md): the matrix's cases with ? for M, one
 # kernel set per group of cases that differ only in M; gpu-check.sh runs

@@ -84,6 +84,12 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<bool> nMajorTma{
       *this, "n-major-tma", llvm::cl::desc("sol-tile's n-major-tma"),
       llvm::cl::init(SolTilePassOptions().nMajorTma)};
+  PassOptions::Option<bool> smallMTma{
+      *this, "small-m-tma", llvm::cl::desc("sol-tile's small-m-tma"),
+      llvm::cl::init(SolTilePassOptions().smallMTma)};
+  PassOptions::Option<int64_t> splitK{
+      *this, "split-k", llvm::cl::desc("sol-tile's split-k (test-only)"),
+      llvm::cl::init(SolTilePassOptions().splitK)};
   PassOptions::Option<int64_t> rank{*this, "rank",
                                     llvm::cl::desc("sol-tile's rank"),
                                     llvm::cl::init(SolTilePassOptions().rank)};

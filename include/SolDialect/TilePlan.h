@@ -109,11 +109,18 @@ std::string whyNotSiblingWgmmaTma(const MatmulShape &shape, TargetAttr target);
 /// each tile's rows (warps = [2, 1]): 64 each of a 128-row tile, or 128 each
 /// (two m64 accumulators) of a 256-row one; ping-pong: each takes whole
 /// 128-row tiles in turn (warps = [1, 1]).
+/// Ping-pong consumers also take 64-row tiles (one m64 accumulator each).
+/// With `splitK` > 1 (no cluster, one matmul) each tile's K tiles run as
+/// that many units of the walk, summed by the last to finish.
 PlanAttr
 getWgmmaTmaPlan(MLIRContext *context, const MatmulShape &shape, int64_t tileN,
                 int64_t stages, int64_t cluster, int64_t smCount,
                 ConsumerSchedule schedule = ConsumerSchedule::cooperative,
-                int64_t tileM = 128);
+                int64_t tileM = 128, int64_t splitK = 1);
+/// Whether `plan` is one of the wgmma_tma plans for small M that only
+/// small-m-tma offers (PlanConstraints::smallMTma): a 64-row tile or split
+/// K.
+bool isSmallMTmaPlan(PlanAttr plan);
 
 //===----------------------------------------------------------------------===//
 // gemv, simt and elementwise (KernelPaths/{Gemv,Simt,Elementwise}Path.cpp)
@@ -175,6 +182,14 @@ struct PlanConstraints {
   /// since the GPU matrix's _kn cases passed on the H200 on 2026-12-01,
   /// bench/results/2026-12-01-h200-s6-matrix). Off: mma.sync, for A/B.
   bool nMajorTma = true;
+  /// Whether wgmma_tma may take its small-M plans (isSmallMTmaPlan: 64-row
+  /// ping-pong tiles, split K). Built, lit-tested and assembled by ptxas on
+  /// 2026-12-01 but not yet run on a GPU, so opt-in until the GPU matrix's
+  /// _m64 and _sk cases pass.
+  bool smallMTma = false;
+  /// Test-only: plans that split K over exactly this many blocks (0: any),
+  /// so the GPU matrix can run split K where the model would not pick it.
+  int64_t splitK = 0;
   /// Which candidate, in the cost model's order, the choice takes: 0 the
   /// best, 1 the runner-up, ...; clamped to the last candidate. What a
   /// measured choice (the torch backend's tuning) compiles in turn; a plan
@@ -198,7 +213,7 @@ struct PlanConstraints {
   /// could take (the limits only cap what the model may pick).
   bool narrowsPlans() const {
     return minCluster > 1 || !schedules.empty() || !tiles.empty() ||
-           !families.empty();
+           !families.empty() || splitK != 0;
   }
   bool allows(PlanAttr plan) const;
 };
@@ -214,6 +229,8 @@ inline bool PlanConstraints::allows(PlanAttr plan) const {
                  plan.getPath() == KernelPath::wgmma_tma;
   return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
          plan.getSplitK() <= maxSplitK &&
+         (splitK == 0 || plan.getSplitK() == splitK) &&
+         (smallMTma || !isSmallMTmaPlan(plan)) &&
          (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
          (schedules.empty() ||
           !lookupKernelPath(plan.getPath()).hasConsumerSchedule() ||

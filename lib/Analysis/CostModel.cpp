@@ -703,6 +703,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // tiles split 4 ways ran 9.8-11.2 us where the K loop and the launch
   // predict 6.3 us; the 4.2 us between is priced here as a constant (one
   // shape measured; its dependence on the tile and the split is not).
+  // wgmma_tma's split K (small-m-tma) runs the same scheme per consumer
+  // warp and is priced with the same constant, measured on mma.sync only:
+  // its own round trip is not measured yet.
   if (work.hasMatmul() && tiling && tiling->splitK > 1)
     tPred += kSplitKRoundTripUs * 1e-6;
   Limiter limiter =

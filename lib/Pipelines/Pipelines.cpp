@@ -47,6 +47,8 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.schedules = options.schedules;
   tile.tiles = options.tiles;
   tile.nMajorTma = options.nMajorTma;
+  tile.smallMTma = options.smallMTma;
+  tile.splitK = options.splitK;
   tile.rank = options.rank;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.

@@ -117,6 +117,12 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
           << static_cast<int64_t>(maxSplitK) << ")";
       return signalPassFailure();
     }
+    if (splitK < 0) {
+      getModuleDiagnosticAnchor(module)->emitError()
+          << "sol-tile: split-k must be at least 0 (0: any split; got "
+          << static_cast<int64_t>(splitK) << ")";
+      return signalPassFailure();
+    }
     if (rank < 0) {
       getModuleDiagnosticAnchor(module)->emitError()
           << "sol-tile: rank must be at least 0 (0: the cost model's best "
@@ -129,6 +135,8 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     constraints.maxCluster = maxCluster;
     constraints.maxSplitK = maxSplitK;
     constraints.nMajorTma = nMajorTma;
+    constraints.smallMTma = smallMTma;
+    constraints.splitK = splitK;
     constraints.rank = rank;
     if (failed(parseEnumList(module, "path", "paths", paths,
                              symbolizeKernelPath, constraints.paths)) ||

@@ -73,17 +73,38 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     const MatmulShape &shape, int64_t tileN,
                                     int64_t stages, int64_t cluster,
                                     int64_t smCount, ConsumerSchedule schedule,
-                                    int64_t tileM) {
+                                    int64_t tileM, int64_t splitK) {
   PlanChoices choices;
   choices.tile = {tileM, tileN, 64};
   choices.warps = {schedule == ConsumerSchedule::cooperative ? 2 : 1, 1};
   choices.stages = stages;
+  choices.splitK = splitK;
   choices.cluster = cluster;
   choices.schedule = schedule;
   LaunchSizes sizes;
   sizes.matmul = shape;
   sizes.smCount = smCount;
   return getWgmmaTmaPath().buildPlan(context, choices, sizes);
+}
+
+bool mlir::sol::isSmallMTmaPlan(PlanAttr plan) {
+  return plan.getPath() == KernelPath::wgmma_tma &&
+         (plan.getTile()[0] == 64 || plan.getSplitK() > 1);
+}
+
+/// The K splits offered with small-m-tma: each a whole number of K tiles
+/// apart from the last, as cuBLAS's split-K kernels for these shapes.
+static constexpr int64_t kTmaSplits[] = {2, 3, 4, 6, 8};
+
+/// Whether `splits` runs of ceil(kTiles / splits) K tiles each leave no
+/// split without a K tile of its own (the generator's K ranges), and
+/// `tileUnits` units leave SMs idle that split K can fill: with a full wave
+/// of tiles a split only adds the partials' round trip.
+static bool isUsefulSplit(int64_t splits, int64_t kTiles, int64_t tileUnits,
+                          int64_t smCount) {
+  return splits <= kTiles &&
+         (splits - 1) * llvm::divideCeil(kTiles, splits) < kTiles &&
+         tileUnits < smCount;
 }
 
 namespace {
@@ -134,6 +155,12 @@ public:
   // Sibling matmuls take the same tiles, half of each tile's columns from
   // each weight, without clusters (each block loads both weights' boxes
   // whole).
+  // With small-m-tma (PlanConstraints::smallMTma, isSmallMTmaPlan), for M
+  // up to a few 64-row tiles against a wide or deep weight (issue 19: sol
+  // reached 0.28-0.85x cuBLAS there, which serves them with 64-row tiles
+  // and split K): ping-pong 64-row tiles (one m64 accumulator per consumer,
+  // so up to 256 wide), and every cluster-free single-matmul tile with K
+  // split over kTmaSplits blocks where its tiles leave SMs idle.
   void getCandidates(const PlanRequest &request,
                      SmallVectorImpl<PlanCandidate> &out) const override {
     const MatmulShape &shape = *request.matmul;
@@ -154,16 +181,22 @@ public:
                       TmaTile{256, 4, ConsumerSchedule::cooperative},
                       TmaTile{128, 4, ConsumerSchedule::cooperative, 1, 256},
                       TmaTile{160, 4, ConsumerSchedule::cooperative, 1, 256},
-                      TmaTile{192, 4, ConsumerSchedule::cooperative, 1, 256}})
+                      TmaTile{192, 4, ConsumerSchedule::cooperative, 1, 256},
+                      TmaTile{128, 8, ConsumerSchedule::pingpong, 1, 64},
+                      TmaTile{192, 6, ConsumerSchedule::pingpong, 1, 64},
+                      TmaTile{256, 5, ConsumerSchedule::pingpong, 1, 64}})
       for (int64_t cluster : {1, 2})
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
             (!nMajorB || fitsNMajorWeight(t.tileN, cluster)) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
                 smemLimit)
-          out.push_back(
-              {getWgmmaTmaPlan(context, shape, t.tileN, t.stages, cluster,
-                               target.getSmCount(), t.schedule, t.tileM),
-               t.tileM, t.tileN, describe(t, cluster, siblings)});
+          for (int64_t splitK : getSplits(shape, t, cluster, siblings,
+                                          target.getSmCount()))
+            out.push_back({getWgmmaTmaPlan(context, shape, t.tileN, t.stages,
+                                           cluster, target.getSmCount(),
+                                           t.schedule, t.tileM, splitK),
+                           t.tileM, t.tileN,
+                           describe(t, cluster, siblings, splitK)});
   }
 
   bool usesTensorCores() const override { return true; }
@@ -181,8 +214,11 @@ public:
     const MatmulShape &shape = sizes.matmul;
     int64_t tileM = choices.tile[0], tileN = choices.tile[1];
     int64_t cluster = choices.cluster;
-    int64_t units = llvm::divideCeilSigned(shape.tilesAlongM(tileM), cluster) *
-                    shape.tilesAlongN(tileN);
+    // Split K: each tile's K runs are units of their own.
+    int64_t units = saturate(
+        CheckedCount(
+            llvm::divideCeilSigned(shape.tilesAlongM(tileM), cluster)) *
+        shape.tilesAlongN(tileN) * choices.splitK);
     int64_t blocks =
         std::max<int64_t>(1, std::min(units, sizes.smCount / cluster)) *
         cluster;
@@ -209,13 +245,30 @@ protected:
                       DynamicGridRule &rule) const override {
     int64_t cluster = plan.getCluster();
     rule.elementsPerBlock = plan.getTile()[0] * cluster;
-    rule.times = shape.tilesAlongN(plan.getTile()[1]) * cluster;
+    rule.times =
+        shape.tilesAlongN(plan.getTile()[1]) * cluster * plan.getSplitK();
     rule.max = atMax.grid[0];
   }
 
 private:
+  /// 1, then with split K the useful splits of kTmaSplits (a sibling pair
+  /// and a cluster take none; the generator sums one block's tile).
+  static SmallVector<int64_t> getSplits(const MatmulShape &shape,
+                                        const TmaTile &t, int64_t cluster,
+                                        bool siblings, int64_t smCount) {
+    SmallVector<int64_t> splits = {1};
+    if (siblings || cluster > 1)
+      return splits;
+    int64_t kTiles = llvm::divideCeil(shape.k, 64);
+    int64_t tileUnits = shape.tilesAlongM(t.tileM) * shape.tilesAlongN(t.tileN);
+    for (int64_t s : kTmaSplits)
+      if (isUsefulSplit(s, kTiles, tileUnits, smCount))
+        splits.push_back(s);
+    return splits;
+  }
+
   static std::string describe(const TmaTile &t, int64_t cluster,
-                              bool siblings) {
+                              bool siblings, int64_t splitK) {
     return "wgmma_tma: " + std::to_string(t.tileM) + "x" +
            std::to_string(t.tileN) + "x64 tile" +
            (siblings ? " (" + std::to_string(t.tileN / 2) +
@@ -228,7 +281,9 @@ private:
            std::to_string(t.stages) + " stages, persistent" +
            (cluster > 1
                 ? ", " + std::to_string(cluster) + "-CTA cluster multicasting B"
-                : std::string());
+                : std::string()) +
+           (splitK > 1 ? ", K split over " + std::to_string(splitK) + " units"
+                       : std::string());
   }
 };
 } // namespace

@@ -381,7 +381,7 @@ static std::pair<Value, Value> unitToTile(IndexBuilder &ib, Value unit,
 
 void PersistentTileWalk::forEachUnit(
     OpBuilder &b, Location loc, Value skip, int64_t every,
-    function_ref<void(OpBuilder &, Value, Value, Value, Value)> body) const {
+    function_ref<void(OpBuilder &, const Unit &)> body) const {
   IndexBuilder ib(b, loc);
   auto loop =
       scf::ForOp::create(b, loc, ib.add(clusterId, ib.mul(skip, numClusters)),
@@ -393,9 +393,18 @@ void PersistentTileWalk::forEachUnit(
   Value unit = loop.getInductionVar();
   Value sequence = arith::DivUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, unit, clusterId), numClusters);
-  auto [unitRow, nTile] = unitToTile(lb, unit, unitsM, dynamicUnitsM, tilesN);
+  Value tileUnit = unit, split;
+  if (splits > 1) {
+    // Split-major: unit = split x (the tile units) + tile unit.
+    Value tileUnits =
+        dynamicTileUnits ? dynamicTileUnits : lb.c(getTileUnits());
+    split = arith::DivUIOp::create(b, loc, unit, tileUnits);
+    tileUnit = arith::RemUIOp::create(b, loc, unit, tileUnits);
+  }
+  auto [unitRow, nTile] =
+      unitToTile(lb, tileUnit, unitsM, dynamicUnitsM, tilesN);
   Value mTile = lb.add(lb.mul(unitRow, cluster), rank);
-  body(b, sequence, lb.mul(sequence, numK), mTile, nTile);
+  body(b, {sequence, lb.mul(sequence, numK), mTile, nTile, split});
 }
 
 } // namespace mlir::sol::codegen

@@ -218,26 +218,39 @@ struct TmaProducer {
 //===----------------------------------------------------------------------===//
 
 /// How a persistent grid of clusters walks its output tiles: units (a
-/// cluster's column of `cluster` M tiles at one N tile) clusterId,
-/// clusterId + numClusters, ... in grouped order (8 cluster rows of tiles
-/// at a time, down the rows first, so the blocks resident at once share A
-/// row panels and B column panels in L2). Each unit is `numK` iterations
-/// of the flattened (tile, K tile) walk the StageRing counts.
+/// cluster's column of `cluster` M tiles at one N tile, and with split K one
+/// of its `splits` runs of K tiles) clusterId, clusterId + numClusters, ...
+/// in grouped order (8 cluster rows of tiles at a time, down the rows first,
+/// so the blocks resident at once share A row panels and B column panels in
+/// L2); split K walks every tile's first split, then every tile's second,
+/// ... Each unit is `numK` iterations of the flattened (tile, K tile) walk
+/// the StageRing counts.
 struct PersistentTileWalk {
   Value clusterId, numClusters, rank;
   int64_t cluster, unitsM, tilesN, numK;
-  /// A dynamic kernel's count of cluster rows and units at the launch's
-  /// rows (replacing unitsM and units); null for a static kernel.
-  Value dynamicUnitsM, dynamicUnits;
+  int64_t splits = 1;
+  /// A dynamic kernel's count of cluster rows, of units and of tile units
+  /// (units without their splits) at the launch's rows (replacing unitsM,
+  /// units and tile units); null for a static kernel.
+  Value dynamicUnitsM, dynamicUnits, dynamicTileUnits;
 
-  int64_t getUnits() const { return unitsM * tilesN; }
+  int64_t getTileUnits() const { return unitsM * tilesN; }
+  int64_t getUnits() const { return getTileUnits() * splits; }
+
+  /// The unit's place in the walk, as the body of forEachUnit gets it.
+  struct Unit {
+    /// Its place in the block's sequence and its first iteration of the
+    /// flattened walk.
+    Value sequence, first;
+    Value mTile, nTile;
+    /// Its split (its K tiles start at split x numK); null without split K.
+    Value split;
+  };
 
   /// Runs `body` for the block's units from its `skip`-th, every
-  /// `every`-th: the body gets the unit's place in the block's sequence,
-  /// its first iteration of the flattened walk, and its M and N tiles.
-  void forEachUnit(
-      OpBuilder &b, Location loc, Value skip, int64_t every,
-      function_ref<void(OpBuilder &, Value, Value, Value, Value)> body) const;
+  /// `every`-th.
+  void forEachUnit(OpBuilder &b, Location loc, Value skip, int64_t every,
+                   function_ref<void(OpBuilder &, const Unit &)> body) const;
 };
 
 } // namespace mlir::sol::codegen

@@ -223,6 +223,53 @@ void emitAsyncRowTileCopy(OpBuilder &b, Location loc, Value tid,
                           bool swizzle128);
 
 //===----------------------------------------------------------------------===//
+// Split K's partials and last arrival (SplitKReduction.cpp)
+//===----------------------------------------------------------------------===//
+//
+// A path that splits an output tile's K over `splits` blocks (the plan's
+// split_k) counts arrivals per slot (an output tile, or a warp's share of
+// one): each arrival stores its f32 partials into split s's entry of the
+// slot, fences and counts itself in; the last of the slot's `splits`
+// arrivals sums the entries in split order, runs the epilogue and resets
+// the slot's count. The workspace is zero-initialised when the module is
+// loaded and shared by its launches, which therefore must not overlap.
+
+/// The module-global workspace of split K and its size.
+struct SplitKWorkspace {
+  Value partials, arrivals;
+  int64_t splits = 1, slots = 0, slotElems = 0;
+  /// The slot this block (or warp) counts on; set by the path.
+  Value tileId;
+};
+
+/// Declares the kernel's workspace in its gpu.module (f32 partials:
+/// `splits` x `slots` x `slotElems`; one i32 count per slot, zero) and gets
+/// both in the kernel.
+SplitKWorkspace emitSplitKWorkspace(OpBuilder &b, Location loc,
+                                    GpuKernel &kernel, int64_t splits,
+                                    int64_t slots, int64_t slotElems);
+/// The partials' index of element (`row`, `col`) of a slot laid out with
+/// `pitch` elements per row, in split `split`'s entry of slot `slot`.
+Value getSplitKPartialIndex(IndexBuilder &ib, const SplitKWorkspace &w,
+                            Value split, Value slot, Value row, Value col,
+                            int64_t pitch);
+/// An acq_rel fence at device scope: the partials stored before it are
+/// visible to whoever observes the count after it, and the other splits'
+/// partials to the last arrival that reads them.
+void emitDeviceFence(OpBuilder &b, Location loc);
+/// Counts one arrival on `slot` (one thread per arrival): an i1, whether it
+/// was the slot's last.
+Value emitSplitKArrival(OpBuilder &b, Location loc, const SplitKWorkspace &w,
+                        Value slot);
+/// The sum over every split, in split order, of the partials at
+/// `indexOf(ib, split)`.
+Value emitSplitKSum(OpBuilder &b, Location loc, const SplitKWorkspace &w,
+                    function_ref<Value(IndexBuilder &, Value)> indexOf);
+/// Resets `slot`'s count to zero for the next launch (one thread).
+void emitSplitKReset(OpBuilder &b, Location loc, const SplitKWorkspace &w,
+                     Value slot);
+
+//===----------------------------------------------------------------------===//
 // The code-generation paths, one per #sol.plan path
 //===----------------------------------------------------------------------===//
 

@@ -59,13 +59,6 @@ static int64_t accIndex(const MmaLayout &l, int64_t mi, int64_t ni, int64_t e) {
 
 namespace {
 
-/// Split K's global workspace (emitSplitKWorkspace) and this block's output
-/// tile in it.
-struct SplitKWorkspace {
-  Value partials, arrivals, tileId;
-  int64_t tiles, tileElems;
-};
-
 /// The mma.sync kernel, phase by phase: the block's and warp's coordinates
 /// and the shared-memory stages (prologue), the K loop (main loop, one
 /// ldmatrix + mma.sync step per 16 of K), then the epilogue on the
@@ -313,46 +306,17 @@ void MmaSyncEmitter::emitEpilogue(OpBuilder &b, ArrayRef<Value> acc) {
                          });
 }
 
-/// Split K's workspace, in the kernel's module: every block's f32 partial
-/// tile and a count of arrivals per output tile. Both are zero-initialised
-/// when the module is loaded and shared by its launches (which therefore
-/// must not overlap). A dynamic kernel sizes both for its row's m_max (the
-/// plan's grid) and numbers tiles by that grid's width, the N tiles, which
-/// the launch keeps: a launch at a smaller M runs fewer M tiles (grid y),
-/// whose ids stay below the m_max count.
+/// Split K's workspace (SplitKReduction.cpp), one slot per output tile of
+/// the block's partial tile. A dynamic kernel sizes it for its row's m_max
+/// (the plan's grid) and numbers tiles by that grid's width, the N tiles,
+/// which the launch keeps: a launch at a smaller M runs fewer M tiles (grid
+/// y), whose ids stay below the m_max count.
 SplitKWorkspace MmaSyncEmitter::emitSplitKWorkspace() {
   IndexBuilder ib(b, loc);
-  MLIRContext *ctx = b.getContext();
-  SplitKWorkspace w;
   ArrayRef<int64_t> grid = kernel.launch.grid;
-  w.tiles = grid[0] * grid[1];
-  w.tileElems = t.tileM * t.tileN;
-  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  auto partialsType =
-      MemRefType::get({t.kSplits * w.tiles * w.tileElems}, b.getF32Type(),
-                      MemRefLayoutAttrInterface(), globalSpace);
-  auto arrivalsType = MemRefType::get({w.tiles}, b.getI32Type(),
-                                      MemRefLayoutAttrInterface(), globalSpace);
-  auto gpuModule = kernel.args.front()
-                       .getParentRegion()
-                       ->getParentOfType<gpu::GPUModuleOp>();
-  {
-    OpBuilder mb = OpBuilder::atBlockBegin(gpuModule.getBody());
-    memref::GlobalOp::create(mb, loc, "sol_split_k_partials",
-                             mb.getStringAttr("private"), partialsType,
-                             Attribute(), /*constant=*/false, IntegerAttr());
-    memref::GlobalOp::create(
-        mb, loc, "sol_split_k_arrivals", mb.getStringAttr("private"),
-        arrivalsType,
-        DenseElementsAttr::get(
-            RankedTensorType::get({w.tiles}, mb.getI32Type()),
-            mb.getI32IntegerAttr(0)),
-        /*constant=*/false, IntegerAttr());
-  }
-  w.partials =
-      memref::GetGlobalOp::create(b, loc, partialsType, "sol_split_k_partials");
-  w.arrivals =
-      memref::GetGlobalOp::create(b, loc, arrivalsType, "sol_split_k_arrivals");
+  SplitKWorkspace w =
+      codegen::emitSplitKWorkspace(b, loc, kernel, t.kSplits, grid[0] * grid[1],
+                                   t.tileM * t.tileN);
   w.tileId = ib.add(ib.mul(by, grid[0]), bx);
   return w;
 }
@@ -364,12 +328,7 @@ Value MmaSyncEmitter::partialIndex(IndexBuilder &ib, const SplitKWorkspace &w,
                      mi * 16 + (e / 2) * 8);
   Value col =
       ib.add(ib.add(ib.mul(warpN, l.warpTileN), laneCol), ni * 8 + e % 2);
-  Value base = ib.mul(ib.add(ib.mul(split, w.tiles), w.tileId), w.tileElems);
-  return ib.add(base, ib.add(ib.mul(row, t.tileN), col));
-}
-
-static void emitDeviceFence(OpBuilder &b, Location loc) {
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+  return getSplitKPartialIndex(ib, w, split, w.tileId, row, col, t.tileN);
 }
 
 Value MmaSyncEmitter::emitLastArrival(const SplitKWorkspace &w,
@@ -394,15 +353,8 @@ Value MmaSyncEmitter::emitLastArrival(const SplitKWorkspace &w,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0));
   emitIf(b, loc, isThreadZero, [&](OpBuilder &b) {
     IndexBuilder ib(b, loc);
-    Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-    Value before =
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
-                                    w.arrivals, ValueRange{w.tileId});
-    Value last = arith::ExtUIOp::create(
-        b, loc, b.getI32Type(),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
-                              arith::ConstantOp::create(
-                                  b, loc, b.getI32IntegerAttr(t.kSplits - 1))));
+    Value last = arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                        emitSplitKArrival(b, loc, w, w.tileId));
     memref::StoreOp::create(b, loc, last, flag, ValueRange{ib.c(0)});
   });
   gpu::BarrierOp::create(b, loc);
@@ -418,27 +370,15 @@ void MmaSyncEmitter::emitSplitKReduction(OpBuilder &b, const SplitKWorkspace &w,
   emitDeviceFence(b, loc);
   for (int64_t mi = 0; mi < l.fragsM; ++mi)
     for (int64_t ni = 0; ni < l.fragsN; ++ni)
-      for (int64_t e = 0; e < 4; ++e) {
-        Value sum;
-        for (int64_t s = 0; s < t.kSplits; ++s) {
-          Value part = memref::LoadOp::create(
-              b, loc, w.partials,
-              ValueRange{partialIndex(ib, w, ib.c(s), mi, ni, e)});
-          sum =
-              sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
-        }
-        acc[accIndex(l, mi, ni, e)] = sum;
-      }
+      for (int64_t e = 0; e < 4; ++e)
+        acc[accIndex(l, mi, ni, e)] =
+            emitSplitKSum(b, loc, w, [&](IndexBuilder &ib, Value split) {
+              return partialIndex(ib, w, split, mi, ni, e);
+            });
   emitEpilogue(b, acc);
   emitIf(b, loc,
          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ib.c(0)),
-         [&](OpBuilder &b) {
-           IndexBuilder ib(b, loc);
-           memref::StoreOp::create(
-               b, loc,
-               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-               w.arrivals, ValueRange{w.tileId});
-         });
+         [&](OpBuilder &b) { emitSplitKReset(b, loc, w, w.tileId); });
 }
 
 /// Every block stores its f32 partial tile; the last of an output tile's

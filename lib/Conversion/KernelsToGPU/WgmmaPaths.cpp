@@ -179,11 +179,57 @@ struct WgmmaTmaLayout {
   int64_t emptyArrivals;
   /// The rows of a tile one consumer owns and its m64 accumulators:
   /// cooperative consumers take half of every tile (64 of a 128-row tile,
-  /// 128 of a 256-row one), ping-pong ones every other whole 128-row tile.
+  /// 128 of a 256-row one), ping-pong ones every other whole tile (of 64 or
+  /// 128 rows).
   int64_t consumerRows, numAccs;
+  /// Split K: each output tile's K tiles run as `splits` units of numK
+  /// iterations (split s from K tile s x numK; the last split's tiles past
+  /// K zero-filled by TMA), summed by the last arrival (SplitKReduction).
+  int64_t splits, tilesM;
 };
 
 } // namespace
+
+/// 64-row tiles: one m64 accumulator per ping-pong consumer, each owning
+/// whole tiles; two consumers cannot split 64 rows (wgmma's M is 64), and a
+/// single accumulator holds up to m64n256 (128 f32 a thread, within the
+/// consumers' setmaxnreg budget of 232).
+static bool isShortTile(ArrayRef<int64_t> tile, bool pingpong,
+                        int64_t cluster) {
+  return tile[0] == 64 && pingpong && cluster == 1 && tile[1] <= 256;
+}
+
+/// 256-row tiles: cooperative consumers of 128 rows each (two m64
+/// accumulators, as a ping-pong consumer of a 128-row tile holds), without a
+/// cluster.
+static bool isTallTile(ArrayRef<int64_t> tile, bool pingpong,
+                       int64_t cluster) {
+  return tile[0] == 256 && !pingpong && cluster == 1 && tile[1] <= 192;
+}
+
+/// 128-row tiles: a ping-pong consumer's two m64n{<=192} accumulators take
+/// its registers, a cooperative one's single m64n256.
+static bool isRegularTile(ArrayRef<int64_t> tile, bool pingpong) {
+  return tile[0] == 128 && tile[1] <= (pingpong ? 192 : 256);
+}
+
+/// Why split K is out for this plan, or empty: the last arrival sums one
+/// block's tile, so a cluster's multicast partner and a sibling pair's
+/// second weight have no place in the reduction, and every split needs a K
+/// tile of its own.
+static std::string whyNotSplitK(int64_t splits, int64_t cluster,
+                                unsigned numWeights, int64_t kTiles) {
+  if (splits == 1)
+    return "";
+  if (cluster != 1)
+    return "split K sums one block's tile: no cluster";
+  if (numWeights != 1)
+    return "split K sums one matmul's tile: no sibling pair";
+  if (splits > kTiles)
+    return "split_k = " + std::to_string(splits) + " exceeds the " +
+           std::to_string(kTiles) + " K tiles: every split needs one";
+  return "";
+}
 
 static FailureOr<WgmmaTmaLayout>
 getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
@@ -193,24 +239,22 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   ConsumerSchedule schedule = plan.getSchedule();
   bool pingpong = schedule == ConsumerSchedule::pingpong;
   int64_t warpsM = pingpong ? 1 : 2;
-  // 256-row tiles: cooperative consumers of 128 rows each (two m64
-  // accumulators, as a ping-pong consumer holds), without a cluster.
-  bool tallTile = tile.size() == 3 && tile[0] == 256;
   unsigned numWeights = kernel.spec.getNumContractions();
   bool nMajorB = !kernel.spec.transposeB;
   if ((nMajorB && (numWeights != 1 || tile.size() != 3 ||
                    !fitsNMajorWeight(tile[1], cluster))) ||
       kernel.spec.batchedB || tile.size() != 3 ||
-      (tile[0] != 128 &&
-       !(tallTile && !pingpong && cluster == 1 && tile[1] <= 192)) ||
-      tile[2] != 64 || tile[1] % 16 != 0 || tile[1] > (pingpong ? 192 : 256) ||
-      cluster < 1 || cluster > 8 || tile[1] % (8 * cluster) != 0 ||
-      plan.getStages() < 2 || plan.getWarps() != ArrayRef<int64_t>{warpsM, 1})
+      !(isRegularTile(tile, pingpong) || isTallTile(tile, pingpong, cluster) ||
+        isShortTile(tile, pingpong, cluster)) ||
+      tile[2] != 64 || tile[1] % 16 != 0 || cluster < 1 || cluster > 8 ||
+      tile[1] % (8 * cluster) != 0 || plan.getStages() < 2 ||
+      plan.getWarps() != ArrayRef<int64_t>{warpsM, 1})
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "
         "(tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, "
         "n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = "
-        "[1, 1]), or [256, n <= 192, 64] cooperative without a cluster; a "
+        "[1, 1]), or [256, n <= 192, 64] cooperative without a cluster, or "
+        "[64, n <= 256, 64] ping-pong without a cluster; a "
         "cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight "
         "(or one [K, N] weight with n a multiple of 64 and no cluster))");
   if (maps.size() != 1 + numWeights)
@@ -229,12 +273,20 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   l.aStageBytes = l.tileM * l.boxA.k * 2;
   l.bStageBytes = l.tileN * l.boxB.k * 2;
   l.weightRows = l.tileN / numWeights;
-  l.numK = llvm::divideCeilSigned(g.k, l.boxA.k);
-  int64_t tilesM = llvm::divideCeilSigned(g.rows, l.tileM);
+  int64_t kTiles = llvm::divideCeilSigned(g.k, l.boxA.k);
+  l.splits = plan.getSplitK();
+  std::string whyNot = whyNotSplitK(l.splits, cluster, numWeights, kTiles);
+  if (!whyNot.empty())
+    return kernel.spec.func.emitError("sol kernel: the wgmma_tma plan's "
+                                      "split_k is not one the generator "
+                                      "implements: ")
+           << whyNot;
+  l.numK = llvm::divideCeilSigned(kTiles, l.splits);
+  l.tilesM = llvm::divideCeilSigned(g.rows, l.tileM);
   l.tilesN = llvm::divideCeilSigned(g.n, l.weightRows);
-  l.unitsM = llvm::divideCeilSigned(tilesM, cluster);
+  l.unitsM = llvm::divideCeilSigned(l.tilesM, cluster);
   l.emptyArrivals = (pingpong ? 4 : 8) * cluster;
-  l.consumerRows = pingpong ? 128 : l.tileM / 2;
+  l.consumerRows = pingpong ? l.tileM : l.tileM / 2;
   l.numAccs = l.consumerRows / 64;
   return l;
 }
@@ -283,6 +335,12 @@ private:
   scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first);
   /// The first row of this consumer's accumulator h within the tile.
   Value accRow(OpBuilder &b, Value consumer, int64_t h);
+  /// Split K: the unit's partials out, and, in the last warp to arrive,
+  /// their sum into `epilogue`.
+  void emitSplitKEpilogue(OpBuilder &b, Value consumer, Value laneZero,
+                          const PersistentTileWalk::Unit &unit,
+                          ArrayRef<Value> accs,
+                          function_ref<void(OpBuilder &, ValueRange)> epilogue);
 };
 
 } // namespace
@@ -292,6 +350,7 @@ void WgmmaTmaEmitter::emitWalk() {
   walk.unitsM = l.unitsM;
   walk.tilesN = l.tilesN;
   walk.numK = l.numK;
+  walk.splits = l.splits;
   // A dynamic kernel walks the tiles of the launch's rows: the same grouped
   // order over ceil(ceil(rows / tileM) / cluster) cluster rows. (The A map,
   // encoded at launch, holds the actual rows: TMA zero-fills boxes past
@@ -303,6 +362,10 @@ void WgmmaTmaEmitter::emitWalk() {
     walk.dynamicUnitsM =
         ib.ceilDiv(ib.ceilDiv(g.dynamicRows, l.tileM), l.cluster);
     walk.dynamicUnits = ib.mul(walk.dynamicUnitsM, l.tilesN);
+    if (l.splits > 1) {
+      walk.dynamicTileUnits = walk.dynamicUnits;
+      walk.dynamicUnits = ib.mul(walk.dynamicTileUnits, l.splits);
+    }
   }
   IndexBuilder ib(b, loc);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -354,7 +417,7 @@ void WgmmaTmaEmitter::emitProducer(Value mapA, ValueRange mapBs) {
          [&](OpBuilder &b) {
            walk.forEachUnit(
                b, loc, ib.c(0), 1,
-               [&](OpBuilder &b, Value, Value first, Value mTile, Value nTile) {
+               [&](OpBuilder &b, const PersistentTileWalk::Unit &unit) {
                  IndexBuilder ib(b, loc);
                  auto kLoop =
                      scf::ForOp::create(b, loc, ib.c(0), ib.c(l.numK), ib.c(1));
@@ -362,7 +425,11 @@ void WgmmaTmaEmitter::emitProducer(Value mapA, ValueRange mapBs) {
                  b.setInsertionPointToStart(kLoop.getBody());
                  IndexBuilder lb(b, loc);
                  Value kt = kLoop.getInductionVar();
-                 producer.emitKTile(b, lb.add(first, kt), kt, mTile, nTile);
+                 // A split's K tiles start at split x numK.
+                 Value kTile =
+                     unit.split ? lb.add(lb.mul(unit.split, l.numK), kt) : kt;
+                 producer.emitKTile(b, lb.add(unit.first, kt), kTile,
+                                    unit.mTile, unit.nTile);
                });
          });
 }
@@ -433,10 +500,11 @@ void WgmmaTmaEmitter::emitConsumers() {
   Value skip = l.pingpong ? consumer : ib.c(0);
   walk.forEachUnit(
       b, loc, skip, l.pingpong ? 2 : 1,
-      [&](OpBuilder &b, Value sequence, Value first, Value mTile, Value nTile) {
+      [&](OpBuilder &b, const PersistentTileWalk::Unit &unit) {
         IndexBuilder ib(b, loc);
+        Value first = unit.first, mTile = unit.mTile, nTile = unit.nTile;
         if (l.pingpong)
-          emitWaitForTurn(b, ring, consumer, sequence);
+          emitWaitForTurn(b, ring, consumer, unit.sequence);
         scf::ForOp kLoop = emitConsumerKLoop(consumer, laneZero, first);
         // Every full wait of this tile is behind this warp: the other
         // consumer may start its next tile's K loop while this one's last
@@ -445,14 +513,104 @@ void WgmmaTmaEmitter::emitConsumers() {
           emitHandOver(b, ring, consumer, laneZero);
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
         ring.emitRelease(b, ib.add(first, l.numK - 1), laneZero);
-        for (int64_t h = 0; h < l.numAccs; ++h) {
-          Value rowBase =
-              ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h));
-          emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
-                            ib.mul(nTile, l.weightRows), l.tileN,
-                            kLoop.getResult(h));
-        }
+        SmallVector<Value> accs(kLoop.getResults());
+        auto emitEpilogue = [&](OpBuilder &b, ValueRange accs) {
+          IndexBuilder ib(b, loc);
+          for (int64_t h = 0; h < l.numAccs; ++h) {
+            Value rowBase =
+                ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h));
+            emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
+                              ib.mul(nTile, l.weightRows), l.tileN, accs[h]);
+          }
+        };
+        if (l.splits == 1)
+          emitEpilogue(b, accs);
+        else
+          emitSplitKEpilogue(b, consumer, laneZero, unit, accs, emitEpilogue);
       });
+}
+
+/// Split K counts each consumer warp's share of a tile on its own slot:
+/// the warp's partials are its threads' accumulator registers, stored
+/// lane-interleaved (element j of lane t at j x 32 + t, so each store of a
+/// warp is one coalesced 128-byte line) and summed by the same lanes of the
+/// last warp to arrive, whose fragment layout is the same in every split.
+/// Per warp rather than per block: the block's producer and (ping-pong) its
+/// other consumer are on other units, so no barrier can gather the block;
+/// a warp needs only bar.warp.sync and a shuffle of lane 0's verdict, which
+/// ptxas knows is warp-uniform.
+void WgmmaTmaEmitter::emitSplitKEpilogue(
+    OpBuilder &b, Value consumer, Value laneZero,
+    const PersistentTileWalk::Unit &unit, ArrayRef<Value> accs,
+    function_ref<void(OpBuilder &, ValueRange)> epilogue) {
+  IndexBuilder ib(b, loc);
+  auto i32 = b.getI32Type();
+  // Warps per tile: a ping-pong consumer's 4, or both cooperative ones' 8.
+  int64_t warpsPerTile = l.pingpong ? 4 : 8;
+  int64_t accElems = l.tileN / 2;
+  SplitKWorkspace w = emitSplitKWorkspace(
+      b, loc, kernel, l.splits, l.tilesM * l.tilesN * warpsPerTile,
+      l.numAccs * accElems * 32);
+  Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
+  Value warpSlot =
+      l.pingpong ? warpInGroup : ib.add(ib.mul(consumer, 4), warpInGroup);
+  Value tileId = ib.add(ib.mul(unit.mTile, l.tilesN), unit.nTile);
+  w.tileId = ib.add(ib.mul(tileId, warpsPerTile), warpSlot);
+  Value lane = ib.rem(tid, 32);
+  auto indexOf = [&](IndexBuilder &ib, Value split, int64_t h, int64_t j) {
+    return getSplitKPartialIndex(ib, w, split, w.tileId,
+                                 ib.c(h * accElems + j), lane, 32);
+  };
+  for (int64_t h = 0; h < l.numAccs; ++h)
+    for (int64_t j = 0; j < accElems; ++j)
+      memref::StoreOp::create(
+          b, loc,
+          LLVM::ExtractValueOp::create(b, loc, accs[h], ArrayRef<int64_t>{j}),
+          w.partials, ValueRange{indexOf(ib, unit.split, h, j)});
+  emitDeviceFence(b, loc);
+  Value fullMask = constI32(b, loc, -1);
+  NVVM::SyncWarpOp::create(b, loc, fullMask);
+  auto arrival = scf::IfOp::create(b, loc, TypeRange{i32}, laneZero,
+                                   /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(arrival.thenBlock());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ExtUIOp::create(
+                             b, loc, i32, emitSplitKArrival(b, loc, w,
+                                                            w.tileId))});
+    b.setInsertionPointToStart(arrival.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{constI32(b, loc, 0)});
+  }
+  Value verdict =
+      NVVM::ShflOp::create(b, loc, i32, fullMask, arrival.getResult(0),
+                           constI32(b, loc, 0), constI32(b, loc, 0x1f),
+                           NVVM::ShflKind::idx, UnitAttr())
+          .getResult();
+  Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       verdict, constI32(b, loc, 0));
+  emitIf(b, loc, isLast, [&](OpBuilder &b) {
+    // Lane 0's fence after its count acquires the other splits' partials;
+    // the warp barrier orders its lanes' loads after it.
+    emitDeviceFence(b, loc);
+    NVVM::SyncWarpOp::create(b, loc, fullMask);
+    SmallVector<Value> sums;
+    for (int64_t h = 0; h < l.numAccs; ++h) {
+      Value sum = LLVM::UndefOp::create(b, loc, accs[h].getType());
+      for (int64_t j = 0; j < accElems; ++j)
+        sum = LLVM::InsertValueOp::create(
+            b, loc, sum,
+            emitSplitKSum(b, loc, w,
+                          [&](IndexBuilder &ib, Value split) {
+                            return indexOf(ib, split, h, j);
+                          }),
+            ArrayRef<int64_t>{j});
+      sums.push_back(sum);
+    }
+    epilogue(b, sums);
+    emitIf(b, loc, laneZero,
+           [&](OpBuilder &b) { emitSplitKReset(b, loc, w, w.tileId); });
+  });
 }
 
 /// Hopper's full machinery for large matmuls. Block = three warpgroups:

@@ -257,7 +257,7 @@ func.func @wgmma_tma_pingpong_too_wide(%a: tensor<256x64xf16>, %b: tensor<256x64
 // number of them, so the TMA generator refuses it (sol-tile never offers
 // it for such a weight).
 module attributes {sol.target = #sol.target<"h200">} {
-// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements (tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = [1, 1]), or [256, n <= 192, 64] cooperative without a cluster; a cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight (or one [K, N] weight with n a multiple of 64 and no cluster))}}
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements (tile = [128, n, 64] with n a multiple of 16 and of 8 x cluster, n <= 256 cooperative (warps = [2, 1]) or <= 192 ping-pong (warps = [1, 1]), or [256, n <= 192, 64] cooperative without a cluster, or [64, n <= 256, 64] ping-pong without a cluster; a cluster of 1 to 8, at least 2 stages, an unbatched [N, K] weight (or one [K, N] weight with n a multiple of 64 and no cluster))}}
 func.func @wgmma_tma_n_major_partial_box(%a: tensor<256x64xf16>, %b: tensor<64x144xf16>, %o: tensor<256x144xf16>) -> tensor<256x144xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
   %e = tensor.empty() : tensor<256x144xf32>
   %c0 = arith.constant 0.0 : f32
@@ -582,4 +582,114 @@ func.func @no_target(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attr
     linalg.yield %a : f16
   } -> tensor<8xf16>
   return %0 : tensor<8xf16>
+}
+
+// -----
+
+// A 64-row tile is one m64 accumulator: two cooperative consumers cannot
+// share it (sol-tile offers it ping-pong only).
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_short_tile_cooperative(%a: tensor<64x256xf16>, %b: tensor<128x256xf16>, %o: tensor<64x128xf16>) -> tensor<64x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [2, 1], stages = 8, split_k = 1, schedule = cooperative>} {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x256xf16>, tensor<128x256xf16>) outs(%z : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x128xf32>) outs(%o : tensor<64x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x128xf16>
+  return %out : tensor<64x128xf16>
+}
+}
+
+// -----
+
+// 64-row ping-pong tiles take no cluster (none was built or measured).
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan is not one the generator implements}}
+func.func @wgmma_tma_short_tile_cluster(%a: tensor<64x256xf16>, %b: tensor<128x256xf16>, %o: tensor<64x128xf16>) -> tensor<64x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, cluster = 2, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x256xf16>, tensor<128x256xf16>) outs(%z : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x128xf32>) outs(%o : tensor<64x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x128xf16>
+  return %out : tensor<64x128xf16>
+}
+}
+
+// -----
+
+// Split K's last arrival sums one block's tile: a cluster's multicast
+// partner has no place in it.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan's split_k is not one the generator implements: split K sums one block's tile: no cluster}}
+func.func @wgmma_tma_split_k_cluster(%a: tensor<64x256xf16>, %b: tensor<128x256xf16>, %o: tensor<64x128xf16>) -> tensor<64x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 2, cluster = 2, schedule = cooperative>} {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x256xf16>, tensor<128x256xf16>) outs(%z : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x128xf32>) outs(%o : tensor<64x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x128xf16>
+  return %out : tensor<64x128xf16>
+}
+}
+
+// -----
+
+// K = 128 is two K tiles: a third split would have none of its own.
+#id = affine_map<(m, n) -> (m, n)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan's split_k is not one the generator implements: split_k = 3 exceeds the 2 K tiles: every split needs one}}
+func.func @wgmma_tma_split_k_past_k_tiles(%a: tensor<64x128xf16>, %b: tensor<128x128xf16>, %o: tensor<64x128xf16>) -> tensor<64x128xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 3, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x128xf16>, tensor<128x128xf16>) outs(%z : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x128xf32>) outs(%o : tensor<64x128xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x128xf16>
+  return %out : tensor<64x128xf16>
+}
+}
+
+// -----
+
+// Split K's last arrival sums one matmul's tile: a sibling pair (two
+// weights in one accumulator) is refused.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the wgmma_tma plan's split_k is not one the generator implements: split K sums one matmul's tile: no sibling pair}}
+func.func @wgmma_tma_split_k_siblings(%x: tensor<128x256xf16>, %wg: tensor<64x256xf16>, %wu: tensor<64x256xf16>, %o: tensor<128x64xf16>) -> tensor<128x64xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 2, schedule = pingpong>} {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e0 = tensor.empty() : tensor<128x64xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %g = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %wg : tensor<128x256xf16>, tensor<64x256xf16>) outs(%f0 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %e1 = tensor.empty() : tensor<128x64xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %u = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %wu : tensor<128x256xf16>, tensor<64x256xf16>) outs(%f1 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<128x64xf32>, tensor<128x64xf32>) outs(%o : tensor<128x64xf16>) {
+  ^bb0(%vg: f32, %vu: f32, %out: f16):
+    %p = arith.mulf %vg, %vu : f32
+    %t = arith.truncf %p : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x64xf16>
+  return %r : tensor<128x64xf16>
+}
 }
