@@ -1,0 +1,147 @@
+//===- Fp8PathsTest.cpp - every kernel path refuses fp8 yet ---------------===//
+//
+// No generator emits fp8 (docs/fp8.md): each path's whyNot must refuse an
+// fp8 kernel with MatmulOp::kNoFp8PathYet, at every shape the path would
+// otherwise take (gemv's decode rows, the TMA path's prefill, the SIMT
+// fallback's K that 16-byte loads cannot reach), instead of reading fp8 as
+// another float. The same shapes in f16 are taken, so a refusal that is not
+// fp8's would show. sol-tile's message is getKernelMatmuls' (tile-fp8.mlir);
+// these are what it reports once that lets fp8 through for some path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SolDialect/KernelPath.h"
+#include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+
+namespace {
+
+class Fp8PathsTest : public ::testing::Test {
+protected:
+  Fp8PathsTest() {
+    context.loadDialect<SolDialect, func::FuncDialect>();
+    h200 = getTargetPreset(&context, "h200");
+  }
+
+  MatmulShape shape(int64_t rows, int64_t n, int64_t k, Type elementType) {
+    MatmulShape s;
+    s.rows = rows;
+    s.n = n;
+    s.k = k;
+    s.transposeB = true;
+    s.elementType = elementType;
+    s.operandsAreKernelArgs = true;
+    return s;
+  }
+
+  /// The one sol.kernel of `source`.
+  KernelOp parseKernel(StringRef source) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    KernelOp kernel;
+    module->walk([&](KernelOp k) { kernel = k; });
+    EXPECT_TRUE(kernel);
+    return kernel;
+  }
+
+  MLIRContext context;
+  TargetAttr h200;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(Fp8PathsTest, EveryMatmulPathRefusesFp8AtShapesItTakesInF16) {
+  KernelOp kernel = parseKernel(R"mlir(
+    func.func @f(%x: tensor<1x64xf8E4M3FN>, %w: tensor<64x64xf8E4M3FN>) -> tensor<1x64xf16> {
+      %0 = sol.kernel @k ins(%x, %w : tensor<1x64xf8E4M3FN>, tensor<64x64xf8E4M3FN>) -> tensor<1x64xf16> {
+      ^bb0(%a: tensor<1x64xf8E4M3FN>, %b: tensor<64x64xf8E4M3FN>):
+        %m = sol.matmul %a, %b transpose_b : tensor<1x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<1x64xf16>
+        sol.yield %m : tensor<1x64xf16>
+      }
+      return %0 : tensor<1x64xf16>
+    })mlir");
+  ASSERT_TRUE(kernel);
+  Type f16 = Float16Type::get(&context);
+  Type fp8Types[] = {Float8E4M3FNType::get(&context),
+                     Float8E5M2Type::get(&context)};
+  // Decode (gemv's), prefill (the tensor-core paths'), and K = 40, which
+  // the 16-byte loads of fp8 rows cannot reach.
+  struct Shape {
+    int64_t rows, n, k;
+  } shapes[] = {{1, 2560, 2560}, {512, 2560, 2560}, {7, 24, 40}};
+  for (const Shape &s : shapes) {
+    MatmulShape f16Shape = shape(s.rows, s.n, s.k, f16);
+    PlanRequest f16Request{kernel, h200, &f16Shape};
+    int64_t takenInF16 = 0;
+    for (const KernelPathInfo *path : getKernelPaths())
+      if (path->isMatmulPath() && path->whyNot(f16Request).empty())
+        ++takenInF16;
+    EXPECT_GT(takenInF16, 0) << s.rows << "x" << s.n << "x" << s.k;
+
+    for (Type type : fp8Types) {
+      MatmulShape fp8Shape = shape(s.rows, s.n, s.k, type);
+      PlanRequest request{kernel, h200, &fp8Shape};
+      for (const KernelPathInfo *path : getKernelPaths()) {
+        if (!path->isMatmulPath())
+          continue;
+        std::string why = path->whyNot(request);
+        EXPECT_TRUE(StringRef(why).starts_with(MatmulOp::kNoFp8PathYet))
+            << path->getName().str() << " at " << s.rows << "x" << s.n << "x"
+            << s.k << ": \"" << why << "\"";
+      }
+    }
+  }
+}
+
+TEST_F(Fp8PathsTest, TheTensorCorePathsSayWhatKTheyWillNeed) {
+  MatmulShape odd = shape(512, 2560, 40, Float8E4M3FNType::get(&context));
+  std::string why = whyNotWgmmaTensorCores(odd, h200);
+  EXPECT_NE(why.find("K = 40 is not a multiple of 16"), std::string::npos)
+      << why;
+  MatmulShape even = shape(512, 2560, 2560, Float8E4M3FNType::get(&context));
+  EXPECT_EQ(whyNotWgmmaTensorCores(even, h200).find("multiple of 16"),
+            std::string::npos);
+}
+
+TEST_F(Fp8PathsTest, TheElementwisePathRefusesACastToFp8) {
+  KernelOp quantise = parseKernel(R"mlir(
+    func.func @f(%h: tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
+      %0 = sol.kernel @quantise ins(%h : tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
+      ^bb0(%a: tensor<9x16xf16>):
+        %q = sol.cast %a : tensor<9x16xf16> to tensor<9x16xf8E4M3FN>
+        sol.yield %q : tensor<9x16xf8E4M3FN>
+      }
+      return %0 : tensor<9x16xf8E4M3FN>
+    })mlir");
+  ASSERT_TRUE(quantise);
+  const KernelPathInfo &elementwise = lookupKernelPath(KernelPath::elementwise);
+  PlanRequest request{quantise, h200, nullptr};
+  EXPECT_TRUE(StringRef(elementwise.whyNot(request))
+                  .starts_with(MatmulOp::kNoFp8PathYet))
+      << elementwise.whyNot(request);
+
+  KernelOp f16Cast = parseKernel(R"mlir(
+    func.func @f(%h: tensor<9x16xf16>) -> tensor<9x16xf32> {
+      %0 = sol.kernel @widen ins(%h : tensor<9x16xf16>) -> tensor<9x16xf32> {
+      ^bb0(%a: tensor<9x16xf16>):
+        %q = sol.cast %a : tensor<9x16xf16> to tensor<9x16xf32>
+        sol.yield %q : tensor<9x16xf32>
+      }
+      return %0 : tensor<9x16xf32>
+    })mlir");
+  ASSERT_TRUE(f16Cast);
+  PlanRequest f16Request{f16Cast, h200, nullptr};
+  EXPECT_EQ(elementwise.whyNot(f16Request), "");
+}
+
+} // namespace
