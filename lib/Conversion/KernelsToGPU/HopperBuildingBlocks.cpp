@@ -99,6 +99,17 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
 void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
                        const MatmulGeometry &g, Value batchSlice, Value tid,
                        Value rowBase, Value colBase, int64_t tileN, Value acc) {
+  emitWgmmaEpilogue(b, loc, kernel, g, batchSlice, tid, rowBase, colBase, tileN,
+                    [&](OpBuilder &b, int64_t i) -> Value {
+                      return LLVM::ExtractValueOp::create(
+                          b, loc, acc, ArrayRef<int64_t>{i});
+                    });
+}
+
+void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
+                       const MatmulGeometry &g, Value batchSlice, Value tid,
+                       Value rowBase, Value colBase, int64_t tileN,
+                       function_ref<Value(OpBuilder &, int64_t)> accAt) {
   IndexBuilder ib(b, loc);
   Value lane = ib.rem(tid, 32);
   Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
@@ -108,9 +119,7 @@ void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
   emitFragmentEpilogue(
       b, loc, kernel, g, batchSlice, row, col, blocksPerContraction,
       [&](OpBuilder &b, unsigned c, int64_t nb, int64_t e) {
-        return LLVM::ExtractValueOp::create(
-            b, loc, acc,
-            ArrayRef<int64_t>{(c * blocksPerContraction + nb) * 4 + e});
+        return accAt(b, (c * blocksPerContraction + nb) * 4 + e);
       });
 }
 

@@ -72,6 +72,13 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
 void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
                        const MatmulGeometry &g, Value batchSlice, Value tid,
                        Value rowBase, Value colBase, int64_t tileN, Value acc);
+/// The same with the accumulator's element `i` (of tileN / 2) produced by
+/// `accAt` where the epilogue reads it: a split-K sum is then loaded when
+/// its fragment is stored instead of held in registers for the whole tile.
+void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
+                       const MatmulGeometry &g, Value batchSlice, Value tid,
+                       Value rowBase, Value colBase, int64_t tileN,
+                       function_ref<Value(OpBuilder &, int64_t)> accAt);
 
 /// The warpgroup of thread `tid` through a warp shuffle, as CUTLASS's
 /// canonical_warp_group_idx: ptxas then knows it is warp-uniform, and so

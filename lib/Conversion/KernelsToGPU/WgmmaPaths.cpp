@@ -336,11 +336,10 @@ private:
   /// The first row of this consumer's accumulator h within the tile.
   Value accRow(OpBuilder &b, Value consumer, int64_t h);
   /// Split K: the unit's partials out, and, in the last warp to arrive,
-  /// their sum into `epilogue`.
+  /// the epilogue on their sums.
   void emitSplitKEpilogue(OpBuilder &b, Value consumer, Value laneZero,
                           const PersistentTileWalk::Unit &unit,
-                          ArrayRef<Value> accs,
-                          function_ref<void(OpBuilder &, ValueRange)> epilogue);
+                          ArrayRef<Value> accs);
 };
 
 } // namespace
@@ -514,19 +513,16 @@ void WgmmaTmaEmitter::emitConsumers() {
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
         ring.emitRelease(b, ib.add(first, l.numK - 1), laneZero);
         SmallVector<Value> accs(kLoop.getResults());
-        auto emitEpilogue = [&](OpBuilder &b, ValueRange accs) {
-          IndexBuilder ib(b, loc);
-          for (int64_t h = 0; h < l.numAccs; ++h) {
-            Value rowBase =
-                ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h));
-            emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
-                              ib.mul(nTile, l.weightRows), l.tileN, accs[h]);
-          }
-        };
-        if (l.splits == 1)
-          emitEpilogue(b, accs);
-        else
-          emitSplitKEpilogue(b, consumer, laneZero, unit, accs, emitEpilogue);
+        if (l.splits > 1) {
+          emitSplitKEpilogue(b, consumer, laneZero, unit, accs);
+          return;
+        }
+        for (int64_t h = 0; h < l.numAccs; ++h) {
+          Value rowBase =
+              ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h));
+          emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
+                            ib.mul(nTile, l.weightRows), l.tileN, accs[h]);
+        }
       });
 }
 
@@ -539,10 +535,10 @@ void WgmmaTmaEmitter::emitConsumers() {
 /// other consumer are on other units, so no barrier can gather the block;
 /// a warp needs only bar.warp.sync and a shuffle of lane 0's verdict, which
 /// ptxas knows is warp-uniform.
-void WgmmaTmaEmitter::emitSplitKEpilogue(
-    OpBuilder &b, Value consumer, Value laneZero,
-    const PersistentTileWalk::Unit &unit, ArrayRef<Value> accs,
-    function_ref<void(OpBuilder &, ValueRange)> epilogue) {
+void WgmmaTmaEmitter::emitSplitKEpilogue(OpBuilder &b, Value consumer,
+                                         Value laneZero,
+                                         const PersistentTileWalk::Unit &unit,
+                                         ArrayRef<Value> accs) {
   IndexBuilder ib(b, loc);
   auto i32 = b.getI32Type();
   // Warps per tile: a ping-pong consumer's 4, or both cooperative ones' 8.
@@ -594,20 +590,21 @@ void WgmmaTmaEmitter::emitSplitKEpilogue(
     // the warp barrier orders its lanes' loads after it.
     emitDeviceFence(b, loc);
     NVVM::SyncWarpOp::create(b, loc, fullMask);
-    SmallVector<Value> sums;
+    // Each sum is loaded where the epilogue reads its element, so no
+    // whole accumulator of sums is held (that spilled at 64x128 and up).
+    IndexBuilder ib(b, loc);
     for (int64_t h = 0; h < l.numAccs; ++h) {
-      Value sum = LLVM::UndefOp::create(b, loc, accs[h].getType());
-      for (int64_t j = 0; j < accElems; ++j)
-        sum = LLVM::InsertValueOp::create(
-            b, loc, sum,
-            emitSplitKSum(b, loc, w,
-                          [&](IndexBuilder &ib, Value split) {
-                            return indexOf(ib, split, h, j);
-                          }),
-            ArrayRef<int64_t>{j});
-      sums.push_back(sum);
+      Value rowBase =
+          ib.add(ib.mul(unit.mTile, l.tileM), accRow(b, consumer, h));
+      emitWgmmaEpilogue(b, loc, kernel, g, ib.c(0), tid, rowBase,
+                        ib.mul(unit.nTile, l.weightRows), l.tileN,
+                        [&](OpBuilder &b, int64_t j) {
+                          return emitSplitKSum(
+                              b, loc, w, [&](IndexBuilder &ib, Value split) {
+                                return indexOf(ib, split, h, j);
+                              });
+                        });
     }
-    epilogue(b, sums);
     emitIf(b, loc, laneZero,
            [&](OpBuilder &b) { emitSplitKReset(b, loc, w, w.tileId); });
   });
