@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <random>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::sol;
@@ -223,6 +224,21 @@ TEST_F(TilePlanTest, WgmmaTmaPersistentGridCapsAtTheRowsGrid) {
             " cluster " + std::to_string(c.cluster) + " on " +
             std::to_string(c.smCount) + " SMs",
         c.smCount);
+  // small-m-tma's plans: 64-row ping-pong tiles, and split K, whose units
+  // are the tiles times the splits.
+  for (auto [tileM, tileN, splitK] :
+       {std::tuple<int64_t, int64_t, int64_t>{64, 128, 1}, {64, 256, 3},
+        {128, 128, 4}, {256, 128, 8}})
+    expectRuleMatches(
+        kernel, someDims(65536),
+        [&](const MatmulShape &p) {
+          return getWgmmaTmaPlan(&context, p, tileN, 4, 1, 132,
+                                 tileM == 64 ? ConsumerSchedule::pingpong
+                                             : ConsumerSchedule::cooperative,
+                                 tileM, splitK);
+        },
+        "wgmma_tma " + std::to_string(tileM) + "x" + std::to_string(tileN) +
+            " split " + std::to_string(splitK));
   // Siblings: a tile_n-wide tile holds tile_n / 2 columns of each weight.
   OwningOpRef<ModuleOp> siblings = siblingKernel(2560, 6912);
   expectRuleMatches(
