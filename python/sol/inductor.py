@@ -11,7 +11,11 @@ before Inductor lowers it) the pass:
 1. finds the matmul roots: `mm`, `addmm` (Inductor may already have split it
    into `mm` + `add`: both match), the weight read through `permute`/`t`
    of a 2-D tensor (nn.Linear, `transpose_b`) or as it is (`[K, N]`, GPT-2's
-   Conv1D);
+   Conv1D); and `torch._scaled_mm` (fp8 operands, their scales as
+   sol.matmul's scale operands: docs/fp8.md), which sol plans once a kernel
+   path emits fp8 and until then leaves to Inductor with that reason. A
+   fused gated projection whose halves meet (Phi-3's gate_up_proj) is first
+   split into two matmuls (`split_fused_projections`);
 2. grows each root into a region through the elementwise ops of its epilogue
    (bias, residual, activations, even as Inductor decomposed them: silu is
    `x / (1 + exp(-x))` by then; casts) and the reshapes of leading dims
@@ -82,6 +86,8 @@ prims = torch.ops.prims
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 _TORCH_DTYPES = {v: k for k, v in _DTYPES.items()}
+# fp8 storage types: operands of `torch._scaled_mm` alone (docs/fp8.md).
+_FP8 = {torch.float8_e4m3fn: "f8E4M3FN", torch.float8_e5m2: "f8E5M2"}
 
 #===----------------------------------------------------------------------===#
 # What the pass recognises
@@ -108,7 +114,7 @@ _RESHAPES = {aten.view.default, aten.reshape.default,
              aten.unsqueeze.default}
 _TRANSPOSES = {aten.permute.default, aten.t.default,
                aten.transpose.int}
-_MATMULS = {aten.mm.default, aten.addmm.default}
+_MATMULS = {aten.mm.default, aten.addmm.default, aten._scaled_mm.default}
 # Matmuls the pass counts but does not take (yet), with the reason.
 _OTHER_MATMULS = {aten.bmm.default: "bmm is not taken yet",
                   aten.baddbmm.default: "baddbmm is not taken yet"}
@@ -173,8 +179,40 @@ def _weight_of(b):
     return b, False
 
 
+_SCALED_MM_ARGS = ("self", "mat2", "scale_a", "scale_b", "bias",
+                   "scale_result", "out_dtype", "use_fast_accum")
+
+
+def _scaled_mm_args(node):
+    """`torch._scaled_mm`'s arguments by name, defaults filled in."""
+    named = dict(zip(_SCALED_MM_ARGS, node.args), **node.kwargs)
+    for name in _SCALED_MM_ARGS[4:]:
+        named.setdefault(name, None)
+    return named
+
+
+def _scales_of(node):
+    """(scale_a, scale_b) nodes of an fp8 root; (None, None) otherwise."""
+    if node.target != aten._scaled_mm.default:
+        return None, None
+    named = _scaled_mm_args(node)
+    return named["scale_a"], named["scale_b"]
+
+
 def _matmul_parts(node):
     """(A, B node, transpose_b, bias or None) of a root, else a reason."""
+    if node.target == aten._scaled_mm.default:
+        named = _scaled_mm_args(node)
+        if named["scale_result"] is not None:
+            return "_scaled_mm with an fp8 result (scale_result)"
+        if _val(node).dtype not in _DTYPES:
+            return f"_scaled_mm into {_val(node).dtype}"
+        weight, transpose_b = _weight_of(named["mat2"])
+        if not transpose_b:
+            # fp8 tensor cores read both operands K-major (docs/fp8.md).
+            return "_scaled_mm whose B is not an [N, K] weight read " \
+                "transposed (fp8 tensor cores read B K-major)"
+        return named["self"], weight, transpose_b, named["bias"]
     if node.target == aten.addmm.default:
         if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
             return "addmm with alpha or beta"
@@ -416,6 +454,22 @@ def _classify_input(node, m, n_cols):
     return f"an input of shape {list(shape)} (not [M, N], [N] or a scalar)"
 
 
+def _why_not_scales(node, m, n):
+    """Why sol cannot take an fp8 root's scales ('' when it can): f32, per
+    tensor or per token ([M, 1]) for A, per tensor or per output channel
+    ([1, N] / [N]) for B, as sol.matmul's scale operands take them."""
+    for what, scale, per in (("scale_a", _scales_of(node)[0], "rows"),
+                             ("scale_b", _scales_of(node)[1], "vector")):
+        if scale is None:
+            continue
+        if not _is_tensor(scale) or _val(scale).dtype != torch.float32:
+            return f"_scaled_mm's {what} is not an f32 tensor"
+        kind = _classify_input(scale, m, 1 if per == "rows" else n)
+        if kind not in ("scalar", per):
+            return f"_scaled_mm's {what}: {kind}"
+    return ""
+
+
 class _Grower:
     """Grows regions from the matmul roots of one graph."""
 
@@ -432,11 +486,12 @@ class _Grower:
             self.refused[node.name] = parts
             return
         a, b, transpose_b, bias = parts
+        dtypes = _FP8 if node.target == aten._scaled_mm.default else _DTYPES
         for what, operand in (("A", a), ("B", b)):
             if not _is_tensor(operand):
                 self.refused[node.name] = f"{what} is not a tensor"
                 return
-            if _val(operand).dtype not in _DTYPES:
+            if _val(operand).dtype not in dtypes:
                 self.refused[node.name] = \
                     f"{what} has dtype {_val(operand).dtype}"
                 return
@@ -457,6 +512,10 @@ class _Grower:
             if kind not in ("vector", "rows", "scalar"):
                 self.refused[node.name] = f"addmm's bias: {kind}"
                 return
+        reason = _why_not_scales(node, _shape(a)[0], _shape(node)[1])
+        if reason:
+            self.refused[node.name] = reason
+            return
         region = Region(roots=[node], m=_shape(a)[0])
         region.add(node)
         self.owner[node] = region
@@ -631,7 +690,8 @@ class _Spec:
         index = len(self.inputs)
         self.inputs.append(node)
         self.roles.append(role)
-        shape, elem = _shape(node), _DTYPES[_val(node).dtype]
+        shape = _shape(node)
+        elem = {**_DTYPES, **_FP8}[_val(node).dtype]
         if role in ("a", "rows"):
             ty = self.ty(shape[-1], elem)
         elif role == "b":
@@ -677,8 +737,12 @@ class _Spec:
         if target in _MATMULS:
             a, b, transpose_b, bias = _matmul_parts(node)
             av, bv = self.arg(a, "a"), self.arg(b, "b")
-            name = self.fresh()
             tb = " transpose_b" if transpose_b else ""
+            for what, scale in zip(("scale_a", "scale_b"), _scales_of(node)):
+                if scale is not None:
+                    sv = self.operand(scale, 1 if what == "scale_a" else cols)
+                    tb += f" {what}({sv[0]} : {sv[1]})"
+            name = self.fresh()
             self.lines.append(f"{name} = sol.matmul {av[0]}, {bv[0]}{tb} : "
                               f"{av[1]}, {bv[1]} -> {result}")
             value = (name, result)
@@ -761,10 +825,16 @@ def _aten_program(region, inputs, outputs):
         if node.target in _MATMULS:
             a, b, transpose_b, bias = _matmul_parts(node)
             args = [encode(a), {"t": encode(b)} if transpose_b else encode(b)]
-            if bias is not None:
+            kwargs = {}
+            if node.target == aten._scaled_mm.default:
+                named = _scaled_mm_args(node)
+                kwargs = {k: encode(named[k]) for k in (
+                    "scale_a", "scale_b", "bias", "out_dtype",
+                    "use_fast_accum") if named[k] is not None}
+            elif bias is not None:
                 args = [encode(bias)] + args
             program.append({"op": str(node.target), "args": args,
-                            "kwargs": {}})
+                            "kwargs": kwargs})
         elif node.target in _RESHAPES:
             program.append({"op": "reshape_rows", "args": [
                 encode(node.args[0])], "kwargs": {},
@@ -1374,8 +1444,9 @@ def _aten_steps(spec):
             if op["op"] == "reshape_rows":
                 steps.append(("reshape", op["cols"], op["args"], {}))
                 continue
-            kind = "mm" if op["op"] in ("aten.mm.default",
-                                        "aten.addmm.default") else "op"
+            kind = {"aten.mm.default": "mm", "aten.addmm.default": "mm",
+                    "aten._scaled_mm.default": "scaled_mm"}.get(op["op"],
+                                                                "op")
             steps.append((kind, _resolve_op(op["op"]), op["args"],
                           op["kwargs"]))
         spec["_aten_steps"] = steps
@@ -1395,6 +1466,10 @@ def _run_aten(inputs, shapes, spec):
             continue
         kwargs = {k: _decode(v, inputs, values)
                   for k, v in kwarg_specs.items()} if kwarg_specs else {}
+        if kind == "scaled_mm" and kwargs["scale_b"].dim() == 1:
+            # A per-channel scale_b enters flattened to [N]; _scaled_mm
+            # takes it as [1, N].
+            kwargs["scale_b"] = kwargs["scale_b"].reshape(1, -1)
         if kind == "mm":
             # Matmuls over the flattened rows, as the region reads them.
             mats = [a.reshape(-1, a.shape[-1]) if a.dim() > 2 else a
@@ -1689,10 +1764,8 @@ def report(index=None):
 def _matmul_flops(node):
     value = _val(node)
     if node.target in _MATMULS:
-        a = _matmul_parts(node)
-        if isinstance(a, str):
-            return 0
-        m, k = _shape(a[0]) if _is_tensor(a[0]) else (0, 0)
+        a = node.args[1] if node.target == aten.addmm.default else node.args[0]
+        m, k = _shape(a) if _is_tensor(a) else (0, 0)
         return 2 * _hint(m) * _hint(k) * _hint(value.shape[-1])
     if node.target in (aten.bmm.default, aten.baddbmm.default):
         a = node.args[-2]
@@ -1859,6 +1932,7 @@ def _replace_region(graph, region, options, resolver, entry):
     # sol refuses stays with Inductor, and the report has the plan and the
     # predicted time at the example M.
     m = _hint(region.m)
+    entry.ir = region_ir(record, m)   # kept in the report if sol refuses it
     compilation, entry.ir = _compile_at_trace(record, text, m)
     entry.dynamic = text not in dynamic_failures and record["dynamic"]
     if record.get("tune"):
