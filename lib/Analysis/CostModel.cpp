@@ -153,6 +153,13 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
   MatmulOp counted;
   for (Operation *op : ops) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      // An fp8 matmul's scales multiply the f32 accumulator once per output
+      // element each: the sol.mul each one stands for (docs/fp8.md).
+      int64_t numScales = (matmul.getScaleA() ? 1 : 0) +
+                          (matmul.getScaleB() ? 1 : 0) +
+                          (matmul.getScaleOut() ? 1 : 0);
+      ewFlops += CheckedCount(numScales) *
+                 countElements(tensorOf(matmul.getResult()).getShape());
       // A sibling of the matmul counted runs as the other half of one matmul
       // of twice the width: A is read once for both.
       MatmulShape &shape = work.matmul;

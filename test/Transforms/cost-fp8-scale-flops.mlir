@@ -1,12 +1,9 @@
 // RUN: sol-opt %s -split-input-file -sol-cost-model | FileCheck %s
 
-// XFAIL: *
 // The scales of an fp8 matmul multiply the f32 accumulator once per output
 // element each (docs/fp8.md, "Cost"): the FLOPs of the sol.mul a user would
-// otherwise write, 1 per result element per scale, as elementwise work.
-// CostModel.cpp's countWork counts a matmul's 2*M*N*K alone, so ew_flops
-// is 0 here; the change it needs is in the report of the fp8 IR commit and
-// in docs/fp8.md. Remove the XFAIL line with it.
+// otherwise write, 1 per result element per scale, as elementwise work
+// (CostModel.cpp's countWork).
 
 #seed = #sol.target<name = "seed", chip = "sm_90a", sm_count = 132, clock_mhz = 1830,
   f16_tflops = 1000.0, bf16_tflops = 1000.0, tf32_tflops = 500.0, fp8_tflops = 2000.0,
