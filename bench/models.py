@@ -246,7 +246,7 @@ def main():
                         help="write a torch.profiler table per row to DIR")
     parser.add_argument("--sol-options", default="",
                         help="sol-to-ptx options for every sol compile, as "
-                        "sol-opt spells them (e.g. n-major-tma=true)")
+                        "sol-opt spells them (e.g. small-m-tma=true)")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")

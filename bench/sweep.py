@@ -687,7 +687,7 @@ def parse_args(argv=None):
     parser.add_argument("--budget-s", type=float, default=420)
     parser.add_argument("--sol-options", default=None,
                         help="sol-to-ptx options for every sol compile, as "
-                        "sol-opt spells them (e.g. n-major-tma=true)")
+                        "sol-opt spells them (e.g. small-m-tma=true)")
     parser.add_argument("--heat-s", type=float, default=0.25)
     parser.add_argument("--window-s", type=float, default=0.02)
     parser.add_argument("--l2-warm", action="store_true")

@@ -56,10 +56,10 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_sib256 \
   --only='^mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)x(77x200|1000x1000)$' "$work/matrix_sib256.mlir"
 "$sol_opt" "$work/matrix_sib256.mlir" -o /dev/null \
   --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma tiles=128x256"
-# [K, N] weights (GPT-2's Conv1D) read N-major by the TMA kernels (opt-in,
-# n-major-tma, until this matrix has passed on a GPU): each
-# schedule at each offered tile width (the multiples of 64), down to 7 rows
-# and N = 1000 (a partial last box of 40 columns).
+# [K, N] weights (GPT-2's Conv1D) read N-major by the TMA kernels (on by
+# default since this matrix passed them on 2026-12-01): each schedule at
+# each offered tile width (the multiples of 64), down to 7 rows and N = 1000
+# (a partial last box of 40 columns).
 for variant in "_kn128:schedules=pingpong tiles=128x128" \
                "_kn192:schedules=pingpong tiles=128x192" \
                "_kn256:schedules=cooperative tiles=128x256" \
@@ -68,7 +68,7 @@ for variant in "_kn128:schedules=pingpong tiles=128x128" \
     --only='^mm_kn_bias_gelu_erf_(f16|bf16)_(7|64|4097)x(1000x1000|2560x2560)$' \
     "$work/matrix${variant%%:*}.mlir"
   "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix n-major-tma=true paths=wgmma_tma ${variant#*:}"
+    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma ${variant#*:}"
 done
 # Small M against a wide or deep weight (issue 19) on the TMA kernels'
 # small-M plans (opt-in, small-m-tma, until this matrix has passed on a
