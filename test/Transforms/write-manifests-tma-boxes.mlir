@@ -8,7 +8,7 @@
 // RUN: tr -d ' \n' < %t/tall/plain_matmul_0.json | FileCheck %s --check-prefix=TALL
 // RUN: sol-opt %t/siblings.mlir --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x144" --sol-write-manifests=dir=%t/siblings -o /dev/null
 // RUN: tr -d ' \n' < %t/siblings/siblings_matmul_0.json | FileCheck %s --check-prefix=SIBLINGS
-// RUN: sol-opt %t/n_major.mlir --sol-annotate --sol-form-kernels --sol-tile="n-major-tma=true paths=wgmma_tma tiles=128x128" --sol-write-manifests=dir=%t/n_major -o /dev/null
+// RUN: sol-opt %t/n_major.mlir --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma tiles=128x128" --sol-write-manifests=dir=%t/n_major -o /dev/null
 // RUN: tr -d ' \n' < %t/n_major/n_major_matmul_0.json | FileCheck %s --check-prefix=NMAJOR
 
 // A 2-block cluster: each block loads 64 of the tile's 128 weight rows and

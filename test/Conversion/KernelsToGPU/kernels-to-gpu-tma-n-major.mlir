@@ -1,5 +1,5 @@
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="n-major-tma=true paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=PINGPONG
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="n-major-tma=true paths=wgmma_tma schedules=cooperative tiles=128x256" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=COOP
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=PINGPONG
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=cooperative tiles=128x256" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=COOP
 
 // A [K, N] weight (GPT-2's Conv1D) on the TMA kernels, read N-major: the
 // producer loads each stage's B tile as tile_n / 64 boxes of 64 columns (the
