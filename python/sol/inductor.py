@@ -119,6 +119,15 @@ _MATMULS = {aten.mm.default, aten.addmm.default, aten._scaled_mm.default}
 _OTHER_MATMULS = {aten.bmm.default: "bmm is not taken yet",
                   aten.baddbmm.default: "baddbmm is not taken yet"}
 
+
+
+def _is_elementwise(target):
+    """Whether an ATen op is one of the elementwise ops sol's epilogues
+    spell (the growth's and the fused-projection split's one list)."""
+    return target in _BINARY or target in _UNARY or target in _CASTS or \
+        target in _GELU or target in _POW
+
+
 # The integer powers written as products (x**2, GELU-tanh's x**3).
 _MAX_INTEGER_POWER = 4
 
@@ -210,8 +219,10 @@ def _matmul_parts(node):
         weight, transpose_b = _weight_of(named["mat2"])
         if not transpose_b:
             # fp8 tensor cores read both operands K-major (docs/fp8.md).
-            return "_scaled_mm whose B is not an [N, K] weight read " \
-                "transposed (fp8 tensor cores read B K-major)"
+            # fp8 tensor cores read B K-major: sol takes it as the
+            # transposed view of a contiguous [N, K] weight (docs/fp8.md).
+            return "_scaled_mm whose B is not the transposed view of a " \
+                "contiguous [N, K] weight"
         return named["self"], weight, transpose_b, named["bias"]
     if node.target == aten.addmm.default:
         if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
@@ -262,10 +273,8 @@ def _elementwise_reach(node, depth=_MEET_DEPTH):
     reached, frontier = set(), [node]
     for _ in range(depth):
         frontier = [u for n in frontier for u in n.users
-                    if u.op == "call_function" and u not in reached and (
-                        u.target in _BINARY or u.target in _UNARY or
-                        u.target in _CASTS or u.target in _GELU or
-                        u.target in _POW)]
+                    if u.op == "call_function" and u not in reached and
+                    _is_elementwise(u.target)]
         if not frontier:
             break
         reached.update(frontier)
@@ -559,9 +568,7 @@ class _Grower:
                     _same_dim(_shape(node)[-1], _shape(src)[-1])):
                 return "a reshape of the last dim", ()
             return None, ()
-        elementwise = target in _BINARY or target in _UNARY or \
-            target in _CASTS or target in _GELU or target in _POW
-        if not elementwise:
+        if not _is_elementwise(target):
             return f"{target} is not elementwise", ()
         if target in _POW and not (isinstance(node.args[1], (int, float))
                                    and float(node.args[1]).is_integer() and

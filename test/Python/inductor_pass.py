@@ -114,6 +114,11 @@ run("addmm_gelu_and_kn_weight", Conv1DLike(), torch.randn(7, 64))
 # the one matmul.
 # CHECK-LABEL: == fused_halves_apart: matches eager: True
 # CHECK:       region 0: sol: mm, view_1 (
+# A [K, N] weight's column halves would be strided views, not weights a
+# kernel reads whole: the projection stays one matmul, its halves' product
+# with Inductor.
+# CHECK-LABEL: == fused_kn_weight: matches eager: True
+# CHECK:       region 0: sol: mm, view_1 (
 class GateUp(torch.nn.Module):
     def __init__(self, d=64, f=96, bias=False, meet=True):
         super().__init__()
@@ -133,6 +138,19 @@ run("fused_gate_up", GateUp(), torch.randn(2, 5, 64))
 run("fused_gate_up_bias_dynamic", GateUp(bias=True), torch.randn(3, 7, 64),
     dynamic=True)
 run("fused_halves_apart", GateUp(meet=False), torch.randn(2, 5, 64))
+
+
+class GateUpKN(torch.nn.Module):
+    def __init__(self, d=64, f=96):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(d, 2 * f) / d ** 0.5)
+
+    def forward(self, x):
+        gate, up = (x @ self.w).chunk(2, dim=-1)
+        return F.silu(gate) * up
+
+
+run("fused_kn_weight", GateUpKN(), torch.randn(2, 5, 64))
 
 
 # A batched matmul (attention scores written by hand) stays with Inductor,
