@@ -1072,7 +1072,8 @@ def _fused_impl(inputs, out_dims, spec_text):
             failures[(spec_text, m)] = f"{type(error).__name__}: {error}"
             log.warning("a sol region runs its ATen ops at M=%d from now on:"
                         " %s", m, failures[(spec_text, m)])
-            return _run_aten(inputs, _out_shapes(out_dims, spec), spec)
+            return _run_fallback(inputs, _out_shapes(out_dims, spec), spec,
+                                 spec_text)
     return _fused_first(inputs, out_dims, spec_text)
 
 
@@ -1105,8 +1106,9 @@ def _fused_first(inputs, out_dims, spec_text):
             failures[key] = f"{type(error).__name__}: {error}"
             log.warning("a sol region runs its ATen ops at M=%d from now on:"
                         " %s", m, failures[key])
-    _calls[call_key] = lambda inputs: _run_aten(inputs, shapes, spec)
-    return _run_aten(inputs, shapes, spec)
+    _calls[call_key] = lambda inputs: _run_fallback(inputs, shapes, spec,
+                                                    spec_text)
+    return _run_fallback(inputs, shapes, spec, spec_text)
 
 
 #===----------------------------------------------------------------------===#
@@ -1258,18 +1260,26 @@ def _cublas_matmuls(spec):
     return run
 
 
-def sol_wins(sol_us, cublas_us):
-    """Whether sol keeps a region: strictly faster than cuBLAS's bare
-    matmuls. Inductor's epilogue (which the bare matmuls leave out) costs
-    something on top, often nothing when it fuses into the next kernel, so
-    the bare matmuls are the honest bar and a tie goes to Inductor."""
-    return sol_us < cublas_us
+def sol_wins(sol_us, other_us):
+    """Whether sol keeps a region: strictly faster than what would run
+    instead (`choose`'s bar); a tie goes to the other."""
+    return sol_us < other_us
 
 
-def choose(inputs, shapes, spec, text, m):
-    """Times sol's kernels and cuBLAS's matmuls for this region at M and
-    keeps the faster (`sol_wins`). Called once per (region, M), never while
-    a CUDA graph is being captured (then sol runs)."""
+def choose(inputs, shapes, spec, text, m, bar="fallback"):
+    """Times sol's kernels for this region at M against the code that
+    would run instead, and keeps the faster (`sol_wins`). Called once per
+    (region, M), never while a CUDA graph is being captured (then sol
+    runs).
+
+    The bar is what the region becomes when sol loses:
+    - "cublas" at trace time, where the region is left to Inductor, whose
+      own code for it is cuBLAS's matmuls and an epilogue that often fuses
+      into the next kernel for nothing: the bare matmuls are the honest bar;
+    - "fallback" in the op (an M a dynamic graph first meets), where the
+      region stays in sol's op and losing means `_run_fallback`: that is
+      what is timed, since a bar it cannot reach would move the region to
+      something slower than sol (NOTES section 30)."""
     key = (text, m)
     if key in choices or (torch.cuda.is_available() and
                           torch.cuda.is_current_stream_capturing()):
@@ -1278,19 +1288,24 @@ def choose(inputs, shapes, spec, text, m):
     # The path the model's calls take (outside CUDA graphs its host time
     # counts).
     call = _sol_call(shapes, spec, text, m)
-    cublas = _cublas_matmuls(spec)
+    if bar == "cublas":
+        other = _cublas_matmuls(spec)
+    else:
+        def other(inputs):
+            return _run_fallback(inputs, shapes, spec, text)
     with torch.no_grad():
         copies = rotation(inputs)   # L2-cold: see _L2_MARGIN
         sol_us = _gpu_us(lambda i: call(copies[i]), graphs,
                          rotation=len(copies))
-        cublas_us = _gpu_us(lambda i: cublas(copies[i]), graphs,
-                            rotation=len(copies))
+        other_us = _gpu_us(lambda i: other(copies[i]), graphs,
+                           rotation=len(copies))
         count = len(copies)
-    measurements[key] = {"sol_us": sol_us, "cublas_us": cublas_us,
+    measurements[key] = {"sol_us": sol_us, f"{bar}_us": other_us,
                          "copies": count}
-    choices[key] = "sol" if sol_wins(sol_us, cublas_us) else "aten"
-    log.info("region at M=%d: sol %.1f us, cuBLAS matmuls %.1f us: %s", m,
-             sol_us, cublas_us, choices[key])
+    choices[key] = "sol" if sol_wins(sol_us, other_us) else "aten"
+    log.info("region at M=%d: sol %.1f us, %s %.1f us: %s", m, sol_us,
+             "cuBLAS matmuls" if bar == "cublas" else "its ATen fallback",
+             other_us, choices[key])
 
 
 def _run_sol(inputs, shapes, spec, text, m):
@@ -1461,8 +1476,14 @@ def _aten_steps(spec):
 
 
 def _run_aten(inputs, shapes, spec):
-    """The region's own ATen ops (the fallback), over the same 2-D [M, N]
-    view of its inputs that sol's kernels take."""
+    """The region's own ATen ops called one by one (the interpreted
+    fallback), over the same 2-D [M, N] view of its inputs that sol's
+    kernels take."""
+    return [v.reshape(s) for v, s in zip(_aten_values(inputs, spec), shapes)]
+
+
+def _aten_values(inputs, spec):
+    """`_run_aten`'s outputs before their final reshape."""
     m = inputs[0].shape[0]
     inputs = [_flatten(t, role, m) for t, role in zip(inputs, spec["roles"])]
     values = []
@@ -1483,8 +1504,61 @@ def _run_aten(inputs, shapes, spec):
                     for a in args[-2:]]
             args = args[:-2] + mats
         values.append(fn(*args, **kwargs))
-    return [values[i].reshape(s) for i, s in zip(spec["aten_outputs"],
-                                                 shapes)]
+    return [values[i] for i in spec["aten_outputs"]]
+
+
+#===----------------------------------------------------------------------===#
+# The fallback: the region's ATen ops as Inductor compiles them
+#===----------------------------------------------------------------------===#
+
+# spec text -> the region's ATen ops compiled by Inductor for every M; None
+# where that compilation failed (the ops then run one by one).
+_compiled_fallbacks = {}
+
+
+def compiles_fallback(inputs):
+    """Whether the op's fallback is Inductor's compilation of the region's
+    ATen ops, not the ops called one by one from Python: on CUDA, where the
+    op falls back at every M its kernels lose at (the measured choice), so
+    the fallback must cost what Inductor's code for the region would.
+    Called one by one, Phi-3's gated region is eight f32 kernels and their
+    host time, and its 64-token decode step ran 4x Inductor's (NOTES
+    section 30). On the CPU the fallback only catches failures, and the
+    interpreted ops are the simplest reference."""
+    return inputs[0].is_cuda
+
+
+def _run_fallback(inputs, shapes, spec, text):
+    """The region's ATen ops at these inputs: compiled where
+    `compiles_fallback`, interpreted otherwise or where compiling failed."""
+    if compiles_fallback(inputs):
+        fn = _compiled_fallback(spec, text)
+        if fn is not None:
+            try:
+                return [v.reshape(s) for v, s in zip(fn(*inputs), shapes)]
+            except Exception as error:  # the model must not break
+                _compiled_fallbacks[text] = None
+                log.warning("a sol region's ATen ops did not compile; they "
+                            "run one by one: %s: %s", type(error).__name__,
+                            error)
+    return _run_aten(inputs, shapes, spec)
+
+
+def _compiled_fallback(spec, text):
+    """The region's ATen ops through torch.compile (Inductor, a dynamic M:
+    one compilation serves every M but dynamo's 0/1 specialisation), built
+    on first use; None once that failed."""
+    if text not in _compiled_fallbacks:
+        def region(*inputs):
+            return tuple(_aten_values(list(inputs), spec))
+        # Dynamo keeps at most `recompile_limit` compilations per code
+        # object and every region's closure would share this one: a code
+        # object of its own gives each region its own entries.
+        region.__code__ = region.__code__.replace(
+            co_name=f"sol_fallback_{len(_compiled_fallbacks)}")
+        _compiled_fallbacks[text] = torch.compile(
+            region, backend="inductor", dynamic=True, fullgraph=True)
+    return _compiled_fallbacks[text]
 
 
 _library.impl("fused", _fused_impl, "CPU")
@@ -2084,7 +2158,7 @@ def _measure_real(record, text, inputs, outputs, m):
     spec = _parse_spec(text)
     tensors = _random_inputs(inputs, "cuda")
     shapes = [[_hint(d) for d in _shape(n)] for n in outputs]
-    choose(tensors, shapes, spec, text, m)
+    choose(tensors, shapes, spec, text, m, bar="cublas")
     times = measurements.get((text, m))
     if times and choices[(text, m)] != "sol":
         return (f"measured: sol {times['sol_us']:.1f} us, cuBLAS's matmuls "

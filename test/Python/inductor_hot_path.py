@@ -212,10 +212,12 @@ check_copies("tiny", [torch.randn(1, 8), torch.randn(8, 8)])
 
 # choose() times each side over the copies: every call of the timing loop
 # (here a stand-in that runs each call once) reads other buffers, on sol's
-# side (the kernels' pointers) and on cuBLAS's (torch.mm's operands).
+# side (the kernels' pointers) and on the bar's: cuBLAS's (torch.mm's
+# operands) at trace time, the op's fallback in the op.
 # (7936 bytes a copy, 17 others for two 64 KiB L2s.)
 # CHECK: == choice over copies: sol saw 18 of 18, cuBLAS saw 18 of 18
-seen = {"sol": set(), "cublas": set()}
+# CHECK: == choice over copies: sol saw 18 of 18, the fallback saw 18 of 18
+seen = {"sol": set(), "cublas": set(), "fallback": set()}
 real_bind, real_mm = tensor_launcher.bind, torch.mm
 
 
@@ -250,10 +252,24 @@ tensor_launcher.bind = recording_bind
 torch.mm = recording_mm
 with torch.no_grad():
     inputs = [torch.randn(5, 24), torch.randn(72, 24), torch.randn(72)]
+    inductor.choose(inputs, [[5, 72]] * len(spec["out_ranks"]), spec, text, 5,
+                    bar="cublas")
+    count = inductor.measurements[(text, 5)]["copies"]
+    print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
+          f"cuBLAS saw {len(seen['cublas'])} of {count}")
+    real_fallback = inductor._run_fallback
+
+    def recording_fallback(inputs, *rest):
+        seen["fallback"].add(inputs[0].data_ptr())
+        return real_fallback(inputs, *rest)
+    inductor._run_fallback = recording_fallback
+    seen["sol"].clear()
+    inductor.choices.pop((text, 5))
     inductor.choose(inputs, [[5, 72]] * len(spec["out_ranks"]), spec, text, 5)
+    inductor._run_fallback = real_fallback
+    count = inductor.measurements[(text, 5)]["copies"]
+    print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
+          f"the fallback saw {len(seen['fallback'])} of {count}")
 torch.mm = real_mm
 tensor_launcher.bind = real_bind
 inductor.rotation, inductor._gpu_us = real
-count = inductor.measurements[(text, 5)]["copies"]
-print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
-      f"cuBLAS saw {len(seen['cublas'])} of {count}")

@@ -264,6 +264,37 @@ with torch.no_grad():
 print(f"== choice routes the op: matches eager {ok[0]} {ok[1]}, ATen calls "
       f"{len(calls)}")
 
+# Where the fallback runs often (an M sol loses at, on CUDA:
+# `compiles_fallback`), it is the region's ATen ops compiled by Inductor
+# once for every M, not the ops one by one: forced here on the CPU. Two
+# chosen-for-ATen M (21, 24) share one compilation, the interpreted ops do
+# not run, the results match eager; another region gets a code object of
+# its own (dynamo's per-code-object recompile limit).
+# CHECK: == compiled fallback: matches eager True True, interpreted calls 0, compilations 1, own code True
+real_predicate = inductor.compiles_fallback
+inductor.compiles_fallback = lambda inputs: True
+with torch.no_grad():
+    calls = []
+    inductor._run_aten = lambda *a: calls.append(1) or real_aten(*a)
+    ok = []
+    graphs_before = torch._dynamo.utils.counters["stats"]["unique_graphs"]
+    for tokens in (7, 8):
+        x = torch.randn(3, tokens, 16)
+        inductor.choices[(text, 3 * tokens)] = "aten"
+        ok.append(torch.allclose(compiled(x), compiled._orig_mod(x),
+                                 rtol=1e-4, atol=1e-4))
+        inductor.choices.pop((text, 3 * tokens))
+    inductor._run_aten = real_aten
+    fallback = inductor._compiled_fallbacks[text]
+    other = inductor._compiled_fallback(spec, text + " ")
+    code = lambda f: f._torchdynamo_orig_callable.__code__
+    frames = (torch._dynamo.utils.counters["stats"]["unique_graphs"] -
+              graphs_before)
+inductor.compiles_fallback = real_predicate
+print(f"== compiled fallback: matches eager {ok[0]} {ok[1]}, interpreted "
+      f"calls {len(calls)}, compilations {frames}, own code "
+      f"{code(fallback) is not code(other)}")
+
 # reduce-overhead is Inductor's mode, passed through (CUDA graphs are a
 # no-op on the CPU); a bad option fails the region, not the model.
 # CHECK-LABEL: == reduce_overhead: matches eager: True
