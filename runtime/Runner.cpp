@@ -365,8 +365,12 @@ void Runner::runCuda(const Manifest &manifest, RunResult &result) {
   if (!checkLaunchSupport(driver, manifest, error))
     return;
 
-  // Pick the binary: a cubin needs no JIT, so it wins unless told otherwise.
+  // Pick the binary: a cubin needs no JIT, so it wins unless told otherwise
+  // or it is not there (`--sol-to-ptx` with cubin=false writes the PTX and a
+  // manifest that names both).
+  bool cubinPresent = access(manifest.cubinPath.c_str(), R_OK) == 0;
   bool useCubin = !manifest.cubinPath.empty() &&
+                  (cubinPresent || manifest.ptxPath.empty()) &&
                   (!options.preferPtx || manifest.ptxPath.empty());
   result.binaryPath = useCubin ? manifest.cubinPath : manifest.ptxPath;
   if (result.binaryPath.empty()) {

@@ -780,6 +780,21 @@ RunResult runFakeCuda(const std::string &kernel, const std::string &ptxText,
   return runOnFakeDriver(text, checkOnly);
 }
 
+TEST(RunnerCudaTest, AbsentCubinFallsBackToThePtx) {
+  // `--sol-to-ptx` with cubin=false names a cubin it did not write: the
+  // runner loads the PTX rather than fail on the missing file.
+  std::string ptx = writeTempFile("absent_cubin.ptx", "// fake module\n");
+  std::string text = addF32Manifest(
+      R"("kernel": "add_f32", "ptx": ")" + ptx + R"(",
+    "cubin": ")" + ptx + R"(.absent.cubin",
+    "target": {"chip": "sm_90a", "l2_bytes": 1048576},
+    "launch": {"grid": [1, 1, 1], "block": [32, 1, 1], "smem": 65536},)");
+  RunResult result = runOnFakeDriver(text, /*checkOnly=*/true);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_TRUE(result.pass);
+  EXPECT_EQ(result.binaryPath, ptx);
+}
+
 TEST(RunnerCudaTest, FakeDriverChecksAndTimes) {
   RunResult result = runFakeCuda("add_f32", "// fake module\n");
   EXPECT_TRUE(result.error.empty()) << result.error;
