@@ -11,6 +11,13 @@ Tolerance sol::runtime::getDefaultTolerance(DType dtype) {
   Tolerance tolerance;
   if (dtype == DType::F32)
     tolerance.atol = tolerance.rtol = 1e-4;
+  // An fp8 output is the reference rounded once to 3 (e4m3fn) or 2 (e5m2)
+  // mantissa bits: half an ulp is 2^-4 (2^-3) of the value, plus slack for
+  // the f32 accumulation moving a value across a rounding boundary.
+  if (dtype == DType::F8E4M3FN)
+    tolerance.atol = tolerance.rtol = 0.07;
+  if (dtype == DType::F8E5M2)
+    tolerance.atol = tolerance.rtol = 0.13;
   return tolerance;
 }
 

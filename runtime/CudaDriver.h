@@ -45,6 +45,7 @@ constexpr CUjit_option CU_JIT_LOG_VERBOSE = 12;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 
 // Tensor maps (TMA descriptors, sm_90+): the CUtensorMap* enums of cuda.h.
+constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0;
 constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
 constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7;
 constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;

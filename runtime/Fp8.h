@@ -18,6 +18,8 @@
 #ifndef SOL_RUNTIME_FP8_H
 #define SOL_RUNTIME_FP8_H
 
+#include "runtime/DType.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -30,6 +32,12 @@ namespace sol {
 namespace runtime {
 
 enum class Fp8Kind { E4M3FN, E5M2 };
+
+/// The kind of an fp8 runtime dtype (isFp8DType).
+inline Fp8Kind getFp8Kind(DType dtype) {
+  assert(isFp8DType(dtype) && "an fp8 dtype");
+  return dtype == DType::F8E4M3FN ? Fp8Kind::E4M3FN : Fp8Kind::E5M2;
+}
 
 /// The bit layout of one kind: exponent and mantissa widths, bias.
 struct Fp8Format {

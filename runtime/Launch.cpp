@@ -16,6 +16,10 @@ static int getTensorMapDataType(DType dtype) {
     return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   case DType::F32:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  // TMA moves fp8 codes as bytes; the wgmma instruction names their kind.
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }
   return -1;
 }

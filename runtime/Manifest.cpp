@@ -776,6 +776,23 @@ static bool parseOp(FieldReader &reader, const Json &entry, size_t id,
         return reader.fail(where + ": \"transpose_b\" must be a bool");
       op.transposeB = transpose->get<bool>();
     }
+    struct {
+      const char *key;
+      int *field;
+    } scales[] = {{"scale_a", &op.scaleA},
+                  {"scale_b", &op.scaleB},
+                  {"scale_out", &op.scaleOut}};
+    for (auto &scale : scales) {
+      const Json *value = getMember(entry, scale.key);
+      if (!value)
+        continue;
+      int64_t scaleId;
+      // Like an operand, a scale names an earlier value.
+      if (!reader.readInteger(*value, where + ": \"" + scale.key + "\"", 0,
+                              static_cast<int64_t>(id) - 1, scaleId))
+        return false;
+      *scale.field = static_cast<int>(scaleId);
+    }
   }
   if (op.kind == OpKind::Gelu) {
     std::string approximate = "erf";
@@ -789,6 +806,47 @@ static bool parseOp(FieldReader &reader, const Json &entry, size_t id,
                          approximate + "\"");
     op.geluTanh = approximate == "tanh";
   }
+  return true;
+}
+
+/// The shapes docs/fp8.md gives an fp8 matmul's scales: f32 each; scale_a
+/// one value ([] or [1]) or one per row of A (A's shape with K = 1);
+/// scale_b one value or one per column ([N]); scale_out one value, and
+/// only for an fp8 result. The reference reads them by these shapes.
+static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
+                               const ProgramOp &op, const std::string &where) {
+  auto isPerTensor = [](const Shape &shape) {
+    return shape.empty() || shape == Shape{1};
+  };
+  const Shape &a = manifest.program[op.operands[0]].shape;
+  bool fp8 = isFp8DType(manifest.program[op.operands[0]].dtype);
+  struct {
+    const char *name;
+    int id;
+  } scales[] = {
+      {"scale_a", op.scaleA}, {"scale_b", op.scaleB}, {"scale_out", op.scaleOut}};
+  for (auto &scale : scales) {
+    if (scale.id < 0)
+      continue;
+    const ProgramOp &value = manifest.program[scale.id];
+    std::string prefix = where + ": \"" + scale.name + "\" ";
+    if (!fp8)
+      return reader.fail(prefix + "on a matmul of non-fp8 operands");
+    if (value.dtype != DType::F32)
+      return reader.fail(prefix + "is " + getDTypeName(value.dtype) +
+                         ", not f32");
+    Shape perRow(a.begin(), a.end() - 1);
+    perRow.push_back(1);
+    bool fits = isPerTensor(value.shape) ||
+                (scale.id == op.scaleA && value.shape == perRow) ||
+                (scale.id == op.scaleB && value.shape == Shape{op.shape.back()});
+    if (!fits)
+      return reader.fail(prefix + "has shape " + formatShape(value.shape) +
+                         ", not one the matmul's scales take");
+  }
+  if ((op.scaleOut >= 0) != isFp8DType(op.dtype))
+    return reader.fail(where + ": an fp8 result takes \"scale_out\", and "
+                               "only an fp8 result does");
   return true;
 }
 
@@ -824,7 +882,7 @@ static bool verifyOpShape(FieldReader &reader, const Manifest &manifest,
     if (op.shape != expected)
       return reader.fail(where + ": result shape " + formatShape(op.shape) +
                          " should be " + formatShape(expected));
-    return true;
+    return verifyMatmulScales(reader, manifest, op, where);
   }
   if (isBinaryOp(op.kind)) {
     Shape expected;

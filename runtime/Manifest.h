@@ -83,6 +83,11 @@ struct ProgramOp {
   int argIndex = -1;        // arg
   double constantValue = 0; // constant
   bool transposeB = false;  // matmul: b is [N, K]
+  /// matmul: the value ids of its fp8 dequantisation scales (docs/fp8.md,
+  /// "Scales"), -1 where absent (a scale of 1): scale_a per tensor or per
+  /// row of A, scale_b per tensor or per column, scale_out the fp8
+  /// result's.
+  int scaleA = -1, scaleB = -1, scaleOut = -1;
   bool geluTanh = false;    // gelu: tanh approximation instead of erf
   DType dtype = DType::F32;
   Shape shape;

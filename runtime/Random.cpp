@@ -1,6 +1,7 @@
 //===- Random.cpp - seeded inputs and f16/bf16 conversions ----------------===//
 
 #include "runtime/Random.h"
+#include "runtime/Fp8.h"
 
 #include <cmath>
 
@@ -94,6 +95,13 @@ double sol::runtime::roundToDType(double value, DType dtype) {
     return bf16BitsToDouble(doubleToBF16Bits(value));
   case DType::F32:
     return static_cast<double>(static_cast<float>(value));
+  case DType::F8E4M3FN:
+  case DType::F8E5M2: {
+    // sol.cast's conversion: saturating, so a drawn value never becomes a
+    // NaN code (e4m3fn has no infinity).
+    Fp8Kind kind = getFp8Kind(dtype);
+    return decodeFp8(encodeFp8(value, kind), kind);
+  }
   }
   return value;
 }
@@ -107,6 +115,10 @@ double sol::runtime::loadElement(const void *buffer, DType dtype,
     return bf16BitsToDouble(static_cast<const uint16_t *>(buffer)[index]);
   case DType::F32:
     return static_cast<const float *>(buffer)[index];
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return decodeFp8(static_cast<const uint8_t *>(buffer)[index],
+                     getFp8Kind(dtype));
   }
   return 0;
 }
@@ -122,6 +134,11 @@ void sol::runtime::storeElement(void *buffer, DType dtype, size_t index,
     return;
   case DType::F32:
     static_cast<float *>(buffer)[index] = static_cast<float>(value);
+    return;
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    static_cast<uint8_t *>(buffer)[index] =
+        encodeFp8(value, getFp8Kind(dtype));
     return;
   }
 }

@@ -181,6 +181,29 @@ void ReferenceEvaluator::computeRow(int valueId, int64_t row,
     std::vector<double> aRow;
     computeRow(op.operands[0], row, aRow);
     const int64_t bBatch = bShape.size() == 2 ? 0 : row / m;
+    std::vector<double> scaleA = {1.0}, scaleB = {1.0}, scaleOut = {1.0};
+    // A per-token scale_a has one row per row of A; a per-tensor scale has
+    // one row.
+    if (op.scaleA >= 0)
+      computeRow(op.scaleA,
+                 getNumRows(manifest.program[op.scaleA].shape) == 1 ? 0 : row,
+                 scaleA);
+    if (op.scaleB >= 0)
+      computeRow(op.scaleB, 0, scaleB);
+    if (op.scaleOut >= 0)
+      computeRow(op.scaleOut, 0, scaleOut);
+    // The scales apply to the exact accumulator before anything reads it;
+    // an fp8 result stores it over scale_out, rounded as sol.cast rounds
+    // (docs/fp8.md, "Scales").
+    auto finish = [&]() {
+      for (int64_t j = 0; j < n; ++j) {
+        double value =
+            result[j] * scaleA[0] * scaleB[scaleB.size() == 1 ? 0 : j];
+        result[j] = isFp8DType(op.dtype)
+                        ? roundToDType(value / scaleOut[0], op.dtype)
+                        : value;
+      }
+    };
     if (op.transposeB) {
       for (int64_t j = 0; j < n; ++j) {
         const std::vector<double> &bRow =
@@ -199,6 +222,7 @@ void ReferenceEvaluator::computeRow(int valueId, int64_t row,
           result[j] += a * bRow[j];
       }
     }
+    finish();
     return;
   }
   default:

@@ -46,6 +46,11 @@ static std::string dtypeName(Type type) {
     return "bf16";
   if (type.isF32())
     return "f32";
+  // The runtime's spellings (runtime/DType.h).
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3fn";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
@@ -89,11 +94,25 @@ static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
         {"dtype", dtypeName(getElementTypeOrSelf(result.getType()))},
         {"shape", shapeOf(result.getType())}};
     llvm::json::Array operands;
-    for (Value operand : op.getOperands())
+    auto matmul = dyn_cast<MatmulOp>(op);
+    // A matmul's operands are A and B; its scales are named fields, as
+    // their meaning is their role, not their place.
+    SmallVector<Value> listed =
+        matmul ? SmallVector<Value>{matmul.getLhs(), matmul.getRhs()}
+               : SmallVector<Value>(op.getOperands());
+    for (Value operand : listed)
       operands.push_back(ids.lookup(operand));
     entry["operands"] = std::move(operands);
-    if (auto matmul = dyn_cast<MatmulOp>(op))
+    if (matmul) {
       entry["transpose_b"] = matmul.getTransposeB();
+      std::pair<const char *, Value> scales[] = {
+          {"scale_a", matmul.getScaleA()},
+          {"scale_b", matmul.getScaleB()},
+          {"scale_out", matmul.getScaleOut()}};
+      for (auto [key, scale] : scales)
+        if (scale)
+          entry[key] = ids.lookup(scale);
+    }
     if (auto gelu = dyn_cast<GeluOp>(op))
       entry["approximate"] =
           stringifyGeluApproximation(gelu.getApproximation());
