@@ -263,9 +263,10 @@ def main():
         logging.basicConfig(format="%(name)s: %(message)s")
         logging.getLogger("sol").setLevel(logging.INFO)
     DECODE_PAST = args.decode_past
+    # An empty list skips the phase (--prefill "" times decode alone).
     PREFILL[:] = [tuple(map(int, c.split("x"))) for c in
-                  args.prefill.split(",")]
-    DECODE_BATCHES[:] = [int(b) for b in args.decode_batches.split(",")]
+                  args.prefill.split(",") if c]
+    DECODE_BATCHES[:] = [int(b) for b in args.decode_batches.split(",") if b]
     device = "cuda" if torch.cuda.is_available() else "cpu"
     rows = []
     meta = {"date": datetime.date.today().isoformat(),

@@ -72,6 +72,7 @@ import logging
 import operator
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -1121,47 +1122,74 @@ measurements = {}
 
 
 def _gpu_us(fn, graphs, reps=20, rotation=1):
-    """Microseconds per call of `fn(i)`, where `i` picks the copy of the
-    inputs (`rotation`): the calls cycle through `rotation` copies. Replays
-    of a CUDA graph of the calls when the model runs in CUDA graphs (host
-    time does not count there; the graph holds every copy at least once, so
-    a replay finds none in L2 either), else back-to-back calls between CUDA
-    events (host time counts)."""
+    """`_gpu_us_each` of one function."""
+    return _gpu_us_each([fn], graphs, reps, rotation)[0]
+
+
+# Milliseconds of the timed calls run before any window is timed. Under a
+# large matmul the H200 runs at its 700 W cap and its clock sags over the
+# first tens of milliseconds of load, so a side timed first on a cool card
+# runs at a higher clock than the side after it (bench/NOTES.md section
+# 22, 2026-11-30, which found the backend check biased this way); the
+# windows also alternate between the sides for the same reason.
+_HEAT_MS = 30.0
+# Timed windows per side; each side's figure is its best window.
+_WINDOWS = 3
+
+
+def _gpu_us_each(fns, graphs, reps=20, rotation=1):
+    """Microseconds per call of each `fn(i)`, where `i` picks the copy of
+    the inputs (`rotation`): the calls cycle through `rotation` copies.
+    Replays of a CUDA graph of the calls when the model runs in CUDA graphs
+    (host time does not count there; the graph holds every copy at least
+    once, so a replay finds none in L2 either), else back-to-back calls
+    between CUDA events (host time counts). The sides are heated together
+    for `_HEAT_MS`, then timed in alternating windows (`_WINDOWS` each, the
+    best kept), so that none of them is timed on a cooler card."""
+    runs = [_timed_calls(fn, graphs, reps, rotation) for fn in fns]
+    heat_end = time.perf_counter() + _HEAT_MS / 1e3
+    while time.perf_counter() < heat_end:
+        for run, _ in runs:
+            run()
+        torch.cuda.synchronize()
+    best = [float("inf")] * len(runs)
+    for _ in range(_WINDOWS):
+        for j, (run, calls) in enumerate(runs):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            run()
+            end.record()
+            end.synchronize()
+            best[j] = min(best[j], start.elapsed_time(end) * 1e3 / calls)
+    return best
+
+
+def _timed_calls(fn, graphs, reps, rotation):
+    """What `_gpu_us_each` times for `fn`: a function running `calls`
+    calls of it (a CUDA graph's replay in graph mode), and `calls`."""
     counter = itertools.count()
 
     def call():
         fn(next(counter) % rotation)
     call()
     torch.cuda.synchronize()
-    if graphs:
-        calls = max(reps, rotation)
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            call()
-        torch.cuda.current_stream().wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for _ in range(calls):
-                call()
-        run = graph.replay
-    else:
-        calls = reps
-
+    if not graphs:
         def run():
             for _ in range(reps):
                 call()
-    run()
-    best = float("inf")
-    for _ in range(3):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) * 1e3 / calls)
-    return best
+        return run, reps
+    calls = max(reps, rotation)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        call()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            call()
+    return graph.replay, calls
 
 
 # L2-cold timing. In a model step each layer's weights come from HBM (the
@@ -1295,10 +1323,9 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
             return _run_fallback(inputs, shapes, spec, text)
     with torch.no_grad():
         copies = rotation(inputs)   # L2-cold: see _L2_MARGIN
-        sol_us = _gpu_us(lambda i: call(copies[i]), graphs,
-                         rotation=len(copies))
-        other_us = _gpu_us(lambda i: other(copies[i]), graphs,
-                           rotation=len(copies))
+        sol_us, other_us = _gpu_us_each(
+            [lambda i: call(copies[i]), lambda i: other(copies[i])], graphs,
+            rotation=len(copies))
         count = len(copies)
     measurements[key] = {"sol_us": sol_us, f"{bar}_us": other_us,
                          "copies": count}

@@ -235,19 +235,20 @@ def recording_mm(a, b):
     return real_mm(a, b)
 
 
-def one_pass(fn, graphs, reps=20, rotation=1):
-    for i in range(rotation):
-        fn(i)
-    return 1.0
+def one_pass(fns, graphs, reps=20, rotation=1):
+    for fn in fns:
+        for i in range(rotation):
+            fn(i)
+    return [1.0] * len(fns)
 
 
 text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
             inductor._parse_spec(t)["roles"] == ["a", "b", "vector"] and
             "tensor<72x24xf32>" in t)
 spec = inductor._parse_spec(text)
-real = (inductor.rotation, inductor._gpu_us)
+real = (inductor.rotation, inductor._gpu_us_each)
 inductor.rotation = lambda inputs: inductor._copies(inputs, l2 // 16)
-inductor._gpu_us = one_pass
+inductor._gpu_us_each = one_pass
 tensor_launcher.bind = recording_bind
 torch.mm = recording_mm
 with torch.no_grad():
@@ -272,4 +273,36 @@ with torch.no_grad():
           f"the fallback saw {len(seen['fallback'])} of {count}")
 torch.mm = real_mm
 tensor_launcher.bind = real_bind
-inductor.rotation, inductor._gpu_us = real
+inductor.rotation, inductor._gpu_us_each = real
+
+# The two sides of a choice are heated together and then timed in
+# alternating windows (bench/NOTES.md section 22: whichever side is timed
+# first on a cool card gets the higher clock). Here with stand-ins for the
+# CUDA events: the order the sides ran in, after the heat.
+# CHECK: == timing order: heated both True, windows sol other sol other sol other, best [1.0, 2.0]
+order = []
+
+
+class FakeEvent:
+    def __init__(self, **_):
+        self.at = 0.0
+
+    def record(self):
+        self.at = len(order)
+
+    def synchronize(self):
+        pass
+
+    def elapsed_time(self, end):   # ms: 1 us a call for sol, 2 for other
+        return (1.0 if order[-1] == "sol" else 2.0) * 1e-3
+
+
+real_cuda = (torch.cuda.Event, torch.cuda.synchronize, inductor._timed_calls)
+torch.cuda.Event, torch.cuda.synchronize = FakeEvent, lambda: None
+inductor._timed_calls = lambda fn, graphs, reps, rotation: (fn, 1)
+best = inductor._gpu_us_each([lambda: order.append("sol"),
+                              lambda: order.append("other")], False)
+torch.cuda.Event, torch.cuda.synchronize, inductor._timed_calls = real_cuda
+heat, windows = order[:-2 * inductor._WINDOWS], order[-2 * inductor._WINDOWS:]
+print(f"== timing order: heated both {heat[:2] == ['sol', 'other']}, windows "
+      f"{' '.join(windows)}, best {best}")

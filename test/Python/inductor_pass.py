@@ -235,7 +235,7 @@ print(f"== fallback: matches eager {ok}")
 # CHECK: == choice: sol 5.0 vs cuBLAS 5.0 us: aten
 # CHECK: == choice: sol 4.0 vs cuBLAS 5.0 us: sol
 # CHECK: == choice routes the op: matches eager True True, ATen calls 2
-real_timer = inductor._gpu_us
+real_timer = inductor._gpu_us_each
 with torch.no_grad():
     x = torch.randn(3, 6, 16)
     compiled(x)   # M = 18, from the dynamic kernel sets
@@ -244,13 +244,13 @@ with torch.no_grad():
     spec = inductor._parse_spec(text)
     flat = [x.reshape(18, 16)] + [None] * (len(spec["roles"]) - 1)
     for sol_us in (9.0, 5.0, 4.0):
-        times = iter([sol_us, 5.0])
-        inductor._gpu_us = lambda fn, graphs, times=times, **_: next(times)
+        inductor._gpu_us_each = (lambda fns, graphs, sol_us=sol_us, **_:
+                                 [sol_us, 5.0])
         inductor.choices.pop((text, 18), None)
         inductor.choose(flat, [], spec, text, 18)
         print(f"== choice: sol {sol_us} vs cuBLAS 5.0 us: "
               f"{inductor.choices[(text, 18)]}")
-    inductor._gpu_us = real_timer
+    inductor._gpu_us_each = real_timer
     # An M this graph has not run yet (3 x 7 = 21), chosen for ATen before
     # its first call.
     x = torch.randn(3, 7, 16)
