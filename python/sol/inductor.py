@@ -1555,14 +1555,32 @@ def compiles_fallback(inputs):
     return inputs[0].is_cuda
 
 
+# (spec text, M) at which the compiled fallback has run outside a CUDA
+# graph capture: only those may run inside one (`_run_fallback`).
+_fallbacks_ran = set()
+
+
+def _capturing():
+    return torch.cuda.is_available() and \
+        torch.cuda.is_current_stream_capturing()
+
+
 def _run_fallback(inputs, shapes, spec, text):
     """The region's ATen ops at these inputs: compiled where
-    `compiles_fallback`, interpreted otherwise or where compiling failed."""
-    if compiles_fallback(inputs):
+    `compiles_fallback`, interpreted otherwise or where compiling failed.
+    Inside a CUDA graph capture the compiled form runs only at an M it has
+    already run at (so compiled and guarded): dynamo and Inductor compiling
+    there would break the capture, and the interpreted ops capture as they
+    are."""
+    m = inputs[0].shape[0]
+    if compiles_fallback(inputs) and (not _capturing() or
+                                      (text, m) in _fallbacks_ran):
         fn = _compiled_fallback(spec, text)
         if fn is not None:
             try:
-                return [v.reshape(s) for v, s in zip(fn(*inputs), shapes)]
+                outputs = [v.reshape(s) for v, s in zip(fn(*inputs), shapes)]
+                _fallbacks_ran.add((text, m))
+                return outputs
             except Exception as error:  # the model must not break
                 _compiled_fallbacks[text] = None
                 log.warning("a sol region's ATen ops did not compile; they "

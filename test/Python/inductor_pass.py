@@ -271,6 +271,7 @@ print(f"== choice routes the op: matches eager {ok[0]} {ok[1]}, ATen calls "
 # not run, the results match eager; another region gets a code object of
 # its own (dynamo's per-code-object recompile limit).
 # CHECK: == compiled fallback: matches eager True True, interpreted calls 0, compilations 1, own code True
+# CHECK: == fallback in a capture: M=21 matches True, interpreted 0; M=27 matches True, interpreted 1
 real_predicate = inductor.compiles_fallback
 inductor.compiles_fallback = lambda inputs: True
 with torch.no_grad():
@@ -290,10 +291,29 @@ with torch.no_grad():
     code = lambda f: f._torchdynamo_orig_callable.__code__
     frames = (torch._dynamo.utils.counters["stats"]["unique_graphs"] -
               graphs_before)
+    # Inside a CUDA graph capture (here pretended) the compiled form runs
+    # only at an M it already ran at (21); at another (27) the interpreted
+    # ops run, since compiling there would break the capture.
+    real_capturing, inductor._capturing = inductor._capturing, lambda: True
+    inductor._run_aten = lambda *a: calls.append(1) or real_aten(*a)
+    captured = []
+    for tokens in (7, 9):
+        x = torch.randn(3, tokens, 16)
+        before = len(calls)
+        inductor.choices[(text, 3 * tokens)] = "aten"
+        same = torch.allclose(compiled(x), compiled._orig_mod(x), rtol=1e-4,
+                              atol=1e-4)
+        inductor.choices.pop((text, 3 * tokens))
+        captured.append((same, len(calls) - before))
+    inductor._run_aten = real_aten
+    inductor._capturing = real_capturing
 inductor.compiles_fallback = real_predicate
 print(f"== compiled fallback: matches eager {ok[0]} {ok[1]}, interpreted "
-      f"calls {len(calls)}, compilations {frames}, own code "
-      f"{code(fallback) is not code(other)}")
+      f"calls {len(calls) - sum(c for _, c in captured)}, compilations "
+      f"{frames}, own code {code(fallback) is not code(other)}")
+print(f"== fallback in a capture: M=21 matches {captured[0][0]}, interpreted "
+      f"{captured[0][1]}; M=27 matches {captured[1][0]}, interpreted "
+      f"{captured[1][1]}")
 
 # reduce-overhead is Inductor's mode, passed through (CUDA graphs are a
 # no-op on the CPU); a bad option fails the region, not the model.
