@@ -61,6 +61,38 @@ FAMILIES = {
                   num_attention_heads=4, num_key_value_heads=2,
                   vocab_size=96, num_hidden_layers=2, pad_token_id=0,
                   bos_token_id=1, eos_token_id=2), True),
+    # Gemma 2B's width: GeGLU (GELU-tanh gate) MLP, multi-query attention
+    # (8 heads over 1 KV head) with 256-wide heads, a 256000-token
+    # vocabulary, the embedding scaled by sqrt(hidden).
+    "gemma": (transformers.GemmaConfig,
+              dict(hidden_size=2048, intermediate_size=16384,
+                   num_attention_heads=8, num_key_value_heads=1,
+                   head_dim=256, vocab_size=256000, num_hidden_layers=4),
+              dict(hidden_size=64, intermediate_size=160,
+                   num_attention_heads=4, num_key_value_heads=1,
+                   head_dim=16, vocab_size=96, num_hidden_layers=2), True),
+    # Falcon 7B's width: attention and MLP in parallel off one LayerNorm,
+    # multi-query attention through one fused QKV projection, a GELU MLP of
+    # 4x with no biases.
+    "falcon": (transformers.FalconConfig,
+               dict(hidden_size=4544, num_attention_heads=71,
+                    multi_query=True, parallel_attn=True, bias=False,
+                    new_decoder_architecture=False, vocab_size=65024,
+                    num_hidden_layers=4),
+               dict(hidden_size=64, num_attention_heads=4, multi_query=True,
+                    parallel_attn=True, bias=False,
+                    new_decoder_architecture=False, vocab_size=96,
+                    num_hidden_layers=2), True),
+    # SantaCoder / StarCoder-1B's width (GPT-BigCode): multi-query attention
+    # with the one K/V head fused into c_attn (nn.Linear, unlike GPT-2's
+    # Conv1D), a biased GELU-tanh MLP.
+    "gpt_bigcode": (transformers.GPTBigCodeConfig,
+                    dict(n_embd=2048, n_head=16, n_layer=4, vocab_size=49280,
+                         n_positions=4096, multi_query=True,
+                         bos_token_id=0, eos_token_id=0),
+                    dict(n_embd=64, n_head=4, n_layer=2, vocab_size=96,
+                         multi_query=True, bos_token_id=0, eos_token_id=0),
+                    True),
     # BERT large's width: an encoder (no KV cache), GELU-erf MLP.
     "bert": (transformers.BertConfig,
              dict(hidden_size=1024, intermediate_size=4096,

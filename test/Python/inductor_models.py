@@ -3,7 +3,8 @@
 # with their epilogues (kernels compiled for real through the C API and
 # ptxas, "launched" by the reference launcher, which evaluates each kernel's
 # manifest program in torch). Per family (Llama, GPT-2, Qwen2, GPT-NeoX, OPT,
-# Phi-3, BERT; tiny random-weight configs): prefill at two batch sizes and two
+# Phi-3, Gemma, Falcon, GPT-BigCode, BERT; tiny random-weight configs,
+# bench/hf_models.py says what each brings): prefill at two batch sizes and two
 # sequence lengths from one compiled graph (dynamic=True: no recompile), and
 # a decode step against a static KV cache at two batch sizes, each against
 # eager on the same inputs; the report's share of the matmul FLOPs sol ran.
@@ -104,4 +105,10 @@ print(inductor.report(0).splitlines()[0].split("(")[0])
 # CHECK: == opt decode: recompiled for another position False, matches eager True, sol FLOP share >= 95% True
 # CHECK: == phi3 prefill: graphs 1, dynamic True, matches eager True, sol FLOP share >= 95% True
 # CHECK: == phi3 decode: recompiled for another position False, matches eager True, sol FLOP share >= 95% True
+# CHECK: == gemma prefill: graphs 1, dynamic True, matches eager True, sol FLOP share >= 95% True
+# CHECK: == gemma decode: recompiled for another position False, matches eager True, sol FLOP share >= 95% True
+# CHECK: == falcon prefill: graphs 1, dynamic True, matches eager True, sol FLOP share >= 95% True
+# CHECK: == falcon decode: recompiled for another position False, matches eager True, sol FLOP share >= 95% True
+# CHECK: == gpt_bigcode prefill: graphs 1, dynamic True, matches eager True, sol FLOP share >= 95% True
+# CHECK: == gpt_bigcode decode: recompiled for another position False, matches eager True, sol FLOP share >= 95% True
 # CHECK: == bert prefill: graphs 1, dynamic True, matches eager True, sol FLOP share >= 95% True
