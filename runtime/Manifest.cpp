@@ -322,7 +322,7 @@ public:
       return false;
     if (!parseDType(name, dtype))
       return fail(where + ": unknown dtype \"" + name +
-                  "\" (expected f16, bf16 or f32)");
+                  "\" (expected f16, bf16, f32, f8e4m3fn or f8e5m2)");
     return true;
   }
 

@@ -236,6 +236,60 @@ def cases(profile):
                 yield "{}_{}_{}x{}".format(pattern, dtype, m, n), elementwise_case(pattern, dtype, m, n)
 
 
+#: fp8 operand kinds of the --fp8 cases (A's, B's) and their names.
+FP8_KINDS = {"e4m3": ("f8E4M3FN", "f8E4M3FN"), "e5m2e4m3": ("f8E5M2", "f8E4M3FN"),
+             "e4m3e5m2": ("f8E4M3FN", "f8E5M2")}
+FP8_PATTERNS = ["qmm", "qmm_bias_gelu_tanh"]
+
+
+def fp8_case(pattern, kinds, scales, m, n, k):
+    """An fp8 matmul (docs/fp8.md) with a bf16 result: its dequantisation
+    scales per tensor (`tensor`: scale_a [], scale_b [1]) or per token and
+    channel (`token`: scale_a [m, 1], scale_b [n]), plain or with a bf16
+    bias and tanh GELU after them."""
+    a_type, b_type = FP8_KINDS[kinds]
+    f = Fn(pattern)
+    x = f.arg([m, k], a_type)
+    w = f.arg([n, k], b_type)
+    sa = f.arg([] if scales == "tensor" else [m, 1], "f32")
+    sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    y = f.op("sol.matmul {}, {} transpose_b scale_a({} : {}) scale_b({} : {}) : {}, {} -> {}".format(
+        x[0], w[0], sa[0], t(sa[1], "f32"), sb[0], t(sb[1], "f32"),
+        t(x[1], a_type), t(w[1], b_type), t([m, n], "bf16")), [m, n], "bf16")
+    if pattern == "qmm":
+        return f.text([y])
+    if pattern == "qmm_bias_gelu_tanh":
+        b = f.arg([n], "bf16")
+        return f.text([f.unary("gelu_tanh", f.binary("add", y, b, [m, n]))])
+    raise ValueError(pattern)
+
+
+def fp8_cases(profile, dynamic=False):
+    """The fp8 matmuls (--fp8): e4m3 x e4m3 over every pattern, scale kind
+    and shape; the mixed kinds on the plain pattern at the first shape. K is
+    a multiple of 16 (TMA's 16-byte rows), not always of the 128-deep K
+    tile; N is odd in one shape (scalar epilogue stores). With `dynamic`, M
+    is `?` (one function per shape, hinting every M)."""
+    if profile == "gpu":
+        ms = [7, 64, 129, 4097]
+        nks = [(1000, 1024), (2560, 2560), (77, 208)]
+    else:
+        ms = [1, 7, 33]
+        nks = [(24, 48), (77, 80)]
+    for kinds in FP8_KINDS:
+        for pattern in FP8_PATTERNS if kinds == "e4m3" else FP8_PATTERNS[:1]:
+            for scales in ("tensor", "token"):
+                for n, k in nks if kinds == "e4m3" else nks[:1]:
+                    if dynamic:
+                        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, DYN, n, k)
+                        yield name, with_dim_range(
+                            fp8_case(pattern, kinds, scales, "?", n, k), 1, max(ms), ms)
+                        continue
+                    for m in ms:
+                        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
+                        yield name, fp8_case(pattern, kinds, scales, m, n, k)
+
+
 #: The dynamic dim's name in the dynamic cases' function names.
 DYN = "dyn"
 
@@ -289,12 +343,18 @@ def main():
                         help="write the cases with a dynamic M (one function "
                              "per group of cases that differ only in M, its "
                              "range 1 to their largest M, hinting each)")
+    parser.add_argument("--fp8", action="store_true",
+                        help="write the fp8 matmul cases instead (fp8_cases)")
     parser.add_argument("out", help="the module to write, one function per case")
     args = parser.parse_args()
     count = 0
+    if args.fp8:
+        generated = fp8_cases(args.profile, args.dynamic)
+    else:
+        generated = (dynamic_cases if args.dynamic else cases)(args.profile)
     with open(args.out, "w") as f:
         f.write(TARGET)
-        for name, text in (dynamic_cases if args.dynamic else cases)(args.profile):
+        for name, text in generated:
             if args.only and not re.search(args.only, name):
                 continue
             name += args.suffix

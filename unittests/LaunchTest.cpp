@@ -121,8 +121,8 @@ TEST(LaunchManifestTest, TensorMapErrorsNameTheField) {
             "tensor_maps[0]: missing field \"arg\"");
   EXPECT_EQ(withFirst("\"arg\": 0, \"dtype\": \"f32\"",
                       "\"arg\": 0, \"dtype\": \"f64\""),
-            "tensor_maps[0]: unknown dtype \"f64\" (expected f16, bf16 or "
-            "f32)");
+            "tensor_maps[0]: unknown dtype \"f64\" (expected f16, bf16, f32, "
+            "f8e4m3fn or f8e5m2)");
   EXPECT_EQ(withFirst("\"arg\": 0, \"dtype\": \"f32\"",
                       "\"arg\": 0, \"dtype\": \"f16\""),
             "tensor_maps[0]: \"dtype\" f16 differs from arg 0 (\"a\", f32 "

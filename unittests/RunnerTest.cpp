@@ -129,7 +129,8 @@ TEST(RunnerManifestTest, MissingFields) {
 
 TEST(RunnerManifestTest, BadDTypeAndRole) {
   EXPECT_EQ(manifestError(replaceFirst(validManifest, "\"bf16\"", "\"fp8\"")),
-            "args[1]: unknown dtype \"fp8\" (expected f16, bf16 or f32)");
+            "args[1]: unknown dtype \"fp8\" (expected f16, bf16, f32, "
+            "f8e4m3fn or f8e5m2)");
   EXPECT_NE(manifestError(replaceFirst(validManifest, "\"output\"", "\"out\""))
                 .find("must be \"input\" or \"output\""),
             std::string::npos);

@@ -465,6 +465,19 @@ def SolDropKernelResultsPass
   }];
 }
 
+def SolExpandFp8ExtPass : Pass<"sol-expand-fp8-ext"> {
+  let summary = "Expand arith.extf from fp8 (e4m3fn, e5m2) to f32 into integer code";
+  let description = [{
+    For the CPU build (sol-lower-to-cpu): LLVM has no fp8 type and no
+    conversion from it, so each scalar `arith.extf` of an f8E4M3FN or f8E5M2
+    value to f32 becomes integer code on its byte (the exact value of the
+    code: normal, subnormal, e5m2's infinities, NaN), as the bf16
+    conversions are expanded for the same reason. The GPU kernels read fp8
+    through wgmma and never convert it this way.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def SolCpuKernelAbiPass : Pass<"sol-cpu-kernel-abi", "::mlir::ModuleOp"> {
   let summary = "Give dynamic kernel functions the CPU ABI `void name(void *in..., void *out..., const int64_t *dim)`";
   let description = [{

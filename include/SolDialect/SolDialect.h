@@ -89,8 +89,10 @@ std::string whyNotSiblingMatmuls(MatmulOp first, MatmulOp second);
 
 /// The matmuls of a kernel body when they are one matmul or a sibling pair
 /// (in block order), else failure with the reason in `reason`; failure too
-/// for a body with fp8 anywhere, which no generator takes yet (the reason
-/// starts with MatmulOp::kNoFp8PathYet; docs/fp8.md).
+/// for a body that converts to or from fp8 or writes an fp8 result, which no
+/// generator takes yet (the reason starts with MatmulOp::kNoFp8PathYet;
+/// docs/fp8.md). fp8 matmul operands pass: each path's whyNot says whether
+/// it reads them.
 FailureOr<SmallVector<MatmulOp, 2>> getKernelMatmuls(Block &body,
                                                      std::string &reason);
 

@@ -92,11 +92,12 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     /// Whether any of scale_a, scale_b, scale_out is present.
     bool hasScales() { return getScaleA() || getScaleB() || getScaleOut(); }
 
-    /// The start of every refusal of an fp8 matmul by code generation: the
-    /// IR, its verifiers and its cost exist; no generator emits fp8 yet
-    /// (docs/fp8.md says what each path will need).
+    /// The start of every refusal of an fp8 use by code generation: the
+    /// wgmma_tma path reads fp8 matmul operands; the other paths, fp8
+    /// results and conversions are not generated yet (docs/fp8.md says what
+    /// each will need).
     static constexpr ::llvm::StringLiteral kNoFp8PathYet =
-        "no kernel path takes fp8 operands yet";
+        "fp8 is not generated here yet";
   }];
 }
 

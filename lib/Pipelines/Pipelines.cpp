@@ -134,6 +134,8 @@ static constexpr StringLiteral kCpuPipeline =
     // bf16 conversions become integer code: x86 has no instruction for
     // them and libgcc (GCC 12) has no __truncsfbf2.
     "arith-expand{include-bf16=true},"
+    // Nor for fp8 (an fp8 matmul's operands, docs/fp8.md).
+    "sol-expand-fp8-ext,"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,"

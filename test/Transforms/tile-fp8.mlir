@@ -1,19 +1,18 @@
-// RUN: sol-opt %s --split-input-file --sol-tile -verify-diagnostics
+// RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics
 // RUN: rm -rf %t.d && not sol-opt %s --split-input-file --sol-to-ptx=out-dir=%t.d 2>&1 | FileCheck %s --check-prefix=PTX
 // RUN: not sol-opt %s --split-input-file --convert-sol-to-linalg 2>&1 | FileCheck %s --check-prefix=LINALG
 
-// No generator emits fp8 yet (docs/fp8.md): an fp8 kernel is valid IR with a
-// cost, and code generation refuses it at the kernel, with the reason,
-// instead of picking a path that would read fp8 as another float (the SIMT
-// fallback, or gemv, whose 128-bit loads fit 16 fp8 elements). The whole
-// pipeline stops there too, and so does the linalg lowering, which would
-// otherwise drop the scales.
+// The wgmma_tma path takes fp8 matmuls (docs/fp8.md, section 5) with a K
+// tile of 128 fp8 elements (one 128-byte swizzle row); every other path
+// refuses them with its reason (the remark names the runner-up refusal), so
+// nothing reads fp8 as another float. Quantising (a cast to fp8, an fp8
+// result) is no generator's yet: sol-tile, the whole pipeline and the linalg
+// lowering refuse it at the kernel, with the reason.
 
-// PTX: error: sol-tile: cannot plan kernel @fp8_oproj: no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E4M3FN x f8E4M3FN operands; sol has their IR, verifiers and cost, not their code generation (docs/fp8.md)
-// LINALG: error: cannot lower sol.kernel @fp8_oproj: no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E4M3FN x f8E4M3FN operands
+// Prefill, per-token and per-channel scales: the cooperative 128x128 tile.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @prefill(%x: tensor<256x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>, %sx: tensor<256x1xf32>, %sw: tensor<2560xf32>) -> tensor<256x2560xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @fp8_oproj: no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E4M3FN x f8E4M3FN operands; sol has their IR, verifiers and cost, not their code generation (docs/fp8.md)}}
+  // expected-remark @+1 {{plan wgmma_tma: 128x128x128 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 14.9 us}}
   %0 = sol.kernel @fp8_oproj ins(%x, %w, %sx, %sw : tensor<256x2560xf8E4M3FN>, tensor<2560x2560xf8E4M3FN>, tensor<256x1xf32>, tensor<2560xf32>) -> tensor<256x2560xbf16> {
   ^bb0(%a: tensor<256x2560xf8E4M3FN>, %b: tensor<2560x2560xf8E4M3FN>, %sa: tensor<256x1xf32>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<256x1xf32>) scale_b(%sb : tensor<2560xf32>)
@@ -27,10 +26,11 @@ func.func @prefill(%x: tensor<256x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>
 // -----
 
 // Decode (gemv's shape: one row, an [N, K] weight, K a multiple of 16),
-// e5m2 x e4m3.
+// e5m2 x e4m3: gemv refuses fp8, so the TMA kernel takes the row (its
+// 64-row tiles are small-m-tma's).
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E5M2 x f8E4M3FN operands}}
+  // expected-remark @+1 {{plan wgmma_tma: 128x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<1x2560xf8E5M2>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<1x2560xf16> {
   ^bb0(%a: tensor<1x2560xf8E5M2>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -44,8 +44,7 @@ func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw
 // -----
 
 // A lone fp8 matmul, which sol-to-ptx wraps into a kernel itself (sol-tile
-// alone plans kernels only).
-// PTX: error: sol-tile: cannot plan kernel @lone_matmul_0: no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E4M3FN x f8E5M2 operands
+// alone plans kernels only); the pipeline compiles it.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @lone(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E5M2>, %sx: tensor<7x1xf32>) -> tensor<7x24xf32> {
   %0 = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<7x1xf32>)
@@ -56,10 +55,11 @@ func.func @lone(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E5M2>, %sx: tensor
 
 // -----
 
-// Dynamic M: the plan table's every row would need an fp8 path.
+// Dynamic M: every row of the plan table is a wgmma_tma plan.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @dynamic(%x: tensor<?x128xf8E4M3FN>, %w: tensor<256x128xf8E4M3FN>, %sx: tensor<?x1xf32>) -> tensor<?x256xf16> {
-  // expected-error @+1 {{no kernel path takes fp8 operands yet: the kernel's sol.matmul reads f8E4M3FN x f8E4M3FN operands}}
+  // expected-remark @+2 {{plan for M in 16897..65536: wgmma_tma: 128x128x128 tile}}
+  // expected-remark @+1 {{plan for M in 1..16896: wgmma_tma: 128x128x128 tile}}
   %0 = sol.kernel @dyn ins(%x, %w, %sx : tensor<?x128xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<?x1xf32>) -> tensor<?x256xf16> {
   ^bb0(%a: tensor<?x128xf8E4M3FN>, %b: tensor<256x128xf8E4M3FN>, %sa: tensor<?x1xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<?x1xf32>)
@@ -75,15 +75,50 @@ func.func @dynamic(%x: tensor<?x128xf8E4M3FN>, %w: tensor<256x128xf8E4M3FN>, %sx
 // Quantising (a cast to fp8, saturating) is no generator's either, nor on
 // A100 (no fp8 at all: the cost model's no-bound annotation,
 // cost-fp8.mlir).
-// PTX: error: sol-tile: cannot plan kernel @quantise: no kernel path takes fp8 operands yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)
+// PTX: error: sol-tile: cannot plan kernel @quantise: fp8 is not generated here yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)
 module attributes {sol.target = #sol.target<"a100-80gb">} {
 func.func @quantise(%h: tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @quantise: no kernel path takes fp8 operands yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)}}
+  // expected-error @+1 {{sol-tile: cannot plan kernel @quantise: fp8 is not generated here yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)}}
   %0 = sol.kernel @quantise ins(%h : tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
   ^bb0(%a: tensor<9x16xf16>):
     %q = sol.cast %a : tensor<9x16xf16> to tensor<9x16xf8E4M3FN>
     sol.yield %q : tensor<9x16xf8E4M3FN>
   }
   return %0 : tensor<9x16xf8E4M3FN>
+}
+}
+
+// -----
+
+// An fp8 result (scale_out) is not generated yet: the epilogue would divide
+// by scale_out and convert with cvt.rn.satfinite.e4m3x2.f32.
+// PTX: error: sol-tile: cannot plan kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out), which no generator quantises yet (docs/fp8.md)
+// LINALG: error: cannot lower sol.kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out)
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @q_out(%x: tensor<64x64xf8E4M3FN>, %w: tensor<32x64xf8E4M3FN>, %so: tensor<f32>) -> tensor<64x32xf8E4M3FN> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out), which no generator quantises yet (docs/fp8.md)}}
+  %0 = sol.kernel @fp8_result ins(%x, %w, %so : tensor<64x64xf8E4M3FN>, tensor<32x64xf8E4M3FN>, tensor<f32>) -> tensor<64x32xf8E4M3FN> {
+  ^bb0(%a: tensor<64x64xf8E4M3FN>, %b: tensor<32x64xf8E4M3FN>, %s: tensor<f32>):
+    %m = sol.matmul %a, %b transpose_b scale_out(%s : tensor<f32>) : tensor<64x64xf8E4M3FN>, tensor<32x64xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+    sol.yield %m : tensor<64x32xf8E4M3FN>
+  }
+  return %0 : tensor<64x32xf8E4M3FN>
+}
+}
+
+// -----
+
+// K = 40 is no multiple of 16 (TMA's 16-byte rows of 1-byte elements): no
+// path takes it, and sol-tile says why for each.
+// PTX: error: sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet: {{.*}}; wgmma_tma: K = 40 is not a multiple of 16: TMA moves 16-byte rows, 16 fp8 elements; simt: fp8 is not generated here yet: the SIMT fallback does not convert fp8 operands
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @odd_k(%x: tensor<64x40xf8E4M3FN>, %w: tensor<32x40xf8E4M3FN>) -> tensor<64x32xbf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet}}
+  %0 = sol.kernel @odd_k ins(%x, %w : tensor<64x40xf8E4M3FN>, tensor<32x40xf8E4M3FN>) -> tensor<64x32xbf16> {
+  ^bb0(%a: tensor<64x40xf8E4M3FN>, %b: tensor<32x40xf8E4M3FN>):
+    %m = sol.matmul %a, %b transpose_b : tensor<64x40xf8E4M3FN>, tensor<32x40xf8E4M3FN> -> tensor<64x32xbf16>
+    sol.yield %m : tensor<64x32xbf16>
+  }
+  return %0 : tensor<64x32xbf16>
 }
 }

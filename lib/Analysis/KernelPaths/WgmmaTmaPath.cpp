@@ -31,9 +31,41 @@ int64_t mlir::sol::getWgmmaTmaSmemBytes(int64_t tileN, int64_t stages,
          (stages * 2 + orderBarriers) * 8 + kWgmmaTmaAlignSlack;
 }
 
+/// A K tile is one 128-byte row of the 128-byte swizzle: 64 f16/bf16
+/// elements, 128 fp8 ones (four k32 wgmma steps instead of four k16, over
+/// the same bytes, so the stage ring, its descriptors and the TMA boxes in
+/// bytes are the f16 kernel's).
+static int64_t getWgmmaTmaTileK(Type elementType) {
+  return MatmulOp::isFp8(elementType) ? 128 : 64;
+}
+
+/// The wgmma_tma path reads fp8 (docs/fp8.md, section 5): m64nNk32 with
+/// both operands K-major, which the verifier makes them (an [N, K] weight).
+/// TMA's row pitch is a multiple of 16 bytes: K % 16 == 0 for 1-byte
+/// elements.
+static std::string whyNotFp8WgmmaTma(const MatmulShape &shape,
+                                     TargetAttr target) {
+  if (target.getChip() != "sm_90a")
+    return "wgmma needs sm_90a; the target is " + target.getChip().str();
+  if (shape.k % 16 != 0)
+    return "K = " + std::to_string(shape.k) +
+           " is not a multiple of 16: TMA moves 16-byte rows, 16 fp8 elements";
+  if (!shape.transposeB)
+    return "an fp8 weight is read K-major ([N, K], transpose_b)";
+  return "";
+}
+
+/// The tensor cores' own refusal (the cp.async wgmma path's), or fp8's.
+static std::string whyNotTmaTensorCores(const MatmulShape &shape,
+                                        TargetAttr target) {
+  return MatmulOp::isFp8(shape.elementType)
+             ? whyNotFp8WgmmaTma(shape, target)
+             : whyNotWgmmaTensorCores(shape, target);
+}
+
 std::string mlir::sol::whyNotWgmmaTma(const MatmulShape &shape,
                                       TargetAttr target) {
-  std::string reason = whyNotWgmmaTensorCores(shape, target);
+  std::string reason = whyNotTmaTensorCores(shape, target);
   if (!reason.empty())
     return reason;
   llvm::raw_string_ostream os(reason);
@@ -75,7 +107,7 @@ PlanAttr mlir::sol::getWgmmaTmaPlan(MLIRContext *context,
                                     int64_t smCount, ConsumerSchedule schedule,
                                     int64_t tileM, int64_t splitK) {
   PlanChoices choices;
-  choices.tile = {tileM, tileN, 64};
+  choices.tile = {tileM, tileN, getWgmmaTmaTileK(shape.elementType)};
   choices.warps = {schedule == ConsumerSchedule::cooperative ? 2 : 1, 1};
   choices.stages = stages;
   choices.splitK = splitK;
@@ -134,7 +166,7 @@ public:
   // Where only the TMA feeding is out (wgmma itself could run), the remark
   // says why.
   std::string getRefusalRemark(const PlanRequest &request) const override {
-    if (!whyNotWgmmaTensorCores(*request.matmul, request.target).empty())
+    if (!whyNotTmaTensorCores(*request.matmul, request.target).empty())
       return "";
     std::string reason = whyNot(request);
     return reason.empty() ? reason : "no wgmma_tma: " + reason;
@@ -196,7 +228,8 @@ public:
                                            cluster, target.getSmCount(),
                                            t.schedule, t.tileM, splitK),
                            t.tileM, t.tileN,
-                           describe(t, cluster, siblings, splitK)});
+                           describe(t, getWgmmaTmaTileK(shape.elementType),
+                                    cluster, siblings, splitK)});
   }
 
   bool usesTensorCores() const override { return true; }
@@ -259,7 +292,8 @@ private:
     SmallVector<int64_t> splits = {1};
     if (siblings || cluster > 1)
       return splits;
-    int64_t kTiles = llvm::divideCeil(shape.k, 64);
+    int64_t kTiles =
+        llvm::divideCeil(shape.k, getWgmmaTmaTileK(shape.elementType));
     int64_t tileUnits = shape.tilesAlongM(t.tileM) * shape.tilesAlongN(t.tileN);
     for (int64_t s : kTmaSplits)
       if (isUsefulSplit(s, kTiles, tileUnits, smCount))
@@ -267,10 +301,10 @@ private:
     return splits;
   }
 
-  static std::string describe(const TmaTile &t, int64_t cluster,
-                              bool siblings, int64_t splitK) {
+  static std::string describe(const TmaTile &t, int64_t tileK,
+                              int64_t cluster, bool siblings, int64_t splitK) {
     return "wgmma_tma: " + std::to_string(t.tileM) + "x" +
-           std::to_string(t.tileN) + "x64 tile" +
+           std::to_string(t.tileN) + "x" + std::to_string(tileK) + " tile" +
            (siblings ? " (" + std::to_string(t.tileN / 2) +
                            " columns of each weight)"
                      : std::string()) +

@@ -65,13 +65,35 @@ LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN) {
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
                                   bool isBF16, bool nMajorB) {
+  Type type = isBF16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
+  return emitWgmmaKTile(b, loc, accs, descAs, descB, tileN, type, type,
+                        nMajorB);
+}
+
+/// wgmma's name for an operand element type (f16, bf16, e4m3, e5m2).
+static NVVM::WGMMATypes getWgmmaType(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::WGMMATypes::e5m2;
+  return type.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
+
+SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
+                                  ValueRange descAs, Value descB, int64_t tileN,
+                                  Type aType, Type bType, bool nMajorB) {
   MLIRContext *ctx = b.getContext();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  auto wgmmaType = NVVM::WGMMATypesAttr::get(
-      ctx, isBF16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+  assert(!(nMajorB && MatmulOp::isFp8(bType)) &&
+         "wgmma transposes 16-bit operands only");
+  auto typeA = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(aType));
+  auto typeB = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(bType));
+  // One instruction reads 32 bytes of each K-major row: k16 of 16-bit
+  // elements, k32 of fp8 ones.
+  int64_t instrK = 32 / (aType.getIntOrFloatBitWidth() / 8);
   SmallVector<Value> results(accs.begin(), accs.end());
-  // 16 elements further along K: 32 bytes of a K-major row (2 in the
-  // address field), or 16 rows of 128 bytes of an N-major tile (128).
+  // 32 bytes further along a K-major row (2 in the address field), or 16
+  // rows of 128 bytes of an N-major tile (128).
   int64_t bStep = nMajorB ? 16 * 128 / 16 : 2;
   for (int64_t kk = 0; kk < 4; ++kk) {
     Value db =
@@ -80,7 +102,7 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
       Value da = arith::AddIOp::create(b, loc, descA, constI64(b, loc, 2 * kk));
       acc = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, acc.getType(), acc, da, db,
-          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), wgmmaType, wgmmaType,
+          NVVM::MMAShapeAttr::get(ctx, 64, tileN, instrK), typeA, typeB,
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
           NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),

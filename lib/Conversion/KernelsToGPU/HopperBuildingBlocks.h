@@ -63,6 +63,13 @@ LLVM::LLVMStructType getWgmmaAccType(MLIRContext *ctx, int64_t tileN);
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
                                   bool isBF16, bool nMajorB = false);
+/// The same for operands of element types `aType` and `bType` (f16, bf16,
+/// or fp8 in any e4m3/e5m2 pair): a K tile is one 128-byte row, four
+/// instructions of 32 bytes of K each (k16 for 16-bit elements, k32 for
+/// fp8, whose B must be K-major: wgmma transposes 16-bit operands only).
+SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
+                                  ValueRange descAs, Value descB, int64_t tileN,
+                                  Type aType, Type bType, bool nMajorB);
 
 /// The epilogue of a warpgroup's m64n{tileN} accumulator whose first row is
 /// `rowBase` (warp w of the warpgroup holds rows 16w..16w+15, laid out like

@@ -231,6 +231,14 @@ static std::string whyNotSplitK(int64_t splits, int64_t cluster,
   return "";
 }
 
+/// Bytes of an element of kernel argument `arg`.
+static int64_t getElementBytes(const GpuKernel &kernel, unsigned arg) {
+  return cast<MemRefType>(kernel.args[arg].getType())
+             .getElementType()
+             .getIntOrFloatBitWidth() /
+         8;
+}
+
 static FailureOr<WgmmaTmaLayout>
 getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   PlanAttr plan = kernel.spec.plan;
@@ -241,12 +249,25 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   int64_t warpsM = pingpong ? 1 : 2;
   unsigned numWeights = kernel.spec.getNumContractions();
   bool nMajorB = !kernel.spec.transposeB;
+  // A K tile is one 128-byte swizzle row: 64 f16/bf16 elements (the
+  // shapes below), 128 fp8 ones.
+  int64_t elemBytes = getElementBytes(kernel, kernel.spec.lhsArg);
+  if (elemBytes == 1 && nMajorB)
+    return kernel.spec.func.emitError(
+        "sol kernel: an fp8 weight must be [N, K] on the wgmma_tma path: "
+        "wgmma transposes 16-bit operands only");
+  if (elemBytes == 1 && tile.size() == 3 && tile[2] != 128)
+    return kernel.spec.func.emitError(
+        "sol kernel: an fp8 wgmma_tma plan's K tile is 128 (one 128-byte "
+        "swizzle row); the plan's is ")
+           << tile[2];
   if ((nMajorB && (numWeights != 1 || tile.size() != 3 ||
                    !fitsNMajorWeight(tile[1], cluster))) ||
       kernel.spec.batchedB || tile.size() != 3 ||
       !(isRegularTile(tile, pingpong) || isTallTile(tile, pingpong, cluster) ||
         isShortTile(tile, pingpong, cluster)) ||
-      tile[2] != 64 || tile[1] % 16 != 0 || cluster < 1 || cluster > 8 ||
+      tile[2] * elemBytes != 128 || tile[1] % 16 != 0 || cluster < 1 ||
+      cluster > 8 ||
       tile[1] % (8 * cluster) != 0 || plan.getStages() < 2 ||
       plan.getWarps() != ArrayRef<int64_t>{warpsM, 1})
     return kernel.spec.func.emitError(
@@ -270,8 +291,8 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   l.boxB = getTensorMapBoxB(plan, numWeights);
   l.nMajorB = nMajorB;
   l.nMajorBox = getNMajorTensorMapBoxB(plan);
-  l.aStageBytes = l.tileM * l.boxA.k * 2;
-  l.bStageBytes = l.tileN * l.boxB.k * 2;
+  l.aStageBytes = l.tileM * l.boxA.k * elemBytes;
+  l.bStageBytes = l.tileN * l.boxB.k * elemBytes;
   l.weightRows = l.tileN / numWeights;
   int64_t kTiles = llvm::divideCeilSigned(g.k, l.boxA.k);
   l.splits = plan.getSplitK();
@@ -303,9 +324,10 @@ public:
                   const MatmulGeometry &g, const WgmmaTmaLayout &l)
       : b(b), loc(loc), kernel(kernel), g(g), l(l),
         ring(loc, l.stages, l.aStageBytes, l.bStageBytes, l.cluster) {
-    Type elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
-                        .getElementType();
-    isBF16 = elemType.isBF16();
+    aType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
+                .getElementType();
+    bType = cast<MemRefType>(kernel.args[kernel.spec.rhsArg].getType())
+                .getElementType();
   }
 
   /// The block's place in the persistent walk (a dynamic kernel's walk
@@ -324,7 +346,8 @@ public:
   GpuKernel &kernel;
   const MatmulGeometry &g;
   const WgmmaTmaLayout &l;
-  bool isBF16;
+  /// The operands' element types: f16 or bf16 both, or fp8 in any pair.
+  Type aType, bType;
   Value tid, warpgroup;
   StageRing ring;
   PersistentTileWalk walk;
@@ -473,7 +496,7 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
                           : makeWgmmaDescriptor(b, loc, bAddr);
   SmallVector<Value> acc =
       emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs(), descAs, descB, l.tileN,
-                     isBF16, l.nMajorB);
+                     aType, bType, l.nMajorB);
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
   emitIf(b, loc,

@@ -172,12 +172,14 @@ private:
              << "cannot lower sol.kernel @" << name << ": " << reason;
     matmuls = std::move(*found);
     for (MatmulOp matmul : matmuls)
-      for (Value operand : matmul->getOperands())
+      for (Value operand : {matmul.getLhs(), matmul.getRhs()})
         if (!isa<BlockArgument>(operand))
           return matmul.emitError()
                  << "the operands of a kernel's sol.matmul must be kernel "
                     "inputs: the canonical form has no prologue (fusion never "
                     "forms one)";
+    // fp8 scales are epilogue inputs (kernel inputs, or the sol.constants
+    // fusion clones in), read like any other.
     return success();
   }
 
@@ -312,9 +314,19 @@ private:
       if (failed(addIn(matmul.getResult(), acc)))
         return failure();
     }
+    // An fp8 matmul's scales multiply its accumulator first thing in the
+    // epilogue (docs/fp8.md, "Scales"), so they are epilogue inputs. (An fp8
+    // result's scale_out never gets here: getKernelMatmuls refuses it.)
+    llvm::SmallPtrSet<Value, 4> scales;
+    for (MatmulOp matmul : matmuls)
+      for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
+        if (scale && isa<BlockArgument>(scale))
+          scales.insert(scale);
     for (BlockArgument arg : body.getArguments()) {
-      bool readByEpilogue = llvm::any_of(
-          arg.getUsers(), [](Operation *user) { return !isa<MatmulOp>(user); });
+      bool readByEpilogue =
+          scales.contains(arg) || llvm::any_of(arg.getUsers(), [](Operation *u) {
+            return !isa<MatmulOp>(u);
+          });
       if (readByEpilogue &&
           failed(addIn(arg, entry.getArgument(arg.getArgNumber()))))
         return failure();
@@ -332,8 +344,15 @@ private:
           for (auto [source, arg] : llvm::zip(scalarSources, args))
             scalars[source] = extendToF32(nb, loc, arg);
           for (Operation &op : body.without_terminator()) {
-            if (isa<MatmulOp>(op))
+            if (auto matmul = dyn_cast<MatmulOp>(op)) {
+              // The matmul's value is its scaled accumulator.
+              Value &value = scalars[matmul.getResult()];
+              for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
+                if (scale)
+                  value =
+                      arith::MulFOp::create(nb, loc, value, scalars.lookup(scale));
               continue;
+            }
             SmallVector<Value> operands = llvm::map_to_vector(
                 op.getOperands(), [&](Value v) { return scalars.lookup(v); });
             FailureOr<Value> result =

@@ -1,0 +1,45 @@
+// RUN: sol-opt %s --split-input-file --convert-sol-to-linalg | FileCheck %s
+
+// An fp8 matmul's contraction reads the fp8 codes into the f32 accumulator
+// (the GPU generator replaces it by wgmma; the CPU build decodes the codes,
+// sol-expand-fp8-ext). Its scales are epilogue inputs, per token (A's rows,
+// [M, 1]: column 0) and per channel ([N]: the output column), and multiply
+// the accumulator before anything else reads it (docs/fp8.md, "Scales").
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @fp8_scaled(
+//       CHECK:   %[[ACC:.*]] = linalg.matmul {{.*}} ins(%arg0, %arg1 : tensor<7x48xf8E4M3FN>, tensor<24x48xf8E5M2>) outs(%{{.*}} : tensor<7x24xf32>)
+//       CHECK:   linalg.generic {indexing_maps = [#{{.*}}, #[[ROWS]], #[[COLS]], #{{.*}}, #{{.*}}], {{.*}} ins(%[[ACC]], %arg2, %arg3, %arg4 : tensor<7x24xf32>, tensor<7x1xf32>, tensor<24xf32>, tensor<7x24xbf16>)
+//  CHECK-NEXT:   ^bb0(%[[A:.*]]: f32, %[[SA:.*]]: f32, %[[SB:.*]]: f32, %[[R:.*]]: bf16, %{{.*}}: bf16):
+//  CHECK-NEXT:     %[[RES:.*]] = arith.extf %[[R]] : bf16 to f32
+//  CHECK-NEXT:     %[[X:.*]] = arith.mulf %[[A]], %[[SA]] : f32
+//  CHECK-NEXT:     %[[Y:.*]] = arith.mulf %[[X]], %[[SB]] : f32
+//  CHECK-NEXT:     arith.addf %[[Y]], %[[RES]] : f32
+func.func @scaled(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E5M2>, %sx: tensor<7x1xf32>, %sw: tensor<24xf32>, %r: tensor<7x24xbf16>) -> tensor<7x24xbf16> {
+  %0 = sol.kernel @fp8_scaled ins(%x, %w, %sx, %sw, %r : tensor<7x48xf8E4M3FN>, tensor<24x48xf8E5M2>, tensor<7x1xf32>, tensor<24xf32>, tensor<7x24xbf16>) -> tensor<7x24xbf16> {
+  ^bb0(%a: tensor<7x48xf8E4M3FN>, %b: tensor<24x48xf8E5M2>, %sa: tensor<7x1xf32>, %sb: tensor<24xf32>, %res: tensor<7x24xbf16>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<7x1xf32>) scale_b(%sb : tensor<24xf32>) : tensor<7x48xf8E4M3FN>, tensor<24x48xf8E5M2> -> tensor<7x24xbf16>
+    %y = sol.add %m, %res : tensor<7x24xbf16>, tensor<7x24xbf16> -> tensor<7x24xbf16>
+    sol.yield %y : tensor<7x24xbf16>
+  }
+  return %0 : tensor<7x24xbf16>
+}
+
+// -----
+
+// One per-tensor scale that is also read by the epilogue (a kernel input
+// reaches the epilogue once) and a missing scale_b (1).
+// CHECK-LABEL: func.func @fp8_shared_scale(
+//       CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %arg2 : tensor<5x16xf32>, tensor<f32>)
+//  CHECK-NEXT:   ^bb0(%[[A:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
+//  CHECK-NEXT:     %[[X:.*]] = arith.mulf %[[A]], %[[S]] : f32
+//  CHECK-NEXT:     arith.addf %[[X]], %[[S]] : f32
+func.func @shared(%x: tensor<5x32xf8E4M3FN>, %w: tensor<16x32xf8E4M3FN>, %s: tensor<f32>) -> tensor<5x16xf32> {
+  %0 = sol.kernel @fp8_shared_scale ins(%x, %w, %s : tensor<5x32xf8E4M3FN>, tensor<16x32xf8E4M3FN>, tensor<f32>) -> tensor<5x16xf32> {
+  ^bb0(%a: tensor<5x32xf8E4M3FN>, %b: tensor<16x32xf8E4M3FN>, %sa: tensor<f32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<f32>) : tensor<5x32xf8E4M3FN>, tensor<16x32xf8E4M3FN> -> tensor<5x16xf32>
+    %y = sol.add %m, %sa : tensor<5x16xf32>, tensor<f32> -> tensor<5x16xf32>
+    sol.yield %y : tensor<5x16xf32>
+  }
+  return %0 : tensor<5x16xf32>
+}

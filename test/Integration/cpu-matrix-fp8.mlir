@@ -1,0 +1,31 @@
+// The fp8 matmuls (docs/fp8.md) on the CPU: e4m3 x e4m3 (and the mixed
+// kinds e5m2 x e4m3, e4m3 x e5m2), scales per tensor and per token and
+// channel, plain and with a bf16 bias and tanh GELU, bf16 results, at odd
+// shapes (M = 1, 7, 33; N x K = 24 x 48 and 77 x 80: K a multiple of 16 but
+// not of the 128-deep K tile, N odd). Each case goes the whole way to PTX
+// on the wgmma_tma path (m64nNk32 e4m3/e5m2 wgmma), every PTX assembled by
+// ptxas for sm_90a (sol-write-binaries fails on a ptxas error). The host
+// backend runs the same kernels built for the CPU, which evaluate the
+// kernel's linalg form (the scaled accumulator and the epilogue; the fp8
+// codes decoded by sol-expand-fp8-ext), not the PTX, on fresh random fp8
+// codes (a new seed each run, printed), against sol-run's float64 reference
+// of the manifest's program over the same stored codes.
+//
+// RUN: python3 %sol_src_root/scripts/gen-matrix.py --profile=cpu --fp8 %t.mlir | FileCheck %s --check-prefix=GEN
+// RUN: rm -rf %t.d && sol-opt %t.mlir --sol-to-ptx=out-dir=%t.d -o /dev/null
+// RUN: ls %t.d | grep -c '\.cubin$' | FileCheck %s --check-prefix=CUBINS
+// RUN: cat %t.d/*.json | FileCheck %s --check-prefix=PLAN
+// RUN: cat %t.d/*.ptx | FileCheck %s --check-prefix=PTX
+// RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
+// RUN: ls %t.d/*.json > %t.list
+// RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
+//
+// GEN: 36 cases
+// CUBINS: 36
+// PLAN-NOT: "path": "{{mma_sync|gemv|simt|wgmma}}"
+// PLAN: "path": "wgmma_tma"
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e5m2.e4m3
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e5m2
+// CHECK: cpu fp8 matrix: 36 passed, 0 failed
+// CHECK-NOT: FAIL
