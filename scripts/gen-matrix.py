@@ -256,6 +256,15 @@ def fp8_case(pattern, kinds, scales, m, n, k):
     y = f.op("sol.matmul {}, {} transpose_b scale_a({} : {}) scale_b({} : {}) : {}, {} -> {}".format(
         x[0], w[0], sa[0], t(sa[1], "f32"), sb[0], t(sb[1], "f32"),
         t(x[1], a_type), t(w[1], b_type), t([m, n], "bf16")), [m, n], "bf16")
+    if pattern == "qmm_swiglu":
+        # Sibling matmuls over one x (and its one scale_a), each weight with
+        # its own scale_b: one kernel from one 128-row tile up.
+        wu = f.arg([n, k], b_type)
+        su = f.arg(sb[1], "f32")
+        u = f.op("sol.matmul {}, {} transpose_b scale_a({} : {}) scale_b({} : {}) : {}, {} -> {}".format(
+            x[0], wu[0], sa[0], t(sa[1], "f32"), su[0], t(su[1], "f32"),
+            t(x[1], a_type), t(wu[1], b_type), t([m, n], "bf16")), [m, n], "bf16")
+        return f.text([f.binary("mul", f.unary("silu", y), u, [m, n])])
     if pattern == "qmm":
         return f.text([y])
     if pattern == "qmm_bias_gelu_tanh":
@@ -266,7 +275,8 @@ def fp8_case(pattern, kinds, scales, m, n, k):
 
 def fp8_cases(profile, dynamic=False):
     """The fp8 matmuls (--fp8): e4m3 x e4m3 over every pattern, scale kind
-    and shape; the mixed kinds on the plain pattern at the first shape. K is
+    and shape; the mixed kinds on the plain pattern at the first shape; a
+    sibling pair (SwiGLU) from 129 rows at the first shape. K is
     a multiple of 16 (TMA's 16-byte rows), not always of the 128-deep K
     tile; N is odd in one shape (scalar epilogue stores). With `dynamic`, M
     is `?` (one function per shape, hinting every M)."""
@@ -288,6 +298,13 @@ def fp8_cases(profile, dynamic=False):
                     for m in ms:
                         name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
                         yield name, fp8_case(pattern, kinds, scales, m, n, k)
+    # Sibling matmuls, from 129 rows (a partial second 128-row tile).
+    if not dynamic:
+        n, k = nks[0]
+        for scales in ("tensor", "token"):
+            for m in [m for m in ms if m > 128] or [129]:
+                name = "qmm_swiglu_e4m3_{}_{}x{}x{}".format(scales, m, n, k)
+                yield name, fp8_case("qmm_swiglu", "e4m3", scales, m, n, k)
 
 
 #: The dynamic dim's name in the dynamic cases' function names.

@@ -2,7 +2,8 @@
 // kinds e5m2 x e4m3, e4m3 x e5m2), scales per tensor and per token and
 // channel, plain and with a bf16 bias and tanh GELU, bf16 results, at odd
 // shapes (M = 1, 7, 33; N x K = 24 x 48 and 77 x 80: K a multiple of 16 but
-// not of the 128-deep K tile, N odd). Each case goes the whole way to PTX
+// not of the 128-deep K tile, N odd), and a sibling pair (SwiGLU: one A and
+// its scale_a, two weights with their own scale_b) at 129 rows. Each case goes the whole way to PTX
 // on the wgmma_tma path (m64nNk32 e4m3/e5m2 wgmma), every PTX assembled by
 // ptxas for sm_90a (sol-write-binaries fails on a ptxas error). The host
 // backend runs the same kernels built for the CPU, which evaluate the
@@ -16,16 +17,19 @@
 // RUN: ls %t.d | grep -c '\.cubin$' | FileCheck %s --check-prefix=CUBINS
 // RUN: cat %t.d/*.json | FileCheck %s --check-prefix=PLAN
 // RUN: cat %t.d/*.ptx | FileCheck %s --check-prefix=PTX
+// RUN: cat %t.d/qmm_swiglu_e4m3_token_129x24x48__qmm_swiglu_matmul_0.json | FileCheck %s --check-prefix=SIBLING
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
 // RUN: ls %t.d/*.json > %t.list
 // RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
-// GEN: 36 cases
-// CUBINS: 36
+// GEN: 38 cases
+// CUBINS: 38
 // PLAN-NOT: "path": "{{mma_sync|gemv|simt|wgmma}}"
 // PLAN: "path": "wgmma_tma"
+// SIBLING: "tensor_maps": [
+// SIBLING-COUNT-3: "dtype": "f8e4m3fn"
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e5m2.e4m3
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e5m2
-// CHECK: cpu fp8 matrix: 36 passed, 0 failed
+// CHECK: cpu fp8 matrix: 38 passed, 0 failed
 // CHECK-NOT: FAIL
