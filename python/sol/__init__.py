@@ -33,7 +33,9 @@ _FUNCTION_ATTRIBUTES = {"max_threads": 0, "static_smem": 1, "local_bytes": 3,
                         "regs": 4}
 
 # Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
-_TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
+# The manifest's dtypes (runtime/DType.h) as torch names them.
+_TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32",
+                 "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 
 
 def version():

@@ -12,8 +12,8 @@ before Inductor lowers it) the pass:
    into `mm` + `add`: both match), the weight read through `permute`/`t`
    of a 2-D tensor (nn.Linear, `transpose_b`) or as it is (`[K, N]`, GPT-2's
    Conv1D); and `torch._scaled_mm` (fp8 operands, their scales as
-   sol.matmul's scale operands: docs/fp8.md), which sol plans once a kernel
-   path emits fp8 and until then leaves to Inductor with that reason. A
+   sol.matmul's scale operands: docs/fp8.md), which the wgmma_tma path
+   compiles (an fp8 result is not built yet and stays with Inductor). A
    fused gated projection whose halves meet (Phi-3's gate_up_proj) is first
    split into two matmuls (`split_fused_projections`);
 2. grows each root into a region through the elementwise ops of its epilogue
@@ -1284,22 +1284,32 @@ def _cublas_matmuls(spec):
     Inductor's code does not spend, and outside CUDA graphs host time
     counts."""
     mats = [op for op in spec["aten"] if op["op"] in
-            ("aten.mm.default", "aten.addmm.default")]
+            ("aten.mm.default", "aten.addmm.default",
+             "aten._scaled_mm.default")]
     resolved = {}
 
     def operands(inputs):
-        values, pairs = [], []
+        values, calls = [], []
         for op in mats:
             a, b = [_decode(x, inputs, values) for x in op["args"][-2:]]
-            pairs.append((a.reshape(-1, a.shape[-1]), b))
-        return pairs
+            a = a.reshape(-1, a.shape[-1])
+            if op["op"] != "aten._scaled_mm.default":
+                calls.append((torch.mm, (a, b), {}))
+                continue
+            # fp8: cuBLASLt's scaled matmul with the region's scales.
+            kwargs = {k: _decode(v, inputs, values)
+                      for k, v in op["kwargs"].items()}
+            if kwargs["scale_b"].dim() == 1:
+                kwargs["scale_b"] = kwargs["scale_b"].reshape(1, -1)
+            calls.append((torch._scaled_mm, (a, b), kwargs))
+        return calls
 
     def run(inputs):
-        pairs = resolved.get(id(inputs))
-        if pairs is None or pairs[0] is not inputs:
-            pairs = resolved[id(inputs)] = (inputs, operands(inputs))
-        for a, b in pairs[1]:
-            torch.mm(a, b)
+        calls = resolved.get(id(inputs))
+        if calls is None or calls[0] is not inputs:
+            calls = resolved[id(inputs)] = (inputs, operands(inputs))
+        for fn, args, kwargs in calls[1]:
+            fn(*args, **kwargs)
     return run
 
 

@@ -9,7 +9,9 @@ the partition's argument order and the host program agree with eager torch.
 
 import torch
 
-_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+           "f8e4m3fn": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
+_FP8 = ("f8e4m3fn", "f8e5m2")
 
 _BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
            "div": torch.div, "max": torch.maximum, "min": torch.minimum}
@@ -32,6 +34,15 @@ def run_manifest(manifest, inputs):
         elif kind == "matmul":
             a, b = operands
             result = a @ (b.transpose(-1, -2) if op.get("transpose_b") else b)
+            # fp8 scales (docs/fp8.md): dequantisation scales on the f32
+            # accumulator, scale_a per tensor or per row ([M, 1]), scale_b
+            # per tensor or per column ([N]), before the epilogue reads it.
+            for key in ("scale_a", "scale_b"):
+                if key in op:
+                    result = result * values[op[key]]
+            if "scale_out" in op:
+                raise ValueError("reference: an fp8 result (scale_out) is "
+                                 "not evaluated here")
         elif kind in _BINARY:
             result = _BINARY[kind](*operands)
         elif kind in _UNARY:
@@ -44,6 +55,10 @@ def run_manifest(manifest, inputs):
             result = operands[0]
         else:
             raise ValueError(f"reference: unknown op {kind!r}")
+        if op["dtype"] in _FP8:
+            # torch's conversion to fp8 does not saturate, sol.cast does.
+            raise ValueError("reference: an fp8 value computed in the kernel "
+                             "is not evaluated here")
         values.append(result.to(_DTYPES[op["dtype"]]).float())
     outputs = []
     specs = [a for a in manifest["args"] if a["role"] == "output"]

@@ -2,17 +2,18 @@
 # a user's fp8 linear layer calls it) through the backend's post-grad pass
 # on the CPU: the root becomes a sol region whose sol.matmul carries the
 # scales as operands (per tensor; per token [M, 1] and per output channel
-# [N]), with the epilogue after it. No kernel path emits fp8 yet
-# (docs/fp8.md), so the region stays with Inductor with the code
-# generation's reason, and the IR it would have compiled verified on the
-# way (a malformed one would fail in the verifier, not at sol-tile). What
-# sol cannot express yet is refused before it is built, with the reason:
-# an fp8 result.
+# [N]), with the epilogue after it. The region compiles for wgmma_tma (the
+# one path that generates fp8, docs/fp8.md; ptxas assembles it) and runs
+# here through the reference launcher, which evaluates the kernel's
+# manifest program: the stored codes as floats, the f32 product, the scales
+# on it, then ReLU, the residual and the bf16 rounding. What sol cannot
+# express yet is refused before it is built, with the reason: an fp8
+# result.
 #
-# Tolerance: the compiled model runs Inductor's code for the region, so it
-# differs from eager only in how Inductor rounds the quantisation's bf16
-# arithmetic; one e4m3 step (2^-3 relative) at an element flips an output
-# by a few bf16 ulps, so 2 % of max |eager| (bf16's 2^-8 is 0.4 %).
+# Tolerance: both sides quantise the activation with the same bf16
+# arithmetic, but Inductor may round it differently from eager; one e4m3
+# step (2^-3 relative) at an element flips an output by a few bf16 ulps,
+# so 2 % of max |eager| (bf16's 2^-8 is 0.4 %).
 # REQUIRES: torch
 # RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
 
@@ -77,15 +78,17 @@ def run(name, model, m, k, n, tolerance=2e-2):
 
 # Per-tensor scales: 0-d f32 operands.
 # CHECK-LABEL: == per_tensor: matches eager: True
-# CHECK:       region 0: inductor: SolError: {{.*}}no kernel path takes fp8 operands yet{{.*}}: _scaled_mm, view_1, relu, add
-# CHECK:       ir: {{.*}} = sol.matmul %arg0, %arg1 transpose_b scale_a(%arg2 : tensor<f32>) scale_b(%arg3 : tensor<f32>) : tensor<15x80xf8E4M3FN>, tensor<48x80xf8E4M3FN> -> tensor<15x48xbf16>
+# CHECK:       region 0: sol: _scaled_mm, view_1, relu, add
+# CHECK-NEXT:    kernel sol_region_matmul_0: wgmma_tma {{.*}}
+# CHECK:       ir: {{.*}} = sol.matmul %arg0, %arg1 transpose_b scale_a(%arg2 : tensor<f32>) scale_b(%arg3 : tensor<f32>) : tensor<?x80xf8E4M3FN>, tensor<48x80xf8E4M3FN> -> tensor<?x48xbf16>
 run("per_tensor", Fp8Linear(80, 48, rowwise=False), 5, 80, 48)
 
 # Per-token and per-channel scales: scale_a [M, 1] (a rows input),
 # scale_b [1, N] read as sol's [N].
 # CHECK-LABEL: == per_token_per_channel: matches eager: True
-# CHECK:       region 0: inductor: SolError: {{.*}}no kernel path takes fp8 operands yet
-# CHECK:       ir: {{.*}} transpose_b scale_a(%arg2 : tensor<21x1xf32>) scale_b(%arg3 : tensor<40xf32>) : tensor<21x96xf8E4M3FN>, tensor<40x96xf8E4M3FN> -> tensor<21x40xbf16>
+# CHECK:       region 0: sol: _scaled_mm, view_1, relu, add
+# CHECK-NEXT:    kernel sol_region_matmul_0: wgmma_tma {{.*}}
+# CHECK:       ir: {{.*}} transpose_b scale_a(%arg2 : tensor<?x1xf32>) scale_b(%arg3 : tensor<40xf32>) : tensor<?x96xf8E4M3FN>, tensor<40x96xf8E4M3FN> -> tensor<?x40xbf16>
 run("per_token_per_channel", Fp8Linear(96, 40, rowwise=True), 7, 96, 40)
 
 # An fp8 result (scale_result, the quantised output of a layer feeding
@@ -109,3 +112,49 @@ class Fp8Out(Fp8Linear):
 
 
 run("fp8_result", Fp8Out(64, 32, rowwise=False), 2, 64, 32, tolerance=0.125)
+
+# The measured choice's cuBLAS bar for an fp8 region is torch._scaled_mm
+# with the region's own scales (cuBLASLt's fp8 GEMM on CUDA), resolved once
+# per input set: not an empty list of matmuls, which sol could never beat.
+# Here on the region's inputs at M = 21, with a stand-in for the timer that
+# runs each side once.
+# CHECK-LABEL: == fp8 bar: _scaled_mm calls 1, sol's outputs match the bar's True
+text = next(t for t, m in inductor._runners if m == "?" and
+            "x96xf8E4M3FN>" in t)
+spec = inductor._parse_spec(text)
+kernel = inductor._runners[(text, "?")].steps[0][0]
+generator = torch.Generator().manual_seed(1)
+inputs = []
+for arg in kernel.manifest["args"][:len(spec["roles"])]:
+    shape = [21 if d == -1 else d for d in arg["shape"]]
+    values = torch.rand(shape, generator=generator) + 0.5
+    inputs.append(values.to({"f8e4m3fn": torch.float8_e4m3fn,
+                             "bf16": torch.bfloat16,
+                             "f32": torch.float32}[arg["dtype"]]))
+calls, results = [], {}
+real_scaled_mm, real_timer = torch._scaled_mm, inductor._gpu_us_each
+
+
+def counting_scaled_mm(*args, **kwargs):
+    calls.append(1)
+    results["bar"] = real_scaled_mm(*args, **kwargs)
+    return results["bar"]
+
+
+def once(fns, graphs, **_):
+    for fn in fns:
+        fn(0)
+    return [2.0, 1.0]
+
+
+torch._scaled_mm, inductor._gpu_us_each = counting_scaled_mm, once
+with torch.no_grad():
+    inductor.choose(inputs, [[21, 40]], spec, text, 21, bar="cublas")
+    sol_out = inductor._sol_call([[21, 40]], spec, text, 21)(inputs)[0]
+torch._scaled_mm, inductor._gpu_us_each = real_scaled_mm, real_timer
+# sol's output is relu(bar) + residual: compare on the bar's own terms.
+residual = next(t for t in inputs if t.dtype == torch.bfloat16 and
+                list(t.shape) == [21, 40])
+expected = torch.relu(results["bar"].float()) + residual.float()
+print(f"== fp8 bar: _scaled_mm calls {len(calls)}, sol's outputs match the "
+      f"bar's {torch.allclose(sol_out.float(), expected, rtol=2e-2, atol=2e-2)}")
