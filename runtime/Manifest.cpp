@@ -823,8 +823,9 @@ static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
   struct {
     const char *name;
     int id;
-  } scales[] = {
-      {"scale_a", op.scaleA}, {"scale_b", op.scaleB}, {"scale_out", op.scaleOut}};
+  } scales[] = {{"scale_a", op.scaleA},
+                {"scale_b", op.scaleB},
+                {"scale_out", op.scaleOut}};
   for (auto &scale : scales) {
     if (scale.id < 0)
       continue;
@@ -837,9 +838,10 @@ static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
                          ", not f32");
     Shape perRow(a.begin(), a.end() - 1);
     perRow.push_back(1);
-    bool fits = isPerTensor(value.shape) ||
-                (scale.id == op.scaleA && value.shape == perRow) ||
-                (scale.id == op.scaleB && value.shape == Shape{op.shape.back()});
+    bool fits =
+        isPerTensor(value.shape) ||
+        (scale.id == op.scaleA && value.shape == perRow) ||
+        (scale.id == op.scaleB && value.shape == Shape{op.shape.back()});
     if (!fits)
       return reader.fail(prefix + "has shape " + formatShape(value.shape) +
                          ", not one the matmul's scales take");

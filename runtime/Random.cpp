@@ -137,8 +137,7 @@ void sol::runtime::storeElement(void *buffer, DType dtype, size_t index,
     return;
   case DType::F8E4M3FN:
   case DType::F8E5M2:
-    static_cast<uint8_t *>(buffer)[index] =
-        encodeFp8(value, getFp8Kind(dtype));
+    static_cast<uint8_t *>(buffer)[index] = encodeFp8(value, getFp8Kind(dtype));
     return;
   }
 }

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/Fp8.h"
 #include "runtime/Compare.h"
+#include "runtime/Fp8.h"
 #include "runtime/Manifest.h"
 #include "runtime/Random.h"
 #include "runtime/Reference.h"
@@ -114,9 +114,10 @@ std::string makeFp8Manifest(int64_t m, int64_t n, int64_t k,
                      std::string(fp8Out ? R"(, "scale_out": 5)" : "") +
                      R"(, "dtype": ")" + outType + R"(", "shape": )" +
                      dims({m, n}) + R"(})" +
-                     std::string(fp8Out ? "" : R"(,
+                     std::string(fp8Out ? ""
+                                        : R"(,
     {"op": "add", "operands": [6, 4], "dtype": "bf16", "shape": )" +
-                                                   dims({m, n}) + "}") +
+                                              dims({m, n}) + "}") +
                      R"(],
   "outputs": [)" + std::string(fp8Out ? "6" : "7") +
                      R"(]})";
@@ -156,10 +157,10 @@ TEST(Fp8RuntimeTest, ReferenceMatchesFp8ReferenceOnRandomCodes) {
                  " k=" + std::to_string(c.k));
     Manifest manifest;
     std::string error;
-    ASSERT_TRUE(parseManifest(makeFp8Manifest(c.m, c.n, c.k, c.aType, c.bType,
-                                              c.perToken, c.perChannel,
-                                              c.outType),
-                              "", manifest, error))
+    ASSERT_TRUE(
+        parseManifest(makeFp8Manifest(c.m, c.n, c.k, c.aType, c.bType,
+                                      c.perToken, c.perChannel, c.outType),
+                      "", manifest, error))
         << error;
     std::vector<std::vector<uint8_t>> buffers =
         makeArgBuffers(manifest, /*seed=*/0x5eed + c.m * 131 + c.k);
@@ -193,9 +194,9 @@ TEST(Fp8RuntimeTest, ReferenceMatchesFp8ReferenceOnRandomCodes) {
       for (int64_t j = 0; j < c.n; ++j) {
         double want = expected[i * c.n + j];
         if (isFp8DType(outType))
-          want = decodeFp8(quantiseFp8Result(want, scaleOut,
-                                             getFp8Kind(outType)),
-                           getFp8Kind(outType));
+          want =
+              decodeFp8(quantiseFp8Result(want, scaleOut, getFp8Kind(outType)),
+                        getFp8Kind(outType));
         else
           want += loadElement(buffers[4].data(), DType::BF16, j);
         EXPECT_EQ(got[i * c.n + j], want) << "element " << i << ", " << j;
@@ -205,8 +206,8 @@ TEST(Fp8RuntimeTest, ReferenceMatchesFp8ReferenceOnRandomCodes) {
 
 /// A scale the matmul cannot mean is refused where the manifest says it.
 TEST(Fp8RuntimeTest, ManifestRefusesScalesItCannotMean) {
-  std::string good = makeFp8Manifest(3, 5, 16, "f8e4m3fn", "f8e4m3fn", true,
-                                     true, "bf16");
+  std::string good =
+      makeFp8Manifest(3, 5, 16, "f8e4m3fn", "f8e4m3fn", true, true, "bf16");
   Manifest manifest;
   std::string error;
   ASSERT_TRUE(parseManifest(good, "", manifest, error)) << error;

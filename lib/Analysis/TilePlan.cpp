@@ -205,8 +205,8 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     // Only wgmma_tma takes fp8 (docs/fp8.md): say why each path refused.
     if (MatmulOp::isFp8(shape->elementType) && constraints.paths.empty() &&
         !constraints.narrowsPlans()) {
-      failureReason = "no path takes this " + typeName(shape->elementType) +
-                      " matmul";
+      failureReason =
+          "no path takes this " + typeName(shape->elementType) + " matmul";
       for (const KernelPathInfo *path : paths)
         if (path->isMatmulPath())
           if (std::string why = path->whyNot(request); !why.empty())

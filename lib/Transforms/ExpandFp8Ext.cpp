@@ -70,7 +70,8 @@ struct ExpandFp8ExtF : OpRewritePattern<arith::ExtFOp> {
         rewriter, loc,
         arith::ShRUIOp::create(rewriter, loc, bits, c(f->mantissaBits)),
         c(maxExponent));
-    Value mantissa = arith::AndIOp::create(rewriter, loc, bits, c(mantissaMask));
+    Value mantissa =
+        arith::AndIOp::create(rewriter, loc, bits, c(mantissaMask));
     // Normal: the exponent rebiased (f32's bias is 127), the mantissa at the
     // top of f32's 23 bits.
     Value normal = arith::OrIOp::create(
@@ -84,12 +85,10 @@ struct ExpandFp8ExtF : OpRewritePattern<arith::ExtFOp> {
     // Subnormal: mantissa x 2^(1 - bias - mantissaBits), exact in f32.
     Value scaled = arith::MulFOp::create(
         rewriter, loc,
-        arith::UIToFPOp::create(rewriter, loc, rewriter.getF32Type(),
-                                mantissa),
-        arith::ConstantOp::create(
-            rewriter, loc,
-            rewriter.getF32FloatAttr(
-                std::ldexp(1.0f, 1 - f->bias - f->mantissaBits))));
+        arith::UIToFPOp::create(rewriter, loc, rewriter.getF32Type(), mantissa),
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getF32FloatAttr(std::ldexp(
+                                      1.0f, 1 - f->bias - f->mantissaBits))));
     Value subnormal =
         arith::BitcastOp::create(rewriter, loc, i32, scaled).getResult();
     auto eq = [&](Value x, int64_t v) -> Value {
@@ -105,11 +104,10 @@ struct ExpandFp8ExtF : OpRewritePattern<arith::ExtFOp> {
       magnitude = arith::SelectOp::create(
           rewriter, loc, eq(exponent, maxExponent), special, magnitude);
     } else {
-      Value isNaN = arith::AndIOp::create(rewriter, loc,
-                                          eq(exponent, maxExponent),
-                                          eq(mantissa, mantissaMask));
-      magnitude =
-          arith::SelectOp::create(rewriter, loc, isNaN, c(kQuietNaN), magnitude);
+      Value isNaN = arith::AndIOp::create(
+          rewriter, loc, eq(exponent, maxExponent), eq(mantissa, mantissaMask));
+      magnitude = arith::SelectOp::create(rewriter, loc, isNaN, c(kQuietNaN),
+                                          magnitude);
     }
     Value result = arith::OrIOp::create(rewriter, loc, sign, magnitude);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), result);

@@ -301,8 +301,8 @@ private:
     return splits;
   }
 
-  static std::string describe(const TmaTile &t, int64_t tileK,
-                              int64_t cluster, bool siblings, int64_t splitK) {
+  static std::string describe(const TmaTile &t, int64_t tileK, int64_t cluster,
+                              bool siblings, int64_t splitK) {
     return "wgmma_tma: " + std::to_string(t.tileM) + "x" +
            std::to_string(t.tileN) + "x" + std::to_string(tileK) + " tile" +
            (siblings ? " (" + std::to_string(t.tileN / 2) +

@@ -257,9 +257,9 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
         "sol kernel: an fp8 weight must be [N, K] on the wgmma_tma path: "
         "wgmma transposes 16-bit operands only");
   if (elemBytes == 1 && tile.size() == 3 && tile[2] != 128)
-    return kernel.spec.func.emitError(
-        "sol kernel: an fp8 wgmma_tma plan's K tile is 128 (one 128-byte "
-        "swizzle row); the plan's is ")
+    return kernel.spec.func.emitError("sol kernel: an fp8 wgmma_tma plan's K "
+                                      "tile is 128 (one 128-byte "
+                                      "swizzle row); the plan's is ")
            << tile[2];
   if ((nMajorB && (numWeights != 1 || tile.size() != 3 ||
                    !fitsNMajorWeight(tile[1], cluster))) ||
@@ -267,8 +267,7 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
       !(isRegularTile(tile, pingpong) || isTallTile(tile, pingpong, cluster) ||
         isShortTile(tile, pingpong, cluster)) ||
       tile[2] * elemBytes != 128 || tile[1] % 16 != 0 || cluster < 1 ||
-      cluster > 8 ||
-      tile[1] % (8 * cluster) != 0 || plan.getStages() < 2 ||
+      cluster > 8 || tile[1] % (8 * cluster) != 0 || plan.getStages() < 2 ||
       plan.getWarps() != ArrayRef<int64_t>{warpsM, 1})
     return kernel.spec.func.emitError(
         "sol kernel: the wgmma_tma plan is not one the generator implements "

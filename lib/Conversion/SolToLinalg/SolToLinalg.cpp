@@ -323,10 +323,10 @@ private:
         if (scale && isa<BlockArgument>(scale))
           scales.insert(scale);
     for (BlockArgument arg : body.getArguments()) {
-      bool readByEpilogue =
-          scales.contains(arg) || llvm::any_of(arg.getUsers(), [](Operation *u) {
-            return !isa<MatmulOp>(u);
-          });
+      bool readByEpilogue = scales.contains(arg) ||
+                            llvm::any_of(arg.getUsers(), [](Operation *u) {
+                              return !isa<MatmulOp>(u);
+                            });
       if (readByEpilogue &&
           failed(addIn(arg, entry.getArgument(arg.getArgNumber()))))
         return failure();
@@ -349,8 +349,8 @@ private:
               Value &value = scalars[matmul.getResult()];
               for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
                 if (scale)
-                  value =
-                      arith::MulFOp::create(nb, loc, value, scalars.lookup(scale));
+                  value = arith::MulFOp::create(nb, loc, value,
+                                                scalars.lookup(scale));
               continue;
             }
             SmallVector<Value> operands = llvm::map_to_vector(
