@@ -1297,10 +1297,8 @@ def _cublas_matmuls(spec):
                 calls.append((torch.mm, (a, b), {}))
                 continue
             # fp8: cuBLASLt's scaled matmul with the region's scales.
-            kwargs = {k: _decode(v, inputs, values)
-                      for k, v in op["kwargs"].items()}
-            if kwargs["scale_b"].dim() == 1:
-                kwargs["scale_b"] = kwargs["scale_b"].reshape(1, -1)
+            kwargs = _scaled_mm_kwargs({k: _decode(v, inputs, values)
+                                        for k, v in op["kwargs"].items()})
             calls.append((torch._scaled_mm, (a, b), kwargs))
         return calls
 
@@ -1527,6 +1525,15 @@ def _aten_steps(spec):
     return steps
 
 
+def _scaled_mm_kwargs(kwargs):
+    """`torch._scaled_mm`'s keyword arguments from a region's inputs: a
+    per-channel scale_b enters flattened to [N] (sol's operand), and
+    _scaled_mm takes it as [1, N]."""
+    if kwargs["scale_b"].dim() == 1:
+        kwargs = dict(kwargs, scale_b=kwargs["scale_b"].reshape(1, -1))
+    return kwargs
+
+
 def _run_aten(inputs, shapes, spec):
     """The region's own ATen ops called one by one (the interpreted
     fallback), over the same 2-D [M, N] view of its inputs that sol's
@@ -1546,10 +1553,8 @@ def _aten_values(inputs, spec):
             continue
         kwargs = {k: _decode(v, inputs, values)
                   for k, v in kwarg_specs.items()} if kwarg_specs else {}
-        if kind == "scaled_mm" and kwargs["scale_b"].dim() == 1:
-            # A per-channel scale_b enters flattened to [N]; _scaled_mm
-            # takes it as [1, N].
-            kwargs["scale_b"] = kwargs["scale_b"].reshape(1, -1)
+        if kind == "scaled_mm":
+            kwargs = _scaled_mm_kwargs(kwargs)
         if kind == "mm":
             # Matmuls over the flattened rows, as the region reads them.
             mats = [a.reshape(-1, a.shape[-1]) if a.dim() > 2 else a
