@@ -1332,8 +1332,7 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
       what is timed, since a bar it cannot reach would move the region to
       something slower than sol (NOTES section 30)."""
     key = (text, m)
-    if key in choices or (torch.cuda.is_available() and
-                          torch.cuda.is_current_stream_capturing()):
+    if key in choices or _capturing():
         return
     graphs = bool(spec.get("cudagraphs"))
     # The path the model's calls take (outside CUDA graphs its host time
@@ -1591,6 +1590,7 @@ _fallbacks_ran = set()
 
 
 def _capturing():
+    """Whether a CUDA graph is being captured on the current stream."""
     return torch.cuda.is_available() and \
         torch.cuda.is_current_stream_capturing()
 
@@ -1785,7 +1785,7 @@ def tune(inputs, shapes, spec, text, m):
     key = (text, kernel_set)
     if key in tunings:
         return True
-    if torch.cuda.is_available() and torch.cuda.is_current_stream_capturing():
+    if _capturing():
         return False
     from .torch_backend import HostProgram
     device = _device_name(inputs[0].device)
