@@ -4,7 +4,9 @@
 #
 #   scripts/gpu-check.sh [BUNDLE_DIR]
 #
-# 1. builds sol-run with the machine's g++ (scripts/build-runner.sh);
+# 1. builds sol-run with the machine's g++ (scripts/build-runner.sh), and
+#    assembles with ptxas, in parallel, every PTX of the bundle that has no
+#    cubin (a bundle built with cubin=false);
 # 2. runs the whole correctness matrix (--check-only, fresh seed, several
 #    processes at once), and its dynamic-M kernels (sol-run --dim) at each M
 #    their range hints and at its ends;
@@ -30,6 +32,18 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 run="$work/bin/sol-run"
 tar -C "$work" -xzf "$bundle/matrix.tgz"
 tar -C "$work" -xzf "$bundle/bench.tgz"
+# A bundle built with cubin=false (the quick build: no ptxas here for
+# thousands of kernels) has PTX only; sol-run would JIT each one, serially.
+# Assemble them here in parallel as sol-write-binaries does (-arch from the
+# PTX's .target, -O3), so the matrix runs cubins either way.
+ptxas="${CUDA_HOME:-/usr/local/cuda}/bin/ptxas"
+find "$work" -name '*.ptx' -print0 | xargs -0 -r -P "$(nproc)" -n 16 sh -c '
+  for ptx; do
+    [ -e "${ptx%.ptx}.cubin" ] && continue
+    arch=$(grep -m1 -o "^\.target sm_[0-9a-z]*" "$ptx" | cut -d" " -f2)
+    "$0" -arch="$arch" -O3 "$ptx" -o "${ptx%.ptx}.cubin" 2>/dev/null ||
+      echo "ptxas failed on $ptx (sol-run will JIT it)"
+  done' "$ptxas"
 
 echo "== correctness matrix (seed $seed)"
 ls "$work"/matrix/*.json > "$work/list"
