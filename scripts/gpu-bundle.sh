@@ -13,6 +13,10 @@
 #                           16-token variants of o_proj + residual), for timing
 #
 # Then, in one device call:  scripts/gpu-check.sh BUNDLE_DIR
+#
+# CUBIN=false leaves the cubins out: no ptxas here, which is most of the
+# bundle's time on a small machine; gpu-check.sh assembles the PTX on the
+# device, in parallel, and the manifests are the same either way.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bundle="${1:-$root/gpu-bundle}"
@@ -20,6 +24,19 @@ sol_opt="${SOL_OPT:-$root/build/bin/sol-opt}"
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+if [ "${CUBIN:-true}" = false ]; then
+  cat > "$work/sol-opt" <<WRAP
+#!/usr/bin/env bash
+args=()
+for a in "\$@"; do
+  case "\$a" in --sol-to-ptx=*) a="\$a cubin=false" ;; esac
+  args+=("\$a")
+done
+exec "$sol_opt" "\${args[@]}"
+WRAP
+  chmod +x "$work/sol-opt"
+  sol_opt="$work/sol-opt"
+fi
 mkdir -p "$bundle" "$work/matrix" "$work/bench" "$work/dynamic"
 
 python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"

@@ -17,19 +17,9 @@ sol_opt="${SOL_OPT:-$root/build/bin/sol-opt}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out/cpu" "$out/tiled"
-# gpu-bundle.sh's sol-opt with cubin=false: no ptxas (most of the bundle's
-# time); the manifests are the same either way.
-cat > "$work/sol-opt" <<WRAP
-#!/usr/bin/env bash
-args=()
-for a in "\$@"; do
-  case "\$a" in --sol-to-ptx=*) a="\$a cubin=false" ;; esac
-  args+=("\$a")
-done
-exec "$sol_opt" "\${args[@]}"
-WRAP
-chmod +x "$work/sol-opt"
-SOL_OPT="$work/sol-opt" "$root/scripts/gpu-bundle.sh" "$work/bundle" > /dev/null
+# Without cubins: no ptxas (most of the bundle's time); the manifests are
+# the same either way.
+CUBIN=false SOL_OPT="$sol_opt" "$root/scripts/gpu-bundle.sh" "$work/bundle" > /dev/null
 tar -C "$out" -xzf "$work/bundle/matrix.tgz"
 tar -C "$out" -xzf "$work/bundle/bench.tgz"
 mv "$out/matrix" "$out/gpu"
