@@ -39,71 +39,72 @@ WRAP
 fi
 mkdir -p "$bundle" "$work/matrix" "$work/bench" "$work/dynamic"
 
+# The matrix's cases that match a gen-matrix.py --only pattern, compiled
+# again once per variant SUFFIX:OPTIONS (the cases' names get SUFFIX;
+# --sol-to-ptx gets COMMON and the variant's OPTIONS):
+#   variants "GEN_FLAGS" 'ONLY' "COMMON" SUFFIX:OPTIONS...
+variants() {
+  local gen_flags=$1 only=$2 common=$3 variant
+  shift 3
+  for variant in "$@"; do
+    # shellcheck disable=SC2086  # gen_flags is a list of flags
+    python3 "$root/scripts/gen-matrix.py" --profile=gpu $gen_flags \
+      --suffix="${variant%%:*}" --only="$only" "$work/matrix${variant%%:*}.mlir"
+    "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
+      --sol-to-ptx="out-dir=$work/matrix $common ${variant#*:}"
+  done
+}
+
 python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"
 "$sol_opt" "$work/matrix.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
 # sol-tile sends the large f16/bf16 matmuls to TMA without a cluster; the
 # matmul patterns TMA can take are compiled again as TMA kernels with 2-CTA
 # clusters multicasting B, down to 7 rows and 77 columns (single partial
 # tiles; the second block of a cluster reading only zero-filled rows).
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_tma2 \
-  --only='^(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)x(77x200|1000x1000|2560x2560)$' \
-  "$work/matrix-tma2.mlir"
-"$sol_opt" "$work/matrix-tma2.mlir" -o /dev/null \
-  --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma max-cluster=2 schedules=cooperative"
+tma_able='(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)'
+tma_shapes='(77x200|1000x1000|2560x2560)'
+variants "" "^${tma_able}x${tma_shapes}\$" "paths=wgmma_tma" \
+  "_tma2:max-cluster=2 schedules=cooperative"
 # The same patterns with ping-pong consumers: 128x128 tiles without (_pp)
 # and with (_pp2) a 2-CTA cluster, and each wider ping-pong tile (_pp144,
 # _pp160, _pp192), and cooperative 256-row tiles (_tall: the model's pick
 # of 256x128/160/192). Sibling matmuls (mm_swiglu from 129 rows) at each
-# width too, and on cooperative 128x256 tiles (_sib256); they take no
-# cluster.
-for variant in "_pp:tiles=128x128" "_pp2:tiles=128x128 max-cluster=2 min-cluster=2" \
-               "_pp144:tiles=128x144" "_pp160:tiles=128x160" "_pp192:tiles=128x192" \
-               "_tall:tiles=256x128,256x160,256x192"; do
-  siblings='|mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)'
-  [ "${variant%%:*}" = _pp2 ] && siblings=''
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
-    --only="^((mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)_(7|64|4097)$siblings)x(77x200|1000x1000|2560x2560)\$" \
-    "$work/matrix${variant%%:*}.mlir"
-  schedule=pingpong
-  [ "${variant%%:*}" = _tall ] && schedule=cooperative
-  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma schedules=$schedule ${variant#*:}"
-done
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix=_sib256 \
-  --only='^mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)x(77x200|1000x1000)$' "$work/matrix_sib256.mlir"
-"$sol_opt" "$work/matrix_sib256.mlir" -o /dev/null \
-  --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma tiles=128x256"
+# width too but _pp2's, and on cooperative 128x256 tiles (_sib256); they
+# take no cluster.
+siblings='mm_swiglu(_bias|_two_outputs)?_(f16|bf16)_(129|4097)'
+variants "" "^(${tma_able}|${siblings})x${tma_shapes}\$" \
+  "paths=wgmma_tma schedules=pingpong" \
+  "_pp:tiles=128x128" "_pp144:tiles=128x144" "_pp160:tiles=128x160" \
+  "_pp192:tiles=128x192"
+variants "" "^${tma_able}x${tma_shapes}\$" "paths=wgmma_tma schedules=pingpong" \
+  "_pp2:tiles=128x128 max-cluster=2 min-cluster=2"
+variants "" "^(${tma_able}|${siblings})x${tma_shapes}\$" \
+  "paths=wgmma_tma schedules=cooperative" "_tall:tiles=256x128,256x160,256x192"
+variants "" "^${siblings}x(77x200|1000x1000)\$" "paths=wgmma_tma" \
+  "_sib256:tiles=128x256"
 # [K, N] weights (GPT-2's Conv1D) read N-major by the TMA kernels (on by
 # default since this matrix passed them on 2026-12-01): each schedule at
 # each offered tile width (the multiples of 64), down to 7 rows and N = 1000
 # (a partial last box of 40 columns).
-for variant in "_kn128:schedules=pingpong tiles=128x128" \
-               "_kn192:schedules=pingpong tiles=128x192" \
-               "_kn256:schedules=cooperative tiles=128x256" \
-               "_kntall:schedules=cooperative tiles=256x128,256x192"; do
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
-    --only='^mm_kn_bias_gelu_erf_(f16|bf16)_(7|64|4097)x(1000x1000|2560x2560)$' \
-    "$work/matrix${variant%%:*}.mlir"
-  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix paths=wgmma_tma ${variant#*:}"
-done
+variants "" '^mm_kn_bias_gelu_erf_(f16|bf16)_(7|64|4097)x(1000x1000|2560x2560)$' \
+  "paths=wgmma_tma" \
+  "_kn128:schedules=pingpong tiles=128x128" \
+  "_kn192:schedules=pingpong tiles=128x192" \
+  "_kn256:schedules=cooperative tiles=128x256" \
+  "_kntall:schedules=cooperative tiles=256x128,256x192"
 # Small M against a wide or deep weight (issue 19) on the TMA kernels'
-# small-M plans (opt-in, small-m-tma, until this matrix has passed on a
-# GPU): 64-row ping-pong tiles at each width (_m64; the model splits K
-# where it pays), and split K forced by sol-tile's test-only split-k over
+# small-M plans (opt-in, small-m-tma; this matrix passed them on
+# 2026-12-01): 64-row ping-pong tiles at each width (_m64; the model splits
+# K where it pays), and split K forced by sol-tile's test-only split-k over
 # the model's tiles and schedules (_sk: 3 splits, the last one's K tiles
 # partly past K) and cooperative ones (_skc: 4, both consumers' warps
 # counting on the tile), at 7, 64 and 129 rows (a 64-row tile's partial
 # third row of tiles).
-for variant in "_m64:schedules=pingpong tiles=64x128,64x192,64x256" \
-               "_sk:split-k=3" \
-               "_skc:split-k=4 schedules=cooperative"; do
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --suffix="${variant%%:*}" \
-    --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16)_(7|64|129)x(1000x1000|2560x2560|256x7168)$' \
-    "$work/matrix${variant%%:*}.mlir"
-  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix small-m-tma=true paths=wgmma_tma ${variant#*:}"
-done
+variants "" '^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16)_(7|64|129)x(1000x1000|2560x2560|256x7168)$' \
+  "small-m-tma=true paths=wgmma_tma" \
+  "_m64:schedules=pingpong tiles=64x128,64x192,64x256" \
+  "_sk:split-k=3" \
+  "_skc:split-k=4 schedules=cooperative"
 
 # fp8 (issue 20, docs/fp8.md): e4m3 x e4m3 matmuls (and e5m2 x e4m3,
 # e4m3 x e5m2) on the wgmma_tma path, the one that generates fp8, with
@@ -120,14 +121,10 @@ done
 # K split over 3 units) and, in dynamic/, the same cases with a dynamic M.
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
 "$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
-for variant in "_fp8m64:schedules=pingpong tiles=64x128,64x192,64x256" \
-               "_fp8sk:split-k=3"; do
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --suffix="${variant%%:*}" \
-    --only='^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x1024|2560x2560)$' \
-    "$work/matrix${variant%%:*}.mlir"
-  "$sol_opt" "$work/matrix${variant%%:*}.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/matrix small-m-tma=true paths=wgmma_tma ${variant#*:}"
-done
+variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x1024|2560x2560)$' \
+  "small-m-tma=true paths=wgmma_tma" \
+  "_fp8m64:schedules=pingpong tiles=64x128,64x192,64x256" \
+  "_fp8sk:split-k=3"
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
 "$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
 
