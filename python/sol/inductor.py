@@ -1911,10 +1911,36 @@ history = []
 
 
 def report(index=None):
-    """The report of graph `index` (default: all of them) as text."""
+    """The report of graph `index` (default: all of them) as text; the
+    whole report ends with dynamo's graph breaks, if it made any."""
     reports = history if index is None else [history[index]]
-    return "\n\n".join(f"graph {i}:\n{r.summary()}"
+    text = "\n\n".join(f"graph {i}:\n{r.summary()}"
                        for i, r in enumerate(reports))
+    breaks = graph_breaks() if index is None else None
+    return text + f"\n\n{breaks}" if breaks else text
+
+
+def graph_breaks():
+    """What dynamo's graph breaks leave out of the report, or "": the code
+    between two graphs runs eagerly, outside every graph sol sees, so a
+    share of 100 % can hide it (Mixtral's experts, whose loop is
+    data-dependent, run so). From dynamo's counters, which count from the
+    start of the process (`torch._dynamo.reset()` keeps them)."""
+    try:
+        from torch._dynamo.utils import counters
+    except ImportError:
+        return ""
+    reasons = counters.get("graph_break") or {}
+    total = sum(reasons.values())
+    if not total:
+        return ""
+    lines = [f"dynamo's graph breaks in this process: {total}; the code "
+             "between two graphs runs eagerly and is in none of the shares "
+             "above:"]
+    for reason, count in sorted(reasons.items(), key=lambda r: -r[1])[:5]:
+        first = str(reason).strip().splitlines()[0][:160]
+        lines.append(f"  {count} x {first}")
+    return "\n".join(lines)
 
 
 def _matmul_flops(node):
