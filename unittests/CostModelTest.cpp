@@ -354,6 +354,48 @@ TEST_F(CostModelTest, SplitKPaysThePartialsRoundTrip) {
   EXPECT_NEAR(delta, 4.2, 0.05);
 }
 
+TEST_F(CostModelTest, SplitKPartialsGoThroughHbmWhenTheySpillL2) {
+  // 128 rows against a 14336 x 4096 weight (117 MB) on 128x128 tiles, 112
+  // of them, on 132 blocks. Split 8 ways, the 896 units' f32 partials take
+  // 58.7 MB, over 3/4 of the H200's L2: written and read back through HBM
+  // beside the weight (the sweep's 104 us against 45.7 unsplit,
+  // 2026-12-03). Split 2 ways (14.7 MB) they are L2 traffic, beside the
+  // operands' re-reads (at 0.8 of l2_gbps: B is over 3/4 of L2 too).
+  OwningOpRef<ModuleOp> module = matmul(128, 14336, 4096);
+  ASSERT_TRUE(module);
+  KernelWork work = countOpWork(firstMatmul(*module));
+  MatmulTiling splitEight;
+  splitEight.tileM = 128;
+  splitEight.tileN = 128;
+  splitEight.blocks = 132;
+  splitEight.splitK = 8;
+  MatmulTiling splitTwo = splitEight;
+  splitTwo.splitK = 2;
+  double launchUs = h200.getLaunchUs(), roundTripUs = 4.2;
+
+  double partialsEight = 4.0 * 112 * 8 * 128 * 128;
+  double hbmRate = h200.getHbmBytesPerSecond() * h200.getHbmEfficiency();
+  CostAttr eight = estimateCost(work, h200, &splitEight);
+  EXPECT_EQ(eight.getLimiter(), Limiter::hbm);
+  EXPECT_NEAR(eight.getTPredUs(),
+              launchUs + (work.bytes + 2 * partialsEight) / hbmRate * 1e6 +
+                  roundTripUs,
+              0.01);
+
+  double partialsTwo = 4.0 * 112 * 2 * 128 * 128;
+  double reReads = static_cast<double>(work.matmulLhsBytes) * 112 +
+                   static_cast<double>(work.matmulRhsBytes);
+  double waveEfficiency = 224.0 / (2 * 132);
+  CostAttr two = estimateCost(work, h200, &splitTwo);
+  EXPECT_EQ(two.getLimiter(), Limiter::l2);
+  EXPECT_NEAR(two.getTPredUs(),
+              launchUs +
+                  (reReads + 2 * partialsTwo) / (h200.getL2Gbps() * 1e9 * 0.8) /
+                      waveEfficiency * 1e6 +
+                  roundTripUs,
+              0.01);
+}
+
 TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       R"(func.func @f(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>) -> tensor<?x64xf16> {

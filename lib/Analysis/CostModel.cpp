@@ -405,6 +405,22 @@ static constexpr double kPingPongLoneTileSlowdown = 1.11;
 /// The partial tiles' round trip of a split-K matmul (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
 
+/// Whether `bytes` re-read through L2 take more than the 3/4 of it that a
+/// matmul's streaming operands leave them (see the uses: B's re-reads, split
+/// K's partials).
+static bool exceedsL2Share(double bytes, TargetAttr target) {
+  return 4.0 * bytes > 3.0 * static_cast<double>(target.getL2Bytes());
+}
+
+/// The f32 partial tiles a split-K plan stores to its workspace: one per
+/// work unit (docs: SplitKReduction.cpp), read back once by the tile's last
+/// arrival. 0 without a split.
+static double getSplitKWorkspaceBytes(const MatmulPlan &plan) {
+  if (plan.splitK <= 1)
+    return 0;
+  return 4.0 * static_cast<double>(plan.units()) * plan.tileM * plan.tileN;
+}
+
 /// Latency floor of one K step of a pipelined matmul loop (see its use).
 static constexpr double kKTileLatencyUs = 0.28;
 /// Bytes per microsecond one warp moves with cp.async while it also runs
@@ -550,8 +566,24 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // It stays until l2_gbps and mma_efficiency are recalibrated to the
     // heated steady state together (section 23's next gains).
     double l2Rate = target.getL2Gbps() * 1e9;
-    if (4.0 * work.matmulRhsBytes > 3.0 * target.getL2Bytes())
+    if (exceedsL2Share(work.matmulRhsBytes, target))
       l2Rate *= kL2RateBeyondCapacity;
+    // Split K's partials are written once and read once: through L2 where
+    // they fit beside the streaming operands, else through HBM, competing
+    // with the weight. Measured on the H200 (2026-12-03, bench/results/
+    // 2026-12-03-h200-s8-smallm, the sweep's small-m-tma run): 14336x4096 at
+    // M = 128 on 128x128 ping-pong tiles split 8 ways (896 units, 59 MB of
+    // partials, more than L2) ran 104 us where this model without the
+    // partials said 39.2 and the unsplit 128x128 wgmma tile ran 45.7; 4096 x
+    // 4096 at M = 256 split 6 (25 MB) ran 33.5 us against 23.8 predicted.
+    // The constant round trip below stays for the latency of the arrival.
+    if (tiling) {
+      double workspaceBytes = getSplitKWorkspaceBytes(plan);
+      if (exceedsL2Share(workspaceBytes, target))
+        hbmBytes += 2 * workspaceBytes;
+      else
+        l2Bytes += 2 * workspaceBytes;
+    }
     // Each SM pulls its own tiles' panels: where the last wave leaves SMs
     // idle, the busy ones do not stream faster (2026-11-30, bench/results/
     // 2026-11-30-h200-s4-pp192: ping-pong tiles of 128x128 and 128x192 ran
