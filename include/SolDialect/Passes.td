@@ -223,10 +223,10 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     Option<"nMajorTma", "n-major-tma", "bool", /*default=*/"true",
            "Let wgmma_tma take a [K, N] weight, read N-major (false keeps "
            "such a weight on mma.sync, for A/B measurements)">,
-    Option<"smallMTma", "small-m-tma", "bool", /*default=*/"false",
+    Option<"smallMTma", "small-m-tma", "bool", /*default=*/"true",
            "Let wgmma_tma offer its small-M plans: 64-row ping-pong tiles "
-           "and split K over 2, 3, 4, 6 or 8 units (built and lit-tested, "
-           "not yet run on a GPU: off until the GPU matrix passes them)">,
+           "and split K over 2, 3, 4, 6 or 8 units (false: without them, "
+           "for A/B measurements)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Test-only: take only plans that split K over exactly this many "
            "blocks (0: any), so the GPU matrix runs split K where the cost "

@@ -183,10 +183,11 @@ struct PlanConstraints {
   /// bench/results/2026-12-01-h200-s6-matrix). Off: mma.sync, for A/B.
   bool nMajorTma = true;
   /// Whether wgmma_tma may take its small-M plans (isSmallMTmaPlan: 64-row
-  /// ping-pong tiles, split K). Built, lit-tested and assembled by ptxas on
-  /// 2026-12-01 but not yet run on a GPU, so opt-in until the GPU matrix's
-  /// _m64 and _sk cases pass.
-  bool smallMTma = false;
+  /// ping-pong tiles, split K). On: the GPU matrix passed them
+  /// (bench/results/2026-12-01-h200-s7-matrix) and the sweep timed them
+  /// 1.6-3.1x faster than the default plans on M = 37-128 against a wide
+  /// weight (bench/results/2026-12-03-h200-s8-smallm). Off: for A/B.
+  bool smallMTma = true;
   /// Test-only: plans that split K over exactly this many blocks (0: any),
   /// so the GPU matrix can run split K where the model would not pick it.
   int64_t splitK = 0;

@@ -5,13 +5,12 @@
 // static planner's choices as M grows: gemv while the weight stream of a
 // warp per column beats every tile grid (launch-bound, M <= 4); mma.sync
 // 16x64 tiles with K split over 4 blocks while 40 column tiles leave the
-// SMs idle without the split (5..59); 16x16 tiles at 60..64, where the
-// model ties them with the split-K tiles (640 blocks each) and the tie goes
-// to the tile listed first; 32x64 tiles to 288; then the persistent
-// TMA-fed wgmma: cooperative 128x128 while few tiles leave nothing for
-// ping-pong to overlap (289..768), ping-pong 128x160 where its tile count
-// fills the last wave better (769..3072), and ping-pong 128x128, the static
-// prefill plan (tile.mlir), from there to the end. Each row's plan is built
+// SMs idle without the split (5..32); then the persistent TMA-fed wgmma:
+// 64-row ping-pong tiles (small-m-tma) with K split 6 ways to 64 rows and
+// 3 ways to 128, unsplit 64x128 to 384 and 64x192 to 576 (their tiles
+// fill more SMs than 128-row ones), ping-pong 128x160 where its tile
+// count fills the last wave better (577..3072), and ping-pong 128x128, the
+// static prefill plan (tile.mlir), from there to the end. Each row's plan is built
 // at its m_max, every grid the largest the row launches (the launch
 // computes the rest by getDynamicGridRule), except gemv's: it is built for
 // its exact rows, so each M to 4 has its own row (tile[0] = M).
@@ -23,24 +22,26 @@
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 32, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 33, m_max = 64, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 3, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
-  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
-  // expected-remark @below {{plan for M in 5..59: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 14.677 us at M = 59; ends where the next plan wins: at 59 mma_sync 16x64x64 split_k 4 14.677 us against mma_sync 16x16x64 14.695 us; at 60 mma_sync 16x16x64 14.696 us against mma_sync 16x64x64 split_k 4 14.696 us (a tie within 0.1%, to the fewer padded outputs, then to the plan listed first)}}
-  // expected-remark @below {{plan for M in 60..64: mma_sync: 16x16x64 tile}}
-  // expected-remark @below {{plan for M in 65..288: mma_sync: 32x64x64 tile}}
-  // expected-remark @below {{plan for M in 289..768: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
-  // expected-remark @below {{plan for M in 769..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups}}
-  // expected-remark @below {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4}}
+  // expected-remark @below {{plan for M in 5..32: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 12.125 us at M = 32}}
+  // expected-remark @below {{plan for M in 33..64: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 6 units, predicted 12.802 us at M = 64}}
+  // expected-remark @below {{plan for M in 65..128: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 3 units, predicted 14.103 us at M = 128}}
+  // expected-remark @below {{plan for M in 129..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 17.334 us at M = 384}}
+  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 22.583 us at M = 576}}
+  // expected-remark @below {{plan for M in 577..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 68.244 us at M = 3072}}
+  // expected-remark @below {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -58,37 +59,39 @@ func.func @oproj_takes_gemv_then_split_k_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 // (a warp per each of 10240 columns; at 2 tokens 640 16x16 tiles already
 // beat it), narrow mma.sync tiles to 16 rows (2..6 and 7..16 are the
 // model's near-tie between 16x16 and 16x32: at 7 the two are within 0.1%
-// and the first listed, 16x32, takes it), 32x64 to 64, the cp.async wgmma
-// while the rows fit one 128-row tile (65..128: 29.6 us at 128 against
-// wgmma_tma's 37.4), then wgmma_tma, whose best width changes with how the
-// tiles fill the last wave of 132 SMs: ping-pong 128x160, cooperative
+// and the first listed, 16x32, takes it), 32x64 to 32, 64-row TMA tiles
+// (split 3 ways to 64, 64x192 to 128), then 128-row wgmma_tma tiles, whose
+// best width changes with how the tiles fill the last wave of 132 SMs:
+// ping-pong 128x160, cooperative
 // 256x160 while its tiles fit one wave (2 x 64 = 128 at 512: ping-pong
 // would leave each consumer one tile, nothing to overlap), 128x160 again,
 // and the static prefill plan's 128x192 from 1281.
-// CHECK-LABEL: func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma
+// CHECK-LABEL: func.func @mlp_up_gelu_takes_gemv_mma_sync_then_wgmma_tma
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5233.8,
 //  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.347{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5233.8{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 16, plan = <path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 17, m_max = 64, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma, tile = [128, 128, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 17, m_max = 32, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 33, m_max = 64, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 3, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 288, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 512, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 1280, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
-  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1; ends where the next plan wins: at 1 gemv 15.347 us against mma_sync 16x16x64 15.637 us; at 2 mma_sync 16x16x64 15.655 us against gemv 16.028 us}}
-  // expected-remark @below {{plan for M in 2..6: mma_sync: 16x16x64 tile}}
-  // expected-remark @below {{plan for M in 7..16: mma_sync: 16x32x64 tile}}
-  // expected-remark @below {{plan for M in 17..64: mma_sync: 32x64x64 tile}}
-  // expected-remark @below {{plan for M in 65..128: wgmma: 128x128x64 tile, 2 warpgroups, 4 stages, predicted 29.602 us at M = 128; ends where the next plan wins: at 128 wgmma 128x128x64 29.602 us against wgmma_tma 128x160x64 pingpong 37.378 us; at 129 wgmma_tma 128x160x64 pingpong 32.989 us against wgmma 128x128x64 45.201 us}}
-  // expected-remark @below {{plan for M in 129..288: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @below {{plan for M in 289..512: wgmma_tma: 256x160x64 tile}}
-  // expected-remark @below {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @below {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile}}
+func.func @mlp_up_gelu_takes_gemv_mma_sync_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.347 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..6: mma_sync: 16x16x64 tile, 1x1 warps, 6 stages, predicted 15.727 us at M = 6}}
+  // expected-remark @below {{plan for M in 7..16: mma_sync: 16x32x64 tile, 1x2 warps, 4 stages, predicted 15.867 us at M = 16}}
+  // expected-remark @below {{plan for M in 17..32: mma_sync: 32x64x64 tile, 1x4 warps, 4 stages, predicted 19.302 us at M = 32}}
+  // expected-remark @below {{plan for M in 33..64: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 3 units, predicted 23.295 us at M = 64}}
+  // expected-remark @below {{plan for M in 65..128: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 27.015 us at M = 128}}
+  // expected-remark @below {{plan for M in 129..288: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 55.619 us at M = 288}}
+  // expected-remark @below {{plan for M in 289..512: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 58.331 us at M = 512}}
+  // expected-remark @below {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 126.55 us at M = 1280}}
+  // expected-remark @below {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 5233.8 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %b : tensor<?x2560xf16>, tensor<10240x2560xf16>, tensor<10240xf16>) -> tensor<?x10240xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %wa: tensor<10240x2560xf16>, %ba: tensor<10240xf16>):
     %m = sol.matmul %a, %wa transpose_b : tensor<?x2560xf16>, tensor<10240x2560xf16> -> tensor<?x10240xf16>
@@ -121,10 +124,10 @@ func.func @mlp_up_gelu_takes_gemv_mma_sync_wgmma_then_wgmma_tma(%x: tensor<?x256
 //  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<?x6912xf16> attributes {sol.dim_range = #sol.dim_range<min = 128, max = 8192>} {
-  // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight)}}
-  // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight)}}
-  // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight)}}
-  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192; ends at the range's max}}
+  // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight), TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 43.052 us at M = 153}}
+  // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 43.558 us at M = 256}}
+  // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 72.716 us at M = 512}}
+  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<?x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<?x6912xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
     %mg = sol.matmul %a, %g transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
@@ -149,7 +152,7 @@ func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 65536, plan = <path = elementwise, tile = [2048], warps = [1, 1], stages = 1, split_k = 1>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x4096xf16>, %z: tensor<4096xf16>) -> tensor<?x4096xf16> {
-  // expected-remark @below {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..65536: elementwise: 268435456 elements, 256 threads per block, 8 per thread, predicted 376.03 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %y, %z : tensor<?x4096xf16>, tensor<?x4096xf16>, tensor<4096xf16>) -> tensor<?x4096xf16> {
   ^bb0(%a: tensor<?x4096xf16>, %b: tensor<?x4096xf16>, %c: tensor<4096xf16>):
     %s = sol.add %a, %b : tensor<?x4096xf16>, tensor<?x4096xf16> -> tensor<?x4096xf16>
@@ -175,23 +178,25 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 3, plan = <path = gemv, tile = [3, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 59, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 288, plan = <path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 768, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 769, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 32, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 33, m_max = 64, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 3, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
 func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
-  // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows}}
-  // expected-remark @below {{plan for M in 5..59: mma_sync}}
-  // expected-remark @below {{plan for M in 60..64: mma_sync}}
-  // expected-remark @below {{plan for M in 65..288: mma_sync}}
-  // expected-remark @below {{plan for M in 289..768: wgmma_tma}}
-  // expected-remark @below {{plan for M in 769..3072: wgmma_tma}}
+  // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4}}
+  // expected-remark @below {{plan for M in 5..32: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 12.125 us at M = 32}}
+  // expected-remark @below {{plan for M in 33..64: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 6 units, predicted 12.802 us at M = 64}}
+  // expected-remark @below {{plan for M in 65..128: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 3 units, predicted 14.103 us at M = 128}}
+  // expected-remark @below {{plan for M in 129..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 17.334 us at M = 384}}
+  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 22.583 us at M = 576}}
+  // expected-remark @below {{plan for M in 577..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 68.244 us at M = 3072}}
   // expected-remark @below {{plan for M in 3073..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 167.45 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
@@ -230,11 +235,11 @@ func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x25
 //  CHECK-SAME:     #sol.plan_entry<m_min = 4, m_max = 4, plan = <path = gemv, tile = [4, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 8>} {
-  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends where the next plan wins: at 4 gemv 9.6141 us against mma_sync 16x64x64 split_k 4 10.893 us; at 5 mma_sync 16x64x64 split_k 4 10.896 us against gemv 11.218 us}}
-  // expected-remark @below {{plan for M in 5..8: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.907 us at M = 8; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4}}
+  // expected-remark @below {{plan for M in 5..8: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.907 us at M = 8}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -244,10 +249,10 @@ func.func @narrow_decode_range_is_gemv_then_split_k(%x: tensor<?x2560xf16>, %w: 
   return %0 : tensor<?x2560xf16>
 }
 func.func @gemv_range_is_a_row_per_m(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
-  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1; ends at 1: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2; ends at 2: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3; ends at 3: the plan is built for its exact rows}}
-  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4; ends at the range's max}}
+  // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2376 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 6.4071 us at M = 2}}
+  // expected-remark @below {{plan for M in 3..3: gemv: 3 rows, a warp per column, predicted 8.0106 us at M = 3}}
+  // expected-remark @below {{plan for M in 4..4: gemv: 4 rows, a warp per column, predicted 9.6141 us at M = 4}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -262,19 +267,20 @@ func.func @gemv_range_is_a_row_per_m(%x: tensor<?x2560xf16>, %w: tensor<2560x256
 
 // A [?, 512, 2560] A against a rank-2 B: the 512 rows per unit of M fold
 // into the matmul's rows, so even M = 1 is 512 rows (wgmma_tma from the
-// start) and the grid rule counts 512 rows per unit of the dim.
+// start: 64-row ping-pong tiles while 512 rows are all there is) and the
+// grid rule counts 512 rows per unit of the dim.
 // CHECK-LABEL: func.func @batched_rows_fold_into_m
 //       CHECK:   sol.kernel @k
 //  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 631.53,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 22.744{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 631.53{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 20.411{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 631.53{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-remark @below {{plan for M in 1..1: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups}}
-  // expected-remark @below {{plan for M in 2..6: wgmma_tma: 128x160x64 tile}}
-  // expected-remark @below {{plan for M in 7..64: wgmma_tma: 128x128x64 tile}}
+  // expected-remark @below {{plan for M in 1..1: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 20.411 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..6: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 67.617 us at M = 6}}
+  // expected-remark @below {{plan for M in 7..64: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 631.53 us at M = 64}}
   %0 = sol.kernel @k ins(%x, %w : tensor<?x512x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> {
   ^bb0(%a: tensor<?x512x2560xf16>, %b: tensor<2560x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x512x2560xf16>, tensor<2560x2560xf16> -> tensor<?x512x2560xf16>
@@ -294,7 +300,7 @@ func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x
 //  CHECK-SAME:     limiter = launch>, plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @static_kernel_keeps_one_plan(%x: tensor<16x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x2560xf16>) -> tensor<16x2560xf16> {
-  // expected-remark @below {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us}}
+  // expected-remark @below {{plan mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.937 us; next mma_sync: 16x16x256 tile, 1x1 warps, 4 stages at 12.524 us (85 candidates)}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x2560xf16>, tensor<2560x2560xf16>, tensor<16x2560xf16>) -> tensor<16x2560xf16> {
   ^bb0(%a: tensor<16x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x2560xf16>, tensor<2560x2560xf16> -> tensor<16x2560xf16>

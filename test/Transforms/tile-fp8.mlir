@@ -9,10 +9,11 @@
 // result) is no generator's yet: sol-tile, the whole pipeline and the linalg
 // lowering refuse it at the kernel, with the reason.
 
-// Prefill, per-token and per-channel scales: the cooperative 128x128 tile.
+// Prefill, per-token and per-channel scales: 256 rows fill more SMs with
+// 64-row ping-pong tiles (80 tiles) than with 128-row ones (40).
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @prefill(%x: tensor<256x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>, %sx: tensor<256x1xf32>, %sw: tensor<2560xf32>) -> tensor<256x2560xbf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x128x128 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 14.9 us}}
+  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 10.888 us}}
   %0 = sol.kernel @fp8_oproj ins(%x, %w, %sx, %sw : tensor<256x2560xf8E4M3FN>, tensor<2560x2560xf8E4M3FN>, tensor<256x1xf32>, tensor<2560xf32>) -> tensor<256x2560xbf16> {
   ^bb0(%a: tensor<256x2560xf8E4M3FN>, %b: tensor<2560x2560xf8E4M3FN>, %sa: tensor<256x1xf32>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<256x1xf32>) scale_b(%sb : tensor<2560xf32>)
@@ -26,11 +27,11 @@ func.func @prefill(%x: tensor<256x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>
 // -----
 
 // Decode (gemv's shape: one row, an [N, K] weight, K a multiple of 16),
-// e5m2 x e4m3: gemv refuses fp8, so the TMA kernel takes the row (its
-// 64-row tiles are small-m-tma's).
+// e5m2 x e4m3: gemv refuses fp8, so the TMA kernel takes the row on its
+// 64-row tile, K split 4 ways to stream the weight from more SMs.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups}}
+  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 4 units}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<1x2560xf8E5M2>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<1x2560xf16> {
   ^bb0(%a: tensor<1x2560xf8E5M2>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -55,11 +56,12 @@ func.func @lone(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E5M2>, %sx: tensor
 
 // -----
 
-// Dynamic M: every row of the plan table is a wgmma_tma plan.
+// Dynamic M: every row of the plan table is a wgmma_tma plan (here one:
+// K = 128 is one K tile, so nothing splits, and the 64-row tile wins from
+// one row to the range's max on this narrow, memory-bound shape).
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @dynamic(%x: tensor<?x128xf8E4M3FN>, %w: tensor<256x128xf8E4M3FN>, %sx: tensor<?x1xf32>) -> tensor<?x256xf16> {
-  // expected-remark @+2 {{plan for M in 16897..65536: wgmma_tma: 128x128x128 tile}}
-  // expected-remark @+1 {{plan for M in 1..16896: wgmma_tma: 128x128x128 tile}}
+  // expected-remark @+1 {{plan for M in 1..65536: wgmma_tma: 64x128x128 tile}}
   %0 = sol.kernel @dyn ins(%x, %w, %sx : tensor<?x128xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<?x1xf32>) -> tensor<?x256xf16> {
   ^bb0(%a: tensor<?x128xf8E4M3FN>, %b: tensor<256x128xf8E4M3FN>, %sa: tensor<?x1xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<?x1xf32>)
