@@ -45,9 +45,9 @@ region at the cost model's best N plans, sol-tile's rank=0..N-1, drops any
 whose outputs disagree with rank 0's, times the rest L2-cold on the device
 and keeps the fastest, cached on disk; every candidate's predicted and
 measured time goes to sol.inductor.report() and tuning.jsonl in the cache
-dir); fp8 (bool, default False: `torch._scaled_mm` regions stay with
-Inductor, since sol's fp8 kernels are not yet checked on a GPU; True gives
-them to sol like any other region);
+dir); fp8 (bool, default True: `torch._scaled_mm` regions go to sol like any
+other region, where the measured choice has sol beat torch._scaled_mm;
+False keeps them with Inductor);
 unknown keys make the compile fail, so the partition runs eagerly); launcher (a
 callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
 without a GPU).

@@ -57,7 +57,7 @@ class Fp8Linear(torch.nn.Module):
         return torch.relu(y.reshape(*x.shape[:-1], -1)) + residual
 
 
-def run(name, model, m, k, n, tolerance=2e-2, options={"fp8": True}):
+def run(name, model, m, k, n, tolerance=2e-2, options={}):
     torch._dynamo.reset()
     before = len(inductor.history)
     x = torch.randn(m, 3, k, dtype=torch.bfloat16)
@@ -92,16 +92,16 @@ run("per_tensor", Fp8Linear(80, 48, rowwise=False), 5, 80, 48)
 # CHECK:       ir: {{.*}} transpose_b scale_a(%arg2 : tensor<?x1xf32>) scale_b(%arg3 : tensor<40xf32>) : tensor<?x96xf8E4M3FN>, tensor<40x96xf8E4M3FN> -> tensor<?x40xbf16>
 run("per_token_per_channel", Fp8Linear(96, 40, rowwise=True), 7, 96, 40)
 
-# Without the backend's `fp8` option an fp8 region stays with Inductor,
-# saying why: sol's fp8 kernels have not yet run on a GPU. (Its own shapes:
+# With the backend's `fp8` option off (it is on by default) an fp8 region
+# stays with Inductor, saying why. (Its own shapes:
 # at the first case's, Inductor's code for it matched eager in a process of
 # its own but not after the first case, which points at a cached graph
 # holding the first case's fp8 weights, plain tensor attributes, as
 # constants; not sol's to fix.)
-# CHECK-LABEL: == fp8_off_by_default: matches eager: True
-# CHECK:       region 0: inductor: fp8 kernels are not yet checked on a GPU (docs/fp8.md); options={'fp8': True} takes them
-run("fp8_off_by_default", Fp8Linear(72, 56, rowwise=False), 4, 72, 56,
-    options={})
+# CHECK-LABEL: == fp8_off: matches eager: True
+# CHECK:       region 0: inductor: the backend's fp8 option is off (options={'fp8': False})
+run("fp8_off", Fp8Linear(72, 56, rowwise=False), 4, 72, 56,
+    options={"fp8": False})
 
 # An fp8 result (scale_result, the quantised output of a layer feeding
 # another fp8 layer) is not built: the pass says why and Inductor keeps it.

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Issue 20's fp8 benchmark: sol's fp8 kernels against its own bf16 ones,
+cuBLASLt's fp8 GEMM (`torch._scaled_mm`) with the epilogue as eager ops, and
+the default torch.compile of that same fp8 module, in one process on the GPU.
+
+    python3 bench/fp8.py --out bench/results/<date>-<card>-fp8.json
+        [--workloads oproj,mlp] [--ms 8192,16,1]
+
+Workloads (docs/fp8.md): the seed o_proj + residual (N = K = 2560) and the
+MLP up projection + bias + GELU(tanh) (N = 10240, K = 2560), e4m3 operands
+with per-token (`[M, 1]`) and per-channel (`[N]`) f32 scales, bf16 results.
+The inputs are quantised from N(0, 1) activations and N(0, 1/K) weights
+(absmax / 448 scales), so every implementation reads the same fp8 codes;
+the bf16 rows read those codes dequantised.
+
+Correctness: every implementation's output is checked against the float64
+product of the dequantised codes plus the epilogue (bench/timing.py's
+rel_err and REL_TOL) before it is timed; a row that fails is written with
+`us` null. Timing: bench/timing.py's time_call, the calls rotating through
+copies of the inputs that together exceed 3x the L2 (each call streams its
+weight from HBM, as a layer in a model does).
+
+Output: a list of rows {"workload", "m", "n", "k", "impl", "us", "ok",
+"rel_err", "plan", "t_pred_us", "card", "date", "torch"}, impl in sol_fp8,
+sol_bf16, scaled_mm (`torch._scaled_mm` then the epilogue), inductor_fp8
+(torch.compile of that), bf16 (eager bf16: F.linear's cuBLAS and the
+epilogue).
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
+                    sol_runner, time_call)
+
+# The largest fp8 code of e4m3fn: absmax / 448 maps a tensor onto the
+# whole code range.
+E4M3_MAX = 448.0
+# workload -> (N, K, epilogue)
+WORKLOADS = {"oproj": (2560, 2560, "residual"),
+             "mlp": (10240, 2560, "bias_gelu")}
+H200_L2_BYTES = 50 * 1024 * 1024
+
+
+def sol_text(m, n, k, epilogue, fp8):
+    """The workload as a sol function: fp8 operands with their scales, or
+    bf16 ones."""
+    x = f"tensor<{m}x{k}x{'f8E4M3FN' if fp8 else 'bf16'}>"
+    w = f"tensor<{n}x{k}x{'f8E4M3FN' if fp8 else 'bf16'}>"
+    y, v = f"tensor<{m}x{n}xbf16>", f"tensor<{n}xbf16>"
+    args = [f"%x: {x}", f"%w: {w}"]
+    scales = ""
+    if fp8:
+        args += [f"%sx: tensor<{m}x1xf32>", f"%sw: tensor<{n}xf32>"]
+        scales = (f" scale_a(%sx : tensor<{m}x1xf32>)"
+                  f" scale_b(%sw : tensor<{n}xf32>)")
+    body = [f"%h = sol.matmul %x, %w transpose_b{scales} : {x}, {w} -> {y}"]
+    if epilogue == "residual":
+        args.append(f"%r: {y}")
+        body.append(f"%o = sol.add %h, %r : {y}, {y} -> {y}")
+    else:
+        args.append(f"%b: {v}")
+        body += [f"%s = sol.add %h, %b : {y}, {v} -> {y}",
+                 f"%o = sol.gelu tanh %s : {y}"]
+    lines = "\n".join(f"  {line}" for line in body)
+    return (f"func.func @fp8_bench({', '.join(args)}) -> {y} {{\n{lines}\n"
+            f"  return %o : {y}\n}}")
+
+
+def quantise(t, dim):
+    """(codes, f32 scales) of t, absmax per row (dim=1) or column."""
+    scale = (t.abs().amax(dim, keepdim=True) / E4M3_MAX).clamp_min(1e-12)
+    return (t / scale).to(torch.float8_e4m3fn), scale.float()
+
+
+def inputs(m, n, k, epilogue, seed):
+    """The fp8 codes, their scales and the epilogue operand, and the bf16
+    operands that are those codes dequantised."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    x = torch.randn(m, k, device="cuda", generator=g)
+    w = torch.randn(n, k, device="cuda", generator=g) / math.sqrt(k)
+    xq, sx = quantise(x, 1)           # [M, 1]: per token
+    wq, sw = quantise(w, 1)           # [N, 1]: per channel
+    sw = sw.reshape(n)
+    extra = (torch.randn(m, n, device="cuda", generator=g) if epilogue ==
+             "residual" else torch.randn(n, device="cuda", generator=g))
+    extra = extra.bfloat16()
+    xb = (xq.float() * sx).bfloat16()
+    wb = (wq.float() * sw[:, None]).bfloat16()
+    return (xq, wq, sx, sw, extra), (xb, wb, extra)
+
+
+def epilogue_of(epilogue, h, extra):
+    if epilogue == "residual":
+        return h + extra
+    return torch.nn.functional.gelu(h + extra, approximate="tanh")
+
+
+def reference(fp8_args, epilogue):
+    xq, wq, sx, sw, extra = fp8_args
+    h = (xq.double() * sx.double()) @ (wq.double() * sw.double()[:, None]).T
+    return epilogue_of(epilogue, h, extra.double())
+
+
+def implementations(m, n, k, epilogue):
+    """impl -> (function of the argument set, its sol compilation or None,
+    whether it takes the fp8 set)."""
+    import sol
+
+    def scaled_mm(xq, wq, sx, sw, extra):
+        h = torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw[None, :],
+                             out_dtype=torch.bfloat16)
+        return epilogue_of(epilogue, h, extra)
+
+    def bf16(xb, wb, extra):
+        return epilogue_of(epilogue, torch.nn.functional.linear(xb, wb), extra)
+
+    impls = {}
+    for name, fp8 in (("sol_fp8", True), ("sol_bf16", False)):
+        compilation = sol.compile(sol_module(sol_text(m, n, k, epilogue, fp8)))
+        run = sol_runner(compilation)
+        impls[name] = (lambda *a, run=run: run(list(a))[0], compilation, fp8)
+    impls["scaled_mm"] = (scaled_mm, None, True)
+    impls["inductor_fp8"] = (torch.compile(scaled_mm), None, True)
+    impls["bf16"] = (bf16, None, False)
+    return impls
+
+
+def measure(workload, m, meta):
+    n, k, epilogue = WORKLOADS[workload]
+    fp8_args, bf16_args = inputs(m, n, k, epilogue, seed=m * 7919 + n)
+    ref = reference(fp8_args, epilogue)
+    rows = []
+    for impl, (fn, compilation, fp8) in implementations(m, n, k,
+                                                        epilogue).items():
+        args = fp8_args if fp8 else bf16_args
+        row = dict(meta, workload=workload, m=m, n=n, k=k, impl=impl,
+                   us=None, plan=None, t_pred_us=None)
+        if compilation is not None:
+            row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
+        try:
+            with torch.no_grad():
+                row["rel_err"] = rel_err(fn(*args), ref)
+            row["ok"] = row["rel_err"] <= REL_TOL
+            if row["ok"]:
+                per_set = sum(a.numel() * a.element_size() for a in args)
+                copies = max(1, min(64, math.ceil(3 * H200_L2_BYTES /
+                                                  per_set)))
+                sets = [args] + [[a.clone() for a in args]
+                                 for _ in range(copies - 1)]
+                state = {"i": 0}
+
+                def call():
+                    i = state["i"]
+                    state["i"] = (i + 1) % len(sets)
+                    return fn(*sets[i])
+                with torch.no_grad():
+                    row["us"] = time_call(call, heat_s=0.3,
+                                          window_s=0.03) * 1e3
+        except Exception as error:   # a row that cannot run says why
+            row["ok"], row["error"] = False, f"{type(error).__name__}: {error}"
+        rows.append(row)
+        print(json.dumps({key: row[key] for key in
+                          ("workload", "m", "impl", "us", "ok", "plan")}),
+              flush=True)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--workloads", default=",".join(WORKLOADS))
+    parser.add_argument("--ms", default="8192,16,1")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("bench/fp8.py needs a CUDA GPU (fp8 tensor cores)")
+        return 1
+    meta = {"card": torch.cuda.get_device_name(),
+            "date": datetime.date.today().isoformat(),
+            "torch": torch.__version__}
+    rows = []
+    for workload in args.workloads.split(","):
+        for m in map(int, args.ms.split(",")):
+            rows += measure(workload, m, meta)
+            with open(args.out, "w") as f:
+                json.dump(rows, f, indent=1)
+    print(f"{'workload':8} {'M':>5} " + " ".join(
+        f"{i:>13}" for i in ("sol_fp8", "sol_bf16", "scaled_mm",
+                             "inductor_fp8", "bf16")))
+    for workload in args.workloads.split(","):
+        for m in map(int, args.ms.split(",")):
+            us = {r["impl"]: r["us"] for r in rows
+                  if r["workload"] == workload and r["m"] == m}
+            print(f"{workload:8} {m:>5} " + " ".join(
+                f"{us.get(i) or float('nan'):13.1f}" for i in
+                ("sol_fp8", "sol_bf16", "scaled_mm", "inductor_fp8", "bf16")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
