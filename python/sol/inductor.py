@@ -544,16 +544,28 @@ class _Grower:
 
     def pending(self, node):
         """Whether `node` is not in a region yet but another region will
-        take it (a reshape or op over a member): a consumer of `node` waits
-        for that, so a SwiGLU product sees both projections' regions."""
-        if node in self.owner or node.op != "call_function":
-            return False
+        take it: a consumer of `node` waits for that, so a SwiGLU product
+        sees both projections' regions (`_taker`)."""
+        return self._taker(node) is not None
+
+    def _taker(self, node, depth=_MEET_DEPTH):
+        """The region that will take `node`, not in one yet: a reshape or
+        elementwise op over its members, or over such ops it takes first,
+        up to `depth` ops back. One op back is not enough: in bf16 the gate
+        of a SwiGLU reaches the product through two casts and silu's four
+        ops, while the up projection's region reaches it at once, and took
+        it alone (reading the gate's result as an input) before the gate's
+        region got there, so the pair was never one sibling kernel."""
+        if node in self.owner or node.op != "call_function" or depth == 0 \
+                or not (_is_elementwise(node.target) or
+                        node.target in _RESHAPES):
+            return None
         for arg in node.all_input_nodes:
-            region = self.owner.get(arg)
+            region = self.owner.get(arg) or self._taker(arg, depth - 1)
             if region is not None and \
                     self.absorbable(node, region, probe=True)[0] is None:
-                return True
-        return False
+                return region
+        return None
 
     def absorbable(self, node, region, probe=False):
         """(None, regions to merge) if `node` can join `region`, else
@@ -672,6 +684,19 @@ class _Grower:
 # A region as sol IR and as ATen ops
 #===----------------------------------------------------------------------===#
 
+def _value_key(node):
+    """What identifies `node`'s value among a region's inputs: a reshape of
+    a source to a shape is the same value as any other reshape of that
+    source to that shape. Inductor's graph reads the gate and up
+    projections' A as two views of the normed hidden state; as two inputs
+    sol-fuse could not pair the matmuls as siblings (one A for both)."""
+    if node.op == "call_function" and node.target in _RESHAPES and \
+            isinstance(node.args[0], torch.fx.Node):
+        return ("reshape", _value_key(node.args[0]),
+                tuple(str(d) for d in _shape(node)))
+    return node
+
+
 class _Spec:
     """Builds a region's spec: sol IR over [M, N] values with "{M}" for the
     rows, the roles of the op's inputs and the ATen program for the
@@ -682,6 +707,8 @@ class _Spec:
         self.inputs = []       # fx Nodes, in op order
         self.roles = []        # "rows" | "vector" | "scalar" | "a" | "b"
         self.values = {}       # fx Node -> (ssa, type)
+        self.keyed = {}        # _value_key -> the input node of that value
+        self.aliases = {}      # fx Node -> the input node of its value
         self.lines = []
         self.count = 0
 
@@ -695,6 +722,12 @@ class _Spec:
     def arg(self, node, role):
         if node in self.values:
             return self.values[node]
+        same = self.keyed.get(_value_key(node))
+        if same is not None and self.roles[self.inputs.index(same)] == role:
+            self.aliases[node] = same
+            self.values[node] = self.values[same]
+            return self.values[node]
+        self.keyed[_value_key(node)] = node
         index = len(self.inputs)
         self.inputs.append(node)
         self.roles.append(role)
@@ -805,10 +838,13 @@ class _Spec:
                 + ", ".join(t for _, t in results) + "\n  }")
 
 
-def _aten_program(region, inputs, outputs):
+def _aten_program(region, inputs, outputs, aliases=None):
     """The region's ATen ops as JSON: the fallback when sol cannot run it.
-    Values: {"in": i} an op input, {"node": j} an earlier op's result."""
+    Values: {"in": i} an op input, {"node": j} an earlier op's result;
+    `aliases` maps a node to the input that holds its value (_value_key)."""
     where = {n: {"in": i} for i, n in enumerate(inputs)}
+    for node, same in (aliases or {}).items():
+        where[node] = where[same]
     program = []
 
     def encode(arg):
@@ -1275,7 +1311,12 @@ def _copies(inputs, l2):
 
 def _cublas_matmuls(spec):
     """The region's matmuls alone through ATen (cuBLAS): what Inductor would
-    run for them, before any epilogue; a function of the op's inputs.
+    run for them, before any epilogue; a function of the op's inputs. Where
+    the spec says Inductor's epilogue would be a pass of its own
+    (`epilogue_pass`), one elementwise pass over the results follows, with
+    the bytes of Inductor's fused epilogue kernel: the product of a sibling
+    pair (reading both results, writing one), else the results read and
+    written once.
 
     Each input list's operands are resolved (decoded from the spec, viewed
     2-D) on its first call and kept, so a timed call is the `torch.mm`
@@ -1302,12 +1343,16 @@ def _cublas_matmuls(spec):
             calls.append((torch._scaled_mm, (a, b), kwargs))
         return calls
 
+    epilogue_pass = bool(spec.get("epilogue_pass"))
+
     def run(inputs):
         calls = resolved.get(id(inputs))
         if calls is None or calls[0] is not inputs:
             calls = resolved[id(inputs)] = (inputs, operands(inputs))
-        for fn, args, kwargs in calls[1]:
-            fn(*args, **kwargs)
+        results = [fn(*args, **kwargs) for fn, args, kwargs in calls[1]]
+        if epilogue_pass:
+            first, last = results[0], results[-1]
+            torch.mul(first, last if last.shape == first.shape else first)
     return run
 
 
@@ -1326,7 +1371,9 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
     The bar is what the region becomes when sol loses:
     - "cublas" at trace time, where the region is left to Inductor, whose
       own code for it is cuBLAS's matmuls and an epilogue that often fuses
-      into the next kernel for nothing: the bare matmuls are the honest bar;
+      into the next kernel for nothing: the bare matmuls are the honest bar,
+      with one elementwise pass over their results where the epilogue
+      cannot fuse onward (it feeds a matmul: `_epilogue_feeds_a_matmul`);
     - "fallback" in the op (an M a dynamic graph first meets), where the
       region stays in sol's op and losing means `_run_fallback`: that is
       what is timed, since a bar it cannot reach would move the region to
@@ -2092,6 +2139,29 @@ def rewrite(graph, options):
 FP8_OPTION_OFF = "the backend's fp8 option is off (options={'fp8': False})"
 
 
+def _epilogue_feeds_a_matmul(region, outputs):
+    """Whether Inductor, left this region, would run its epilogue as a pass
+    of its own over the matmul results: the region has elementwise ops past
+    its matmuls and every reader of its outputs (through reshapes) is a
+    matmul, an extern kernel Inductor fuses nothing into. So it is for the
+    gated product of a SwiGLU (feeding the down projection) and GPT-2's
+    GELU (feeding c_proj); a residual add feeding a norm is not: Inductor
+    fuses it into the norm's kernel for nothing."""
+    if all(n.target in _MATMULS or n.target in _RESHAPES
+           for n in region.members):
+        return False
+    readers, frontier = [], list(outputs)
+    while frontier:
+        node = frontier.pop()
+        for user in node.users:
+            if user.op == "call_function" and user.target in _RESHAPES:
+                frontier.append(user)
+            else:
+                readers.append(user)
+    return bool(readers) and all(
+        u.op == "call_function" and u.target in _MATMULS for u in readers)
+
+
 def _replace_region(graph, region, options, resolver, entry):
     outputs = _outputs_of(region)
     spec = _Spec(region)
@@ -2099,7 +2169,8 @@ def _replace_region(graph, region, options, resolver, entry):
     if not options.get("fp8", True) and any(_val(n).dtype in _FP8
                                             for n in spec.inputs):
         raise _LeftToInductor(FP8_OPTION_OFF)
-    aten_program, aten_outputs = _aten_program(region, spec.inputs, outputs)
+    aten_program, aten_outputs = _aten_program(region, spec.inputs, outputs,
+                                               spec.aliases)
     record = {
         "ir": ir, "roles": spec.roles, "target": options.get("target"),
         "options": {k: options[k] for k in ("fast_math", "sol_options")
@@ -2115,6 +2186,12 @@ def _replace_region(graph, region, options, resolver, entry):
         # One kernel set for every M (docs/dynamic-shapes.md).
         "dynamic": bool(options.get("dynamic", True)),
     }
+    # Inductor's code for the region would write its matmuls' results and
+    # read them back in an epilogue pass (`_epilogue_feeds_a_matmul`): the
+    # trace-time bar counts that pass. Only when so, so other regions' specs
+    # (and every cache keyed by them) are as before.
+    if _epilogue_feeds_a_matmul(region, outputs):
+        record["epilogue_pass"] = True
     # The cost model's best `tune` plans timed (`tune`); only when asked,
     # so an untuned region's spec, and every cache keyed by it, is as
     # before.
@@ -2273,8 +2350,10 @@ def _measure_real(record, text, inputs, outputs, m):
     choose(tensors, shapes, spec, text, m, bar="cublas")
     times = measurements.get((text, m))
     if times and choices[(text, m)] != "sol":
+        bar = ("and the epilogue pass" if spec.get("epilogue_pass") else
+               "alone")
         return (f"measured: sol {times['sol_us']:.1f} us, cuBLAS's matmuls "
-                f"alone {times['cublas_us']:.1f} us")
+                f"{bar} {times['cublas_us']:.1f} us")
     return None
 
 

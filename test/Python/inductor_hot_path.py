@@ -127,17 +127,18 @@ check("same_m_other_dims", SwiGLU(), [(2, 6, 24), (3, 4, 24), (2, 6, 24)])
 # takes the general path: flattened to a contiguous [M, K] first, the same
 # result.
 # CHECK: == non_contiguous: same result True, against torch True, tensor launches True
-# The gate and up projections' region of SwiGLU(24, 40) at 3-D outputs.
+# The gate and up projections' region of SwiGLU(24, 40) at 3-D outputs (one
+# A for both: the two views of x are one input).
 text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
-            inductor._parse_spec(t)["roles"] == ["a", "b", "a", "b"] and
+            inductor._parse_spec(t)["roles"] == ["a", "b", "b"] and
             "tensor<40x24xf32>" in t)
 with torch.no_grad():
     a = torch.randn(24, 10).t()   # [10, 24], not contiguous
     gate, up = torch.randn(40, 24), torch.randn(40, 24)
     op = torch.ops.sol.fused.default
-    dense = op([a.contiguous(), gate, a.contiguous(), up], [10, 40], text)
+    dense = op([a.contiguous(), gate, up], [10, 40], text)
     counts.update(pointers=0, tensors=0)
-    strided = op([a, gate, a, up], [10, 40], text)
+    strided = op([a, gate, up], [10, 40], text)
     expected = F.silu(a @ gate.t()) * (a @ up.t())
 kernels = len(inductor._runners[(text, "?")].steps)
 print(f"== non_contiguous: same result "
@@ -274,6 +275,32 @@ with torch.no_grad():
 torch.mm = real_mm
 tensor_launcher.bind = real_bind
 inductor.rotation, inductor._gpu_us_each = real
+
+# The trace-time bar is cuBLAS's matmuls alone, plus one elementwise pass
+# over their results where Inductor would run the epilogue as a kernel of
+# its own (the spec's epilogue_pass: the region feeds a matmul).
+# CHECK: == bar epilogue pass: without 0 elementwise calls, with 1, both matmuls 1 each
+real_mul, calls = torch.mul, {"mul": 0, "mm": 0}
+
+
+def counting_mul(*args, **kwargs):
+    calls["mul"] += 1
+    return real_mul(*args, **kwargs)
+
+
+def counting_mm(a, b):
+    calls["mm"] += 1
+    return real_mm(a, b)
+
+
+torch.mul, torch.mm = counting_mul, counting_mm
+with torch.no_grad():
+    inductor._cublas_matmuls(spec)(inputs)
+    without = calls["mul"]
+    inductor._cublas_matmuls(dict(spec, epilogue_pass=True))(inputs)
+torch.mul, torch.mm = real_mul, real_mm
+print(f"== bar epilogue pass: without {without} elementwise calls, with "
+      f"{calls['mul'] - without}, both matmuls {calls['mm'] // 2} each")
 
 # The two sides of a choice are heated together and then timed in
 # alternating windows (bench/NOTES.md section 22: whichever side is timed

@@ -55,6 +55,60 @@ class SwiGLU(torch.nn.Module):
 run("swiglu_residual", SwiGLU(), torch.randn(2, 5, 64))
 
 
+# The same MLP in bf16, as a Hugging Face model runs it: silu is computed in
+# f32 (two casts around its four decomposed ops), so the gate reaches the
+# product five ops after the up projection does; the up projection's region
+# waits for the gate's (`_taker`) instead of taking the product alone. And
+# the two projections read their A as two views of x, which the region
+# keeps as one input, so sol-fuse can pair them as siblings: both matmuls
+# read %arg0.
+# CHECK-LABEL: == swiglu_bf16: one region: True
+# CHECK:       region 0: sol: mm, {{.*}}convert_element_type{{.*}}mm_1, {{.*}}mul
+# CHECK:       ir: %v1 = sol.matmul %arg0, %arg1 transpose_b
+# CHECK:       ir: %v{{[0-9]+}} = sol.matmul %arg0, %arg2 transpose_b
+class SwiGLUHalfSilu(SwiGLU):
+    def forward(self, x):
+        gate = self.gate(x)
+        silu = F.silu(gate.float()).to(gate.dtype)
+        return x + self.down(silu * self.up(x))
+
+
+def swiglu_bf16():
+    torch._dynamo.reset()
+    before = len(inductor.history)
+    model = SwiGLUHalfSilu().to(torch.bfloat16)
+    x = torch.randn(2, 5, 64, dtype=torch.bfloat16)
+    with torch.no_grad():
+        got = torch.compile(model, backend="sol")(x)
+        expected = model(x)
+    graph = inductor.history[before]
+    print("== swiglu_bf16: one region:",
+          sum("mm" in r.matmuls and "mm_1" in r.matmuls
+              for r in graph.regions) == 1,
+          "matches eager:", torch.allclose(got.float(), expected.float(),
+                                           rtol=2e-2, atol=2e-2))
+    print(graph.summary())
+    for region in graph.regions:
+        for line in region.ir.splitlines():
+            if "sol.matmul" in line:
+                print("   ir:", line.strip())
+    # The pair's product feeds the down projection, an extern matmul in
+    # Inductor's code, so Inductor would run it as a pass of its own: the
+    # trace-time bar counts it. The down projection's residual add is the
+    # model's output, which Inductor would fuse onward.
+    specs = {tuple(s["roles"]): s.get("epilogue_pass", False) for s in
+             (inductor._parse_spec(t) for t, _ in inductor._runners)
+             if "bf16" in s["ir"] and ("96x64" in s["ir"] or
+                                       "64x96" in s["ir"])}
+    print("== swiglu_bf16 bar: the pair counts its epilogue pass",
+          specs.get(("a", "b", "b")), "the down projection",
+          specs.get(("a", "b", "rows")))
+
+
+# CHECK: == swiglu_bf16 bar: the pair counts its epilogue pass True the down projection False
+swiglu_bf16()
+
+
 # RMSNorm after a residual sum: the sum joins the projection's region, the
 # square of it (read only by the norm's mean) is dropped back to Inductor,
 # which fuses it into the reduction.
