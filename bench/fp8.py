@@ -37,6 +37,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import rotating, rotation  # noqa: E402
 from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
                     sol_runner, time_call)
 
@@ -150,17 +151,7 @@ def measure(workload, m, meta):
                 row["rel_err"] = rel_err(fn(*args), ref)
             row["ok"] = row["rel_err"] <= REL_TOL
             if row["ok"]:
-                per_set = sum(a.numel() * a.element_size() for a in args)
-                copies = max(1, min(64, math.ceil(3 * H200_L2_BYTES /
-                                                  per_set)))
-                sets = [args] + [[a.clone() for a in args]
-                                 for _ in range(copies - 1)]
-                state = {"i": 0}
-
-                def call():
-                    i = state["i"]
-                    state["i"] = (i + 1) % len(sets)
-                    return fn(*sets[i])
+                call = rotating(fn, rotation(list(args), 3 * H200_L2_BYTES))
                 with torch.no_grad():
                     row["us"] = time_call(call, heat_s=0.3,
                                           window_s=0.03) * 1e3
