@@ -117,6 +117,68 @@ def build(family, size="tiny", dtype=torch.float32, device="cpu", seed=0):
     return model.to(device=device, dtype=dtype).eval(), decoder
 
 
+# The largest e4m3fn code: absmax / 448 maps a tensor onto the whole range.
+E4M3_MAX = 448.0
+
+
+class Fp8Linear(torch.nn.Module):
+    """An fp8 inference linear layer, as a user quantises a checkpoint: the
+    weight's e4m3 codes with a scale per output channel, made once; the
+    activation quantised per token at each call (its absmax / 448), then
+    `torch._scaled_mm` with both scales and a bf16 result, and the bias.
+    `dequantised()` is the eager reference: the same codes as bf16 and an
+    ordinary matmul, so it differs from the fp8 product only by the bf16
+    roundings."""
+
+    def __init__(self, linear):
+        super().__init__()
+        w = linear.weight.detach().float()
+        scale = (w.abs().amax(1, keepdim=True) / E4M3_MAX).clamp_min(1e-12)
+        self.register_buffer("w", (w / scale).to(torch.float8_e4m3fn))
+        self.register_buffer("scale_w", scale.reshape(1, -1))
+        self.bias = linear.bias
+        self.dequantise = False
+
+    def forward(self, x):
+        rows = x.reshape(-1, x.shape[-1])
+        scale = (rows.abs().amax(1, keepdim=True).float() /
+                 E4M3_MAX).clamp_min(1e-12)
+        q = (rows.float() / scale).to(torch.float8_e4m3fn)
+        if self.dequantise:
+            y = ((q.float() * scale) @ (self.w.float() *
+                                        self.scale_w.reshape(-1, 1)).t())
+            y = y.to(torch.bfloat16)
+        else:
+            y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+                                 scale_b=self.scale_w,
+                                 out_dtype=torch.bfloat16)
+        if self.bias is not None:
+            y = y + self.bias
+        return y.reshape(*x.shape[:-1], -1)
+
+
+def quantise_fp8(model, skip=("lm_head",)):
+    """Replaces every nn.Linear of `model` (but the `skip` names, and any
+    whose K is not a multiple of 16, which fp8 tensor cores need) with an
+    Fp8Linear of its weight; returns the names replaced."""
+    replaced = []
+    for name, module in list(model.named_modules()):
+        for child_name, child in list(module.named_children()):
+            if isinstance(child, torch.nn.Linear) and \
+                    child_name not in skip and child.in_features % 16 == 0:
+                setattr(module, child_name, Fp8Linear(child))
+                replaced.append(f"{name}.{child_name}" if name else
+                                child_name)
+    return replaced
+
+
+def set_dequantised(model, on):
+    """Runs every Fp8Linear of `model` as its dequantised reference."""
+    for module in model.modules():
+        if isinstance(module, Fp8Linear):
+            module.dequantise = on
+
+
 def vocab(model):
     return model.config.vocab_size
 

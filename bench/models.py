@@ -63,6 +63,8 @@ def rel_err(got, ref):
 
 # --profile: where each row's torch.profiler table goes (None: no profile).
 PROFILE_DIR = None
+# --fp8: the models' linear layers quantised to fp8 (issue 20).
+FP8 = False
 
 
 def profile(fn, name, calls=5):
@@ -114,9 +116,16 @@ def sol_history_len():
 
 
 def run_family(family, impls, out_rows, write, size="real", device="cuda"):
-    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    dtype = torch.bfloat16 if device == "cuda" or FP8 else torch.float32
     model, decoder = hf_models.build(family, size, dtype, device)
+    if FP8:
+        # Every decoder linear layer fp8 (hf_models.Fp8Linear); `ok` then
+        # compares with twice the eager fp8 model's own error against the
+        # float32 model, which includes the quantisation.
+        hf_models.quantise_fp8(model)
     reference, _ = hf_models.build(family, size, torch.float32, device)
+    if FP8:
+        family = f"{family}-fp8"   # the rows' model name
     cases = [("prefill", b, t) for b, t in PREFILL]
     if decoder:
         cases += [("decode", b, DECODE_PAST) for b in DECODE_BATCHES]
@@ -229,7 +238,7 @@ def table(rows):
 
 
 def main():
-    global DECODE_PAST, PROFILE_DIR
+    global DECODE_PAST, PROFILE_DIR, FP8
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--families", default=",".join(hf_models.FAMILIES))
@@ -247,6 +256,10 @@ def main():
     parser.add_argument("--sol-options", default="",
                         help="sol-to-ptx options for every sol compile, as "
                         "sol-opt spells them (e.g. small-m-tma=true)")
+    parser.add_argument("--fp8", action="store_true",
+                        help="quantise every decoder linear layer to fp8 "
+                        "(e4m3 per-channel weights, per-token activations; "
+                        "the lm_head stays bf16)")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")
@@ -256,6 +269,7 @@ def main():
     if args.tune:
         SOL_OPTIONS["tune"] = args.tune
     PROFILE_DIR = args.profile
+    FP8 = args.fp8
     if PROFILE_DIR:
         os.makedirs(PROFILE_DIR, exist_ok=True)
     if args.verbose:
