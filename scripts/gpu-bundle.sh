@@ -93,8 +93,8 @@ variants "" '^mm_kn_bias_gelu_erf_(f16|bf16)_(7|64|4097)x(1000x1000|2560x2560)$'
   "_kn256:schedules=cooperative tiles=128x256" \
   "_kntall:schedules=cooperative tiles=256x128,256x192"
 # Small M against a wide or deep weight (issue 19) on the TMA kernels'
-# small-M plans (opt-in, small-m-tma; this matrix passed them on
-# 2026-12-01): 64-row ping-pong tiles at each width (_m64; the model splits
+# small-M plans (small-m-tma, on by default since 2026-12-03; this matrix
+# passed them on 2026-12-01): 64-row ping-pong tiles at each width (_m64; the model splits
 # K where it pays), and split K forced by sol-tile's test-only split-k over
 # the model's tiles and schedules (_sk: 3 splits, the last one's K tiles
 # partly past K) and cooperative ones (_skc: 4, both consumers' warps
