@@ -413,8 +413,8 @@ static bool exceedsL2Share(double bytes, TargetAttr target) {
 }
 
 /// The f32 partial tiles a split-K plan stores to its workspace: one per
-/// work unit (docs: SplitKReduction.cpp), read back once by the tile's last
-/// arrival. 0 without a split.
+/// work unit (lib/Conversion/KernelsToGPU/SplitKReduction.cpp), read back
+/// once by the tile's last arrival. 0 without a split.
 static double getSplitKWorkspaceBytes(const MatmulPlan &plan) {
   if (plan.splitK <= 1)
     return 0;
