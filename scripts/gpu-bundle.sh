@@ -105,6 +105,12 @@ variants "" '^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs|mm_to_f32)_(f16|bf16
   "_m64:schedules=pingpong tiles=64x128,64x192,64x256" \
   "_sk:split-k=3" \
   "_skc:split-k=4 schedules=cooperative"
+# Sibling pairs on those 64-row tiles (_sib64), which sol-tile offers a
+# pair only with small-m-siblings until this matrix has passed them: the
+# pair's epilogue on one m64 accumulator per ping-pong consumer.
+variants "" "^${siblings}x${tma_shapes}\$" \
+  "small-m-siblings=true paths=wgmma_tma schedules=pingpong" \
+  "_sib64:tiles=64x128,64x192,64x256"
 
 # fp8 (issue 20, docs/fp8.md): e4m3 x e4m3 matmuls (and e5m2 x e4m3,
 # e4m3 x e5m2) on the wgmma_tma path, the one that generates fp8, with

@@ -227,6 +227,9 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Let wgmma_tma offer its small-M plans: 64-row ping-pong tiles "
            "and split K over 2, 3, 4, 6 or 8 units (false: without them, "
            "for A/B measurements)">,
+    Option<"smallMSiblings", "small-m-siblings", "bool", /*default=*/"false",
+           "Let a sibling pair take wgmma_tma's 64-row tiles too (not yet "
+           "run on a GPU: for the GPU matrix, until it passes them)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Test-only: take only plans that split K over exactly this many "
            "blocks (0: any), so the GPU matrix runs split K where the cost "

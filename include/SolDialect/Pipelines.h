@@ -87,6 +87,9 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<bool> smallMTma{
       *this, "small-m-tma", llvm::cl::desc("sol-tile's small-m-tma"),
       llvm::cl::init(SolTilePassOptions().smallMTma)};
+  PassOptions::Option<bool> smallMSiblings{
+      *this, "small-m-siblings", llvm::cl::desc("sol-tile's small-m-siblings"),
+      llvm::cl::init(SolTilePassOptions().smallMSiblings)};
   PassOptions::Option<int64_t> splitK{
       *this, "split-k", llvm::cl::desc("sol-tile's split-k (test-only)"),
       llvm::cl::init(SolTilePassOptions().splitK)};

@@ -188,6 +188,11 @@ struct PlanConstraints {
   /// 1.6-3.1x faster than the default plans on M = 37-128 against a wide
   /// weight (bench/results/2026-12-03-h200-s8-smallm). Off: for A/B.
   bool smallMTma = true;
+  /// Whether a sibling pair may take those 64-row tiles too. The GPU
+  /// matrix's 64-row cases are single matmuls: the pair's epilogue on one
+  /// m64 accumulator per ping-pong consumer has not run on a GPU, so it is
+  /// off until it has (the GPU bundle's _sib64 cases ask for it).
+  bool smallMSiblings = false;
   /// Test-only: plans that split K over exactly this many blocks (0: any),
   /// so the GPU matrix can run split K where the model would not pick it.
   int64_t splitK = 0;
@@ -217,6 +222,12 @@ struct PlanConstraints {
            !families.empty() || splitK != 0;
   }
   bool allows(PlanAttr plan) const;
+  /// Whether `plan` may run `shape`: `allows`, and a sibling pair on a
+  /// small-M plan only with smallMSiblings.
+  bool allowsFor(PlanAttr plan, const MatmulShape &shape) const {
+    return allows(plan) &&
+           (smallMSiblings || shape.siblings <= 1 || !isSmallMTmaPlan(plan));
+  }
 };
 
 /// Whether `a` and `b` are one plan built at two values of M: the same

@@ -48,6 +48,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.tiles = options.tiles;
   tile.nMajorTma = options.nMajorTma;
   tile.smallMTma = options.smallMTma;
+  tile.smallMSiblings = options.smallMSiblings;
   tile.splitK = options.splitK;
   tile.rank = options.rank;
   pm.addPass(createSolTilePass(tile));

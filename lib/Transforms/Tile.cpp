@@ -136,6 +136,7 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     constraints.maxSplitK = maxSplitK;
     constraints.nMajorTma = nMajorTma;
     constraints.smallMTma = smallMTma;
+    constraints.smallMSiblings = smallMSiblings;
     constraints.splitK = splitK;
     constraints.rank = rank;
     if (failed(parseEnumList(module, "path", "paths", paths,
