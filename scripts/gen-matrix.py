@@ -346,6 +346,13 @@ def dynamic_cases(profile):
         else:
             text = elementwise_case(pattern, dtype, "?", ints[0])
         yield name, with_dim_range(text, 1, max(ms), hints)
+        # A sibling pair's set from 128 rows (the torch backend's
+        # sibling_sets): there sol-fuse pairs the two matmuls as one
+        # dynamic sibling kernel, which a set from 1 row never is.
+        big = [m for m in ms if m >= 128]
+        if pattern.startswith("mm_swiglu") and big:
+            yield name.replace(DYN, DYN + "128"), with_dim_range(
+                text, 128, max(big), sorted(set([128] + big)))
 
 
 def main():

@@ -1000,22 +1000,54 @@ failures = {}
 # #sol.dim_range, docs/dynamic-shapes.md). An M outside it, or a region
 # whose dynamic compilation failed, is compiled for that M alone.
 DYNAMIC_RANGE = (1, 65536)
+# Where a region whose matmuls could pair as siblings splits its dynamic
+# kernel sets with the backend's `sibling_sets` option: sibling kernels
+# need a full 128-row tile (whyNotSiblingWgmmaTma), and sol-fuse pairs a
+# dynamic pair only where a generator takes it at every sample point of
+# the set's range, so one set from M = 1 keeps two kernels at every M.
+# Below, the decode paths' kernels; from here, one sibling kernel.
+SIBLING_ROWS = 128
+
+
+def _may_pair(spec):
+    """Whether the region has two matmuls over one A (a SwiGLU's gate and
+    up projections, one input since `_value_key`): sibling candidates."""
+    return spec["roles"].count("a") == 1 and spec["roles"].count("b") >= 2
+
+
+def dynamic_sets(spec):
+    """The region's dynamic kernel sets: (key, min M, max M) each, the key
+    "?" for the one from DYNAMIC_RANGE's start."""
+    lo, hi = DYNAMIC_RANGE
+    if spec.get("sibling_sets") and lo < SIBLING_ROWS <= hi:
+        return [("?", lo, SIBLING_ROWS - 1),
+                (f"?{SIBLING_ROWS}", SIBLING_ROWS, hi)]
+    return [("?", lo, hi)]
+
+
+def dynamic_key(spec, m):
+    """The key of the dynamic kernel set holding M."""
+    return next(key for key, lo, hi in dynamic_sets(spec) if lo <= m <= hi)
 # Regions whose dynamic compilation failed: spec text -> the reason.
 dynamic_failures = {}
 
 
 def region_ir(spec, m):
-    """The region's module at M rows; `m` = "?" for the dynamic module that
-    serves every M in DYNAMIC_RANGE."""
+    """The region's module at M rows; `m` a key of `dynamic_sets` ("?") for
+    the dynamic module that serves every M of that set's range."""
     preset = spec["target"]
     attrs = []
     if preset and not preset.endswith(".json"):
         attrs.append(f'sol.target = #sol.target<"{preset}">')
-    if m == "?":
+    dim = str(m)
+    if dim.startswith("?"):
+        lo, hi = next((lo, hi) for key, lo, hi in dynamic_sets(spec)
+                      if key == dim)
         attrs.append("sol.dim_range = #sol.dim_range<min = %d, max = %d>"
-                     % DYNAMIC_RANGE)
+                     % (lo, hi))
+        dim = "?"
     head = f" attributes {{{', '.join(attrs)}}}" if attrs else ""
-    return f"module{head} {{\n" + spec["ir"].replace("{M}", str(m)) + "\n}\n"
+    return f"module{head} {{\n" + spec["ir"].replace("{M}", dim) + "\n}\n"
 
 
 def wants_dynamic(spec, text, m):
@@ -1028,9 +1060,10 @@ def wants_dynamic(spec, text, m):
 
 
 def compile_region(spec, m, rank=0):
-    """The region's compilation at M rows, or for every M when `m` is "?"
-    (caches: memory, then disk); with `rank` K, each kernel's K-th plan in
-    the cost model's order (sol-tile's rank: what tuning times)."""
+    """The region's compilation at M rows, or for every M of a dynamic set
+    when `m` is its key ("?"; caches: memory, then disk); with `rank` K,
+    each kernel's K-th plan in the cost model's order (sol-tile's rank:
+    what tuning times)."""
     from .torch_backend import _host_program_problem, compile_cached
     ir = region_ir(spec, m)
     target = spec["target"]
@@ -1048,16 +1081,17 @@ def compile_region(spec, m, rank=0):
 
 def _runner(text, spec, m):
     if wants_dynamic(spec, text, m):
-        runner = _runners.get((text, "?"))
+        key = dynamic_key(spec, m)
+        runner = _runners.get((text, key))
         if runner is not None:
             return runner
         with _runner_lock:
-            runner = _runners.get((text, "?"))
+            runner = _runners.get((text, key))
             if runner is None and text not in dynamic_failures:
                 from .torch_backend import HostProgram
                 try:
-                    runner = HostProgram(compile_region(spec, "?"))
-                    _runners[(text, "?")] = runner
+                    runner = HostProgram(compile_region(spec, key))
+                    _runners[(text, key)] = runner
                 except Exception as error:
                     dynamic_failures[text] = f"{type(error).__name__}: {error}"
                     log.warning("a sol region compiles per M: its dynamic "
@@ -1736,8 +1770,8 @@ TUNING_LOG = "tuning.jsonl"
 
 
 def _kernel_set(spec, text, m):
-    """The key of the kernel set serving M: "?" for the dynamic one."""
-    return "?" if wants_dynamic(spec, text, m) else m
+    """The key of the kernel set serving M: a dynamic set's ("?"), else M."""
+    return dynamic_key(spec, m) if wants_dynamic(spec, text, m) else m
 
 
 def _plans_of(compilation):
@@ -1803,7 +1837,7 @@ def _write_tuning(path, spec, text, m, kernel_set, device, candidates):
     winner = next(c for c in candidates if c["chosen"])
     lines = [json.dumps({
         "region": text[:_SPEC_KEY_CHARS], "target": spec["target"],
-        "device": device, "m": m, "dynamic": kernel_set == "?",
+        "device": device, "m": m, "dynamic": str(kernel_set).startswith("?"),
         "tune": int(spec["tune"]), **candidate}, sort_keys=True)
         for candidate in candidates]
     try:
@@ -2081,7 +2115,8 @@ class SolPostGradPass:
             self.options.items()) if k in ("target", "fast_math",
                                            "sol_options", "launcher_name",
                                            "measure", "cudagraphs",
-                                           "tune", "fp8")}).encode())
+                                           "tune", "fp8", "sibling_sets")}
+                               ).encode())
         return digest.hexdigest()
 
     def __call__(self, graph):
@@ -2210,6 +2245,10 @@ def _replace_region(graph, region, options, resolver, entry):
     # (and every cache keyed by them) are as before.
     if _epilogue_feeds_a_matmul(region, outputs):
         record["epilogue_pass"] = True
+    # Two dynamic kernel sets, the upper one pairing the matmuls as
+    # siblings (`dynamic_sets`), where asked and where they could pair.
+    if options.get("sibling_sets") and _may_pair(record):
+        record["sibling_sets"] = True
     # The cost model's best `tune` plans timed (`tune`); only when asked,
     # so an untuned region's spec, and every cache keyed by it, is as
     # before.
@@ -2270,7 +2309,11 @@ def _compile_at_trace(record, text, m):
     dynamic_failures), or the compilation at the example M."""
     if wants_dynamic(record, text, m):
         try:
-            return compile_region(record, "?"), region_ir(record, "?")
+            # Every set now, so no M compiles in the op (nor in a capture).
+            for key, _, _ in dynamic_sets(record):
+                compile_region(record, key)
+            key = dynamic_key(record, m)
+            return compile_region(record, key), region_ir(record, key)
         except Exception as error:
             dynamic_failures[text] = f"{type(error).__name__}: {error}"
             log.info("a sol region compiles per M: %s", dynamic_failures[text])

@@ -47,7 +47,10 @@ and keeps the fastest, cached on disk; every candidate's predicted and
 measured time goes to sol.inductor.report() and tuning.jsonl in the cache
 dir); fp8 (bool, default True: `torch._scaled_mm` regions go to sol like any
 other region, where the measured choice has sol beat torch._scaled_mm;
-False keeps them with Inductor);
+False keeps them with Inductor); sibling_sets (bool, default False: a
+region whose two matmuls share A, a SwiGLU's gate and up, gets two dynamic
+kernel sets split at 128 rows, the upper one running them as one sibling
+kernel, which one set from M = 1 cannot; not yet run on a GPU);
 unknown keys make the compile fail, so the partition runs eagerly); launcher (a
 callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
 without a GPU).

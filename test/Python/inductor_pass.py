@@ -109,6 +109,36 @@ def swiglu_bf16():
 swiglu_bf16()
 
 
+# With the backend's sibling_sets option the pair's region gets two
+# dynamic kernel sets, split at 128 rows (both compiled at trace time):
+# below, the two decode kernels; from 128 rows one sibling kernel (sol-fuse
+# pairs a dynamic pair only where a generator takes it at every M of the
+# set). Both match eager, from one compiled graph.
+# CHECK: == sibling_sets: sets ['?', '?128'], kernels below 2, from 128 rows 1, matches eager True True
+def sibling_sets():
+    torch._dynamo.reset()
+    model = SwiGLUHalfSilu().to(torch.bfloat16)
+    compiled = torch.compile(model, backend="sol", dynamic=True,
+                             options={"sibling_sets": True})
+    ok = []
+    with torch.no_grad():
+        for rows in (5, 130):
+            x = torch.randn(2, rows, 64, dtype=torch.bfloat16)
+            ok.append(torch.allclose(compiled(x).float(), model(x).float(),
+                                     rtol=2e-2, atol=2e-2))
+    keys = {}
+    for (text, key), runner in list(inductor._runners.items()):
+        spec = inductor._parse_spec(text)
+        if spec.get("sibling_sets") and isinstance(key, str):
+            keys[key] = len(runner.steps)
+    print(f"== sibling_sets: sets {sorted(keys)}, kernels below "
+          f"{keys.get('?')}, from 128 rows {keys.get('?128')}, matches "
+          f"eager {ok[0]} {ok[1]}")
+
+
+sibling_sets()
+
+
 # RMSNorm after a residual sum: the sum joins the projection's region, the
 # square of it (read only by the norm's mean) is dropped back to Inductor,
 # which fuses it into the reduction.
