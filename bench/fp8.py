@@ -81,17 +81,17 @@ def quantise(t, dim):
     return (t / scale).to(torch.float8_e4m3fn), scale.float()
 
 
-def inputs(m, n, k, epilogue, seed):
+def inputs(m, n, k, epilogue, seed, device="cuda"):
     """The fp8 codes, their scales and the epilogue operand, and the bf16
     operands that are those codes dequantised."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    x = torch.randn(m, k, device="cuda", generator=g)
-    w = torch.randn(n, k, device="cuda", generator=g) / math.sqrt(k)
+    g = torch.Generator(device=device).manual_seed(seed)
+    x = torch.randn(m, k, device=device, generator=g)
+    w = torch.randn(n, k, device=device, generator=g) / math.sqrt(k)
     xq, sx = quantise(x, 1)           # [M, 1]: per token
     wq, sw = quantise(w, 1)           # [N, 1]: per channel
     sw = sw.reshape(n)
-    extra = (torch.randn(m, n, device="cuda", generator=g) if epilogue ==
-             "residual" else torch.randn(n, device="cuda", generator=g))
+    extra = (torch.randn(m, n, device=device, generator=g) if epilogue ==
+             "residual" else torch.randn(n, device=device, generator=g))
     extra = extra.bfloat16()
     xb = (xq.float() * sx).bfloat16()
     wb = (wq.float() * sw[:, None]).bfloat16()

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Tests of bench/fp8.py that need no GPU:
+
+  python3 bench/test_fp8.py            (the reference and the quantisation
+                                        on the CPU: torch; every workload's
+                                        sol module through the C API when
+                                        sol's libsol_capi.so loads)
+  SOL_OPT=build/bin/sol-opt python3 bench/test_fp8.py
+                                       (also every module through sol-opt)
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fp8  # noqa: E402
+from timing import REL_TOL, rel_err, sol_module  # noqa: E402
+
+# Odd shapes: M not a tile multiple, K a multiple of 16 (fp8 tensor cores).
+SHAPES = [(7, 48, 32), (37, 200, 96)]
+
+
+class Reference(unittest.TestCase):
+    def test_reference_is_the_scaled_product(self):
+        """The benchmark's float64 reference against torch._scaled_mm (its
+        CPU implementation) on the same codes and scales, and against the
+        bf16 implementation's dequantised operands: a wrong scale axis or
+        a missing epilogue would be off by the order of the outputs."""
+        for epilogue in ("residual", "bias_gelu"):
+            for m, n, k in SHAPES:
+                fp8_args, bf16_args = fp8.inputs(m, n, k, epilogue, seed=m,
+                                                 device="cpu")
+                ref = fp8.reference(fp8_args, epilogue)
+                xq, wq, sx, sw, extra = fp8_args
+                h = torch._scaled_mm(xq, wq.t(), scale_a=sx,
+                                     scale_b=sw[None, :],
+                                     out_dtype=torch.bfloat16)
+                self.assertLessEqual(
+                    rel_err(fp8.epilogue_of(epilogue, h, extra), ref),
+                    REL_TOL)
+                xb, wb, extra = bf16_args
+                got = fp8.epilogue_of(epilogue,
+                                      (xb.float() @ wb.float().t()), extra)
+                self.assertLessEqual(rel_err(got, ref), REL_TOL)
+                # The per-channel scale applied per token instead (a
+                # transposed scale) is caught.
+                h = ((xq.float() * sw[:m, None].mean()) @
+                     (wq.float() * sx.mean()).t())
+                wrong = fp8.epilogue_of(epilogue, h, extra.float())
+                self.assertGreater(rel_err(wrong, ref), REL_TOL)
+
+    def test_codes_cover_the_range(self):
+        """absmax / 448 maps each row onto the whole e4m3 range."""
+        fp8_args, _ = fp8.inputs(16, 32, 64, "residual", seed=3,
+                                 device="cpu")
+        xq = fp8_args[0].float()
+        self.assertEqual(xq.abs().amax(1).tolist(), [448.0] * 16)
+
+
+class Modules(unittest.TestCase):
+    def texts(self):
+        for epilogue in ("residual", "bias_gelu"):
+            for m, n, k in SHAPES:
+                for quantised in (True, False):
+                    yield sol_module(fp8.sol_text(m, n, k, epilogue,
+                                                  quantised))
+
+    def test_modules_parse(self):
+        sol_opt = os.environ.get("SOL_OPT")
+        if not sol_opt:
+            self.skipTest("no SOL_OPT")
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, text in enumerate(self.texts()):
+                path = os.path.join(tmp, f"{i}.mlir")
+                with open(path, "w") as f:
+                    f.write(text)
+                subprocess.run([sol_opt, path, "-o", os.devnull], check=True)
+
+    def test_modules_compile(self):
+        try:
+            import sol
+            sol._capi.lib()
+        except Exception as error:   # no library: nothing to compile with
+            self.skipTest(f"libsol_capi missing: {error}")
+        for text in self.texts():
+            compilation = sol.compile(text)
+            self.assertGreaterEqual(len(compilation.kernels), 1)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,12 @@
+# Issue 20's fp8 benchmark without a GPU (bench/test_fp8.py): its float64
+# reference against torch._scaled_mm on the CPU and against the bf16 side's
+# dequantised operands, at odd shapes, with a misplaced scale caught; the
+# activation codes spanning e4m3's range; every workload's sol module
+# through sol-opt's parser and the C API.
+# REQUIRES: torch
+# RUN: SOL_OPT=%sol_tools_dir/sol-opt %sol_python %sol_src_root/bench/test_fp8.py 2>&1 | FileCheck %s
+# CHECK-NOT: no SOL_OPT
+# CHECK-NOT: libsol_capi missing
+# CHECK: Ran 4 tests
+# CHECK-NOT: FAILED
+# CHECK: {{^OK$}}
