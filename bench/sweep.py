@@ -68,7 +68,11 @@ windows of back-to-back calls between CUDA events; host launch cost
 included), 0.25 s of heat and 20 ms windows (--heat-s, --window-s). Calls
 rotate through copies of the inputs that together exceed 3x the L2, so
 each call streams its weight from HBM as a layer in a model does
-(--l2-warm: one set).
+(--l2-warm: one set). --graphs times CUDA-graph replays of one call per
+input set (at least 20) instead (time_graph_call): the kernels without
+Python's launch path, which bounds every row under ~25 us otherwise
+(bench/NOTES.md section 32); each row's `timing` says "graph", or "calls"
+where its capture failed.
 
 Parts: --part N/P takes the N-th of P parts of the (shape, epilogue, dtype)
 items the --models, --dtypes, --epilogues and --items filters leave (--items
@@ -100,7 +104,8 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from timing import (REL_TOL, rel_err, sol_module,  # noqa: E402
-                    sol_plan_at, sol_plans, sol_runner, time_call)
+                    sol_plan_at, sol_plans, sol_runner, time_call,
+                    time_graph_call)
 
 MS = [1, 2, 3, 4, 8, 16, 32, 37, 64, 128, 256, 512, 999, 1024, 2048, 3001,
       4096, 8192]
@@ -556,7 +561,14 @@ class Sweep:
             self.write()
             self.written = time.perf_counter()
 
-    def time_us(self, fn):
+    def time_us(self, fn, row, sets=1):
+        """Microseconds per call; with --graphs from CUDA-graph replays of
+        at least one call per input set, so the rotation still streams the
+        weights from HBM (row["timing"] says whether the capture worked)."""
+        if self.args.graphs:
+            ms, row["timing"] = time_graph_call(
+                fn, heat_s=self.args.heat_s, calls=max(20, sets))
+            return ms * 1e3
         return time_call(fn, heat_s=self.args.heat_s,
                          window_s=self.args.window_s) * 1e3
 
@@ -576,7 +588,8 @@ class Sweep:
             row["ok"] = row["rel_err"] <= REL_TOL
             del got
             if row["ok"]:
-                row["us"] = self.time_us(rotating(fn, sets))
+                row["us"] = self.time_us(rotating(fn, sets), row,
+                                         len(sets))
         except OutOfBudget:
             raise
         except Exception as error:
@@ -691,6 +704,11 @@ def parse_args(argv=None):
     parser.add_argument("--heat-s", type=float, default=0.25)
     parser.add_argument("--window-s", type=float, default=0.02)
     parser.add_argument("--l2-warm", action="store_true")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time CUDA-graph replays of 20 calls: the "
+                        "kernels without the host's launch path (each row "
+                        "says `timing`: graph, or calls where a capture "
+                        "failed)")
     parser.add_argument("--resume", metavar="FILE")
     parser.add_argument("--dry-run", action="store_true",
                         help="no GPU: list the part's items with estimated "

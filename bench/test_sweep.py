@@ -532,6 +532,26 @@ class CpuLoop(unittest.TestCase):
         self.assertEqual((spent["rows"], spent["done"], spent["left"]),
                          ([], [], ids))
 
+    def test_graphs_timing_says_how_it_timed(self):
+        """--graphs times through time_graph_call, one call per input set
+        at least (here on the CPU it falls back to time_call and says so:
+        `timing` is "calls"); without it rows carry no `timing`."""
+        seen = []
+        real = sweep.time_graph_call
+
+        def recording(fn, heat_s, calls):
+            seen.append(calls)
+            return real(fn, heat_s, calls=calls)
+        with mock.patch.object(sweep, "time_graph_call", recording):
+            doc = self.run_sweep("--graphs")
+        timed = [r for r in doc["rows"] if r["us"] is not None]
+        self.assertTrue(timed)
+        self.assertEqual({r["timing"] for r in timed}, {"calls"})
+        self.assertTrue(seen and all(c >= 20 for c in seen))
+        os.remove(self.out)
+        plain = self.run_sweep()
+        self.assertFalse(any("timing" in r for r in plain["rows"]))
+
     def test_a_faulting_kernel_stops_the_part(self):
         self.fault = True
         doc = self.run_sweep(status=1)

@@ -53,6 +53,50 @@ def time_call(fn, heat_s=1.0, window_s=0.05, rounds=5):
     return statistics.median(times)
 
 
+def time_graph_call(fn, heat_s=1.0, calls=20, rounds=5):
+    """Median ms per call of `fn` replayed from a CUDA graph of `calls`
+    calls (bench/run_bench.py's method): the kernels' time without the
+    host's, which outside a graph bounds calls of a few microseconds of
+    GPU work (bench/NOTES.md section 32: rows under ~25 us measured the
+    Python launch path on both sides). Warmed on a side stream first, as
+    capture requires; where `fn` cannot be captured, or there is no CUDA,
+    time_call's figure instead, and the second value says which: "graph"
+    or "calls"."""
+    import torch
+    if not torch.cuda.is_available():
+        return time_call(fn, heat_s, rounds=rounds), "calls"
+    try:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                fn()
+        torch.cuda.current_stream().wait_stream(side)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(calls):
+                fn()
+    except Exception:   # not capturable: host time counts, as time_call's
+        torch.cuda.synchronize()
+        return time_call(fn, heat_s, rounds=rounds), "calls"
+    end = time.perf_counter() + heat_s
+    while time.perf_counter() < end:
+        graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rounds):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        graph.replay()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) / calls)
+    del graph
+    return statistics.median(times), "graph"
+
+
 def rel_err(got, ref):
     """max |got - ref| / max |ref|, in float64 (`ref` is the reference)."""
     return ((got.double() - ref.double()).abs().max() /
