@@ -47,7 +47,6 @@ E4M3_MAX = 448.0
 # workload -> (N, K, epilogue)
 WORKLOADS = {"oproj": (2560, 2560, "residual"),
              "mlp": (10240, 2560, "bias_gelu")}
-H200_L2_BYTES = 50 * 1024 * 1024
 
 
 def sol_text(m, n, k, epilogue, fp8):
@@ -135,6 +134,7 @@ def implementations(m, n, k, epilogue):
 
 
 def measure(workload, m, meta):
+    from sol.inductor import l2_bytes
     n, k, epilogue = WORKLOADS[workload]
     fp8_args, bf16_args = inputs(m, n, k, epilogue, seed=m * 7919 + n)
     ref = reference(fp8_args, epilogue)
@@ -151,7 +151,7 @@ def measure(workload, m, meta):
                 row["rel_err"] = rel_err(fn(*args), ref)
             row["ok"] = row["rel_err"] <= REL_TOL
             if row["ok"]:
-                call = rotating(fn, rotation(list(args), 3 * H200_L2_BYTES))
+                call = rotating(fn, rotation(list(args), 3 * l2_bytes(0)))
                 with torch.no_grad():
                     row["us"] = time_call(call, heat_s=0.3,
                                           window_s=0.03) * 1e3

@@ -620,8 +620,8 @@ class Sweep:
         if "inductor" in impls:
             compiled["inductor"] = torch.compile(own_code(fns["eager"]))
         weights = weights_for(item, seed)
-        l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size",
-                     60 << 20) if DEVICE == "cuda" else 1 << 20
+        from sol.inductor import l2_bytes
+        l2 = l2_bytes(0) if DEVICE == "cuda" else 1 << 20
         for m in self.args.ms:
             self.budget.need(5)
             sets = rotation(args_at(item, weights, m, seed + m),

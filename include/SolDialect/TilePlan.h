@@ -184,9 +184,10 @@ struct PlanConstraints {
   bool nMajorTma = true;
   /// Whether wgmma_tma may take its small-M plans (isSmallMTmaPlan: 64-row
   /// ping-pong tiles, split K). On: the GPU matrix passed them
-  /// (bench/results/2026-12-01-h200-s7-matrix) and the sweep timed them
-  /// 1.6-3.1x faster than the default plans on M = 37-128 against a wide
-  /// weight (bench/results/2026-12-03-h200-s8-smallm). Off: for A/B.
+  /// (bench/results/2026-12-01-h200-s7-matrix) and the sweep timed them at
+  /// 1.0-3.1x the default plans' speed (median 1.6x) on M = 37-128 against
+  /// a wide weight, one split plan aside that the cost model now prices
+  /// (bench/results/2026-12-03-h200-s8-smallm). Off: for A/B.
   bool smallMTma = true;
   /// Whether a sibling pair may take those 64-row tiles too. The GPU
   /// matrix's 64-row cases are single matmuls: the pair's epilogue on one
@@ -221,13 +222,8 @@ struct PlanConstraints {
     return minCluster > 1 || !schedules.empty() || !tiles.empty() ||
            !families.empty() || splitK != 0;
   }
-  bool allows(PlanAttr plan) const;
-  /// Whether `plan` may run `shape`: `allows`, and a sibling pair on a
-  /// small-M plan only with smallMSiblings.
-  bool allowsFor(PlanAttr plan, const MatmulShape &shape) const {
-    return allows(plan) &&
-           (smallMSiblings || shape.siblings <= 1 || !isSmallMTmaPlan(plan));
-  }
+  /// Whether `plan` may run `shape` under these constraints.
+  bool allows(PlanAttr plan, const MatmulShape &shape) const;
 };
 
 /// Whether `a` and `b` are one plan built at two values of M: the same
@@ -236,13 +232,15 @@ struct PlanConstraints {
 /// gemv's rows.
 bool isSamePlanFamily(PlanAttr a, PlanAttr b);
 
-inline bool PlanConstraints::allows(PlanAttr plan) const {
+inline bool PlanConstraints::allows(PlanAttr plan,
+                                    const MatmulShape &shape) const {
   bool isWgmma = plan.getPath() == KernelPath::wgmma ||
                  plan.getPath() == KernelPath::wgmma_tma;
   return plan.getCluster() >= minCluster && plan.getCluster() <= maxCluster &&
          plan.getSplitK() <= maxSplitK &&
          (splitK == 0 || plan.getSplitK() == splitK) &&
          (smallMTma || !isSmallMTmaPlan(plan)) &&
+         (smallMSiblings || shape.siblings <= 1 || !isSmallMTmaPlan(plan)) &&
          (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
          (schedules.empty() ||
           !lookupKernelPath(plan.getPath()).hasConsumerSchedule() ||

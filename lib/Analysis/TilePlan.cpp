@@ -156,7 +156,7 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
         ++unlaunchable;
         continue;
       }
-      if (!constraints.allowsFor(candidate.plan, *shape))
+      if (!constraints.allows(candidate.plan, *shape))
         continue;
       MatmulTiling tiling = getMatmulTiling(candidate.plan, *sizes);
       double padded = static_cast<double>(shape->tilesAlongM(candidate.tileM)) *

@@ -1028,6 +1028,8 @@ def dynamic_sets(spec):
 def dynamic_key(spec, m):
     """The key of the dynamic kernel set holding M."""
     return next(key for key, lo, hi in dynamic_sets(spec) if lo <= m <= hi)
+
+
 # Regions whose dynamic compilation failed: spec text -> the reason.
 dynamic_failures = {}
 

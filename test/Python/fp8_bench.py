@@ -1,6 +1,7 @@
 # Issue 20's fp8 benchmark without a GPU (bench/test_fp8.py): its float64
 # reference against torch._scaled_mm on the CPU and against the bf16 side's
-# dequantised operands, at odd shapes, with a misplaced scale caught; the
+# dequantised operands, at odd shapes, with a per-tensor weight scale in
+# place of the per-channel ones caught; the
 # activation codes spanning e4m3's range; every workload's sol module
 # through sol-opt's parser and the C API.
 # REQUIRES: torch

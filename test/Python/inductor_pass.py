@@ -6,6 +6,7 @@
 # RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
 
 import logging
+import re
 
 import torch
 import torch._dynamo
@@ -162,6 +163,26 @@ run("residual_then_norm", ResidualNorm(), torch.randn(2, 5, 64),
     torch.randn(2, 5, 64))
 
 
+def epilogue_passes(graph):
+    """Per sol region of `graph`: whether its spec has the trace-time bar
+    count an epilogue pass (`_epilogue_feeds_a_matmul`)."""
+    specs = [inductor._parse_spec(t) for t, _ in inductor._runners]
+
+    def same(spec, region):   # "{M}" in the spec's IR, M or ? in the report's
+        pattern = re.escape(spec["ir"]).replace(re.escape("{M}"),
+                                                r"(\?|\d+)")
+        return re.search(pattern, region.ir) is not None
+    return [any(same(s, r) and s.get("epilogue_pass", False) for s in specs)
+            for r in graph.regions if r.status == "sol"]
+
+
+# The residual sum feeds the norm (Inductor fuses it there) and the model's
+# output: no region's bar counts an epilogue pass.
+# CHECK: == residual_then_norm bar: epilogue passes [False, False]
+print("== residual_then_norm bar: epilogue passes",
+      epilogue_passes(inductor.history[-1]))
+
+
 # A biased linear (addmm) with GELU-tanh (decomposed by then), and a [K, N] weight (GPT-2's Conv1D:
 # no transpose): both are sol regions.
 # CHECK-LABEL: == addmm_gelu_and_kn_weight: matches eager: True
@@ -181,6 +202,11 @@ class Conv1DLike(torch.nn.Module):
 
 
 run("addmm_gelu_and_kn_weight", Conv1DLike(), torch.randn(7, 64))
+# GELU's result feeds the next matmul, so Inductor would run it as a pass of
+# its own: that region's bar counts it; the last region is the output.
+# CHECK: == addmm_gelu bar: epilogue passes [True, False]
+print("== addmm_gelu bar: epilogue passes",
+      epilogue_passes(inductor.history[-1]))
 
 
 # A fused gate-up projection (Phi-3's gate_up_proj, chunked in two): the
