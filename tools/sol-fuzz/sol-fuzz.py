@@ -1029,10 +1029,14 @@ def classify(target, res):
     tool = res.stage or target
     if res.timed_out:
         return "timeout", "%s: past the timeout" % tool
-    m = re.search(r"Assertion [`'](.*)' failed", out)
+    # Both anchored where the tool prints them, at a line's start (glibc's
+    # "prog: file:line: function: Assertion `...' failed."), never inside a
+    # diagnostic that echoes a source line quoting them (corpus/mlir/
+    # fuzzer-echoed-llvm-error.mlir).
+    m = re.search(r"(?m)^\S+: [^\s:]+:\d+: .*Assertion [`'](.*)' failed", out)
     if m:
         return "assertion", normalise(m.group(1))
-    m = re.search(r"LLVM ERROR: (.*)", out)
+    m = re.search(r"(?m)^LLVM ERROR: (.*)", out)
     if m:
         return "llvm-error", normalise(m.group(1))
     # The C API recovers a crashed or fatally failing compile into an error
