@@ -281,7 +281,8 @@ def fp8_cases(profile, dynamic=False):
     tile; N is odd in one shape (scalar epilogue stores). With `dynamic`, M
     is `?` (one function per shape, hinting every M)."""
     if profile == "gpu":
-        ms = [7, 64, 129, 4097]
+        # 1 and 16: the gemv path's ends (7 is gemv too at most shapes).
+        ms = [1, 7, 16, 64, 129, 4097]
         nks = [(1000, 1024), (2560, 2560), (77, 208)]
     else:
         ms = [1, 7, 33]

@@ -113,9 +113,10 @@ variants "" "^${siblings}x${tma_shapes}\$" \
   "_sib64:tiles=64x128,64x192,64x256"
 
 # fp8 (issue 20, docs/fp8.md): e4m3 x e4m3 matmuls (and e5m2 x e4m3,
-# e4m3 x e5m2) on the wgmma_tma path, the one that generates fp8, with
+# e4m3 x e5m2) on the paths that generate fp8 (wgmma_tma, gemv), with
 # per-tensor and per-token/per-channel scales, plain, with bias + tanh GELU
-# and as a SwiGLU sibling pair, bf16 results, at 7, 64, 129 and 4097 rows by
+# and as a SwiGLU sibling pair, bf16 results, at 1, 7, 16, 64, 129 and 4097
+# rows (up to 16 mostly the gemv path's fp8 conversions) by
 # 1000 x 1024, 2560 x 2560 and 77 x 208 (K a multiple of 16, not always of
 # the 128-deep fp8 K tile; N odd). The inputs are random fp8 codes and the
 # reference is the float64 product of the dequantised stored codes, so the

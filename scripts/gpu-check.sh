@@ -117,7 +117,8 @@ for k in mm_residual_f16_7x77x200 mm_kn_bias_gelu_erf_bf16_64x1000x1000 \
          mm_swiglu_f16_4097x1000x1000_tall mm_kn_bias_gelu_erf_bf16_64x1000x1000_kn128 \
          mm_kn_bias_gelu_erf_f16_7x1000x1000_kn256 mm_kn_bias_gelu_erf_bf16_7x1000x1000_kntall \
          mm_bias_gelu_tanh_f16_129x2560x2560_m64 mm_residual_bf16_7x256x7168_sk \
-         mm_two_outputs_f16_129x1000x1000_skc; do
+         mm_two_outputs_f16_129x1000x1000_skc qmm_e5m2e4m3_token_7x1000x1024 \
+         qmm_bias_gelu_tanh_e4m3_token_16x77x208; do
   m=$(ls "$work"/matrix/${k}__*.json | head -1)
   for tool in memcheck racecheck; do
     log="$work/san_${tool}_$k.log"

@@ -115,16 +115,30 @@ TEST_F(KernelPathTest, ChipRulesAreThePaths) {
 
 TEST_F(KernelPathTest, CostFactsOfEachPath) {
   // The measured shares of the wgmma-calibrated MMA efficiency.
-  EXPECT_EQ(lookupKernelPath(KernelPath::mma_sync).getMmaEfficiencyShare(h200),
-            0.37);
-  EXPECT_EQ(lookupKernelPath(KernelPath::mma_sync).getMmaEfficiencyShare(a100),
-            1.0);
-  EXPECT_EQ(lookupKernelPath(KernelPath::wgmma).getMmaEfficiencyShare(h200),
-            0.96);
-  EXPECT_EQ(lookupKernelPath(KernelPath::gemv).getMmaEfficiencyShare(h200),
+  Type f16 = Float16Type::get(&context);
+  Type e4m3 = Float8E4M3FNType::get(&context);
+  EXPECT_EQ(
+      lookupKernelPath(KernelPath::mma_sync).getMmaEfficiencyShare(h200, f16),
+      0.37);
+  EXPECT_EQ(
+      lookupKernelPath(KernelPath::mma_sync).getMmaEfficiencyShare(a100, f16),
+      1.0);
+  EXPECT_EQ(
+      lookupKernelPath(KernelPath::wgmma).getMmaEfficiencyShare(h200, f16),
+      0.96);
+  EXPECT_EQ(lookupKernelPath(KernelPath::gemv).getMmaEfficiencyShare(h200, f16),
             0.18);
-  EXPECT_EQ(lookupKernelPath(KernelPath::wgmma_tma).getMmaEfficiencyShare(h200),
-            1.0);
+  EXPECT_EQ(
+      lookupKernelPath(KernelPath::wgmma_tma).getMmaEfficiencyShare(h200, f16),
+      1.0);
+  // gemv's fp8 codes take more SIMT instructions than f16 ones; the tensor
+  // core paths read fp8 as it is.
+  EXPECT_LT(
+      lookupKernelPath(KernelPath::gemv).getMmaEfficiencyShare(h200, e4m3),
+      0.18);
+  EXPECT_EQ(
+      lookupKernelPath(KernelPath::wgmma_tma).getMmaEfficiencyShare(h200, e4m3),
+      1.0);
 
   // wgmma_tma: 12 warps, 4 of them the producer; 8 consumers share each
   // cooperative tile, 4 own each ping-pong tile.

@@ -191,8 +191,12 @@ public:
   /// running during the other's K loop (ping-pong).
   virtual bool isPingPong(PlanAttr plan) const { return false; }
   /// The share of the target's mma_efficiency (calibrated on wgmma-class
-  /// kernels) that the path reaches, as measured.
-  virtual double getMmaEfficiencyShare(TargetAttr target) const { return 1.0; }
+  /// kernels) that the path reaches for operands of `elementType`, as
+  /// measured.
+  virtual double getMmaEfficiencyShare(TargetAttr target,
+                                       Type elementType) const {
+    return 1.0;
+  }
   /// The tiling the cost model prices `plan` over `sizes` with, from the
   /// facts above and the plan's geometry there.
   MatmulTiling getMatmulTiling(PlanAttr plan, const LaunchSizes &sizes) const;

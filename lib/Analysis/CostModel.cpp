@@ -434,10 +434,11 @@ static constexpr double kWarpCopyBytesPerUs = 16384 / 0.92;
 /// kernels) that the plan's path reaches: a fact of the path, measured
 /// (KernelPaths/*.cpp); the default plan is a wgmma-class one.
 static double pathShareOfMmaEfficiency(const MatmulTiling *tiling,
-                                       TargetAttr target) {
+                                       TargetAttr target, Type elementType) {
   if (!tiling || !tiling->path)
     return 1.0;
-  return lookupKernelPath(*tiling->path).getMmaEfficiencyShare(target);
+  return lookupKernelPath(*tiling->path)
+      .getMmaEfficiencyShare(target, elementType);
 }
 
 /// The plan sol-tile recorded, priced as it stands.
@@ -536,7 +537,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                    (2.0 * m * n * k); // other matmuls, if any
     tTcPred = paddedFlops * scale /
               (pathPeak * target.getMmaEfficiency() *
-               pathShareOfMmaEfficiency(tiling, target) * waveEfficiency);
+               pathShareOfMmaEfficiency(tiling, target, shape.elementType) *
+               waveEfficiency);
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.

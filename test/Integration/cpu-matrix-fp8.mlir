@@ -3,9 +3,11 @@
 // channel, plain and with a bf16 bias and tanh GELU, bf16 results, at odd
 // shapes (M = 1, 7, 33; N x K = 24 x 48 and 77 x 80: K a multiple of 16 but
 // not of the 128-deep K tile, N odd), and a sibling pair (SwiGLU: one A and
-// its scale_a, two weights with their own scale_b) at 129 rows. Each case goes the whole way to PTX
-// on the wgmma_tma path (m64nNk32 e4m3/e5m2 wgmma), every PTX assembled by
-// ptxas for sm_90a (sol-write-binaries fails on a ptxas error). The host
+// its scale_a, two weights with their own scale_b) at 129 rows. Each case
+// goes the whole way to PTX, the decode rows (M = 1 and 7) on the gemv path
+// (cvt.rn.f16x2.e4m3x2 / e5m2x2 conversions, f32 FMAs), the rest on the
+// wgmma_tma path (m64nNk32 e4m3/e5m2 wgmma), every PTX assembled by ptxas
+// for sm_90a (sol-write-binaries fails on a ptxas error). The host
 // backend runs the same kernels built for the CPU, which evaluate the
 // kernel's linalg form (the scaled accumulator and the epilogue; the fp8
 // codes decoded by sol-expand-fp8-ext), not the PTX, on fresh random fp8
@@ -24,12 +26,15 @@
 //
 // GEN: 38 cases
 // CUBINS: 38
-// PLAN-NOT: "path": "{{mma_sync|gemv|simt|wgmma}}"
-// PLAN: "path": "wgmma_tma"
+// PLAN-NOT: "path": "{{mma_sync|simt|wgmma}}"
+// PLAN-DAG: "path": "wgmma_tma"
+// PLAN-DAG: "path": "gemv"
 // SIBLING: "tensor_maps": [
 // SIBLING-COUNT-3: "dtype": "f8e4m3fn"
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e5m2.e4m3
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e5m2
+// PTX-DAG: cvt.rn.f16x2.e4m3x2
+// PTX-DAG: cvt.rn.f16x2.e5m2x2
 // CHECK: cpu fp8 matrix: 38 passed, 0 failed
 // CHECK-NOT: FAIL

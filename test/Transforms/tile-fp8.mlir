@@ -27,11 +27,11 @@ func.func @prefill(%x: tensor<256x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>
 // -----
 
 // Decode (gemv's shape: one row, an [N, K] weight, K a multiple of 16),
-// e5m2 x e4m3: gemv refuses fp8, so the TMA kernel takes the row on its
-// 64-row tile, K split 4 ways to stream the weight from more SMs.
+// e5m2 x e4m3: gemv converts both operands' codes pairwise to f16 and
+// streams the weight once, 6.6 MB where the bf16 weight is 13.1.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 4 units}}
+  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 5.338 us; next wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 4 units}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<1x2560xf8E5M2>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<1x2560xf16> {
   ^bb0(%a: tensor<1x2560xf8E5M2>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -39,6 +39,40 @@ func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw
     sol.yield %m : tensor<1x2560xf16>
   }
   return %0 : tensor<1x2560xf16>
+}
+}
+
+// -----
+
+// Decode at 8 rows of the same shape: eight rows of codes converted per
+// weight row put gemv's SIMT work past the TMA kernel's 64-row tile.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @decode_8_rows(%x: tensor<8x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>, %sx: tensor<8x1xf32>) -> tensor<8x2560xbf16> {
+  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 4 units}}
+  %0 = sol.kernel @k8 ins(%x, %w, %sx : tensor<8x2560xf8E4M3FN>, tensor<2560x2560xf8E4M3FN>, tensor<8x1xf32>) -> tensor<8x2560xbf16> {
+  ^bb0(%a: tensor<8x2560xf8E4M3FN>, %b: tensor<2560x2560xf8E4M3FN>, %sa: tensor<8x1xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<8x1xf32>)
+        : tensor<8x2560xf8E4M3FN>, tensor<2560x2560xf8E4M3FN> -> tensor<8x2560xbf16>
+    sol.yield %m : tensor<8x2560xbf16>
+  }
+  return %0 : tensor<8x2560xbf16>
+}
+}
+
+// -----
+
+// Before sm_89 PTX has no fp8 conversion, so gemv refuses fp8 there, with
+// its reason (a hypothetical sm_80 part with an fp8 peak: the cost model
+// would price it; no path generates it).
+module attributes {sol.target = #sol.target<name = "sm80-fp8", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 312.0, bf16_tflops = 312.0, tf32_tflops = 156.0, fp8_tflops = 624.0, f32_simt_tflops = 19.5, hbm_gbps = 2039.0, l2_gbps = 7219.0, l2_bytes = 41943040, smem_per_sm_bytes = 167936, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
+func.func @decode_before_sm89(%x: tensor<1x256xf8E4M3FN>, %w: tensor<64x256xf8E4M3FN>) -> tensor<1x64xbf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k80: no path takes this f8E4M3FN matmul; gemv: gemv converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or newer; the target is sm_80}}
+  %0 = sol.kernel @k80 ins(%x, %w : tensor<1x256xf8E4M3FN>, tensor<64x256xf8E4M3FN>) -> tensor<1x64xbf16> {
+  ^bb0(%a: tensor<1x256xf8E4M3FN>, %b: tensor<64x256xf8E4M3FN>):
+    %m = sol.matmul %a, %b transpose_b : tensor<1x256xf8E4M3FN>, tensor<64x256xf8E4M3FN> -> tensor<1x64xbf16>
+    sol.yield %m : tensor<1x64xbf16>
+  }
+  return %0 : tensor<1x64xbf16>
 }
 }
 
@@ -56,12 +90,28 @@ func.func @lone(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E5M2>, %sx: tensor
 
 // -----
 
-// Dynamic M: every row of the plan table is a wgmma_tma plan (here one:
-// K = 128 is one K tile, so nothing splits, and the 64-row tile wins from
-// one row to the range's max on this narrow, memory-bound shape).
+// Dynamic M: gemv's rows up to its 16 (each built for its exact rows), then
+// one wgmma_tma row (K = 128 is one K tile, so nothing splits, and the
+// 64-row tile wins to the range's max on this narrow, memory-bound shape).
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @dynamic(%x: tensor<?x128xf8E4M3FN>, %w: tensor<256x128xf8E4M3FN>, %sx: tensor<?x1xf32>) -> tensor<?x256xf16> {
-  // expected-remark @+1 {{plan for M in 1..65536: wgmma_tma: 64x128x128 tile}}
+  // expected-remark @+17 {{plan for M in 1..1: gemv: 1 rows, a warp per column}}
+  // expected-remark @+16 {{plan for M in 2..2: gemv: 2 rows, a warp per column}}
+  // expected-remark @+15 {{plan for M in 3..3: gemv: 3 rows, a warp per column}}
+  // expected-remark @+14 {{plan for M in 4..4: gemv: 4 rows, a warp per column}}
+  // expected-remark @+13 {{plan for M in 5..5: gemv: 5 rows, a warp per column}}
+  // expected-remark @+12 {{plan for M in 6..6: gemv: 6 rows, a warp per column}}
+  // expected-remark @+11 {{plan for M in 7..7: gemv: 7 rows, a warp per column}}
+  // expected-remark @+10 {{plan for M in 8..8: gemv: 8 rows, a warp per column}}
+  // expected-remark @+9 {{plan for M in 9..9: gemv: 9 rows, a warp per column}}
+  // expected-remark @+8 {{plan for M in 10..10: gemv: 10 rows, a warp per column}}
+  // expected-remark @+7 {{plan for M in 11..11: gemv: 11 rows, a warp per column}}
+  // expected-remark @+6 {{plan for M in 12..12: gemv: 12 rows, a warp per column}}
+  // expected-remark @+5 {{plan for M in 13..13: gemv: 13 rows, a warp per column}}
+  // expected-remark @+4 {{plan for M in 14..14: gemv: 14 rows, a warp per column}}
+  // expected-remark @+3 {{plan for M in 15..15: gemv: 15 rows, a warp per column}}
+  // expected-remark @+2 {{plan for M in 16..16: gemv: 16 rows, a warp per column}}
+  // expected-remark @+1 {{plan for M in 17..65536: wgmma_tma: 64x128x128 tile}}
   %0 = sol.kernel @dyn ins(%x, %w, %sx : tensor<?x128xf8E4M3FN>, tensor<256x128xf8E4M3FN>, tensor<?x1xf32>) -> tensor<?x256xf16> {
   ^bb0(%a: tensor<?x128xf8E4M3FN>, %b: tensor<256x128xf8E4M3FN>, %sa: tensor<?x1xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<?x1xf32>)
@@ -112,10 +162,10 @@ func.func @q_out(%x: tensor<64x64xf8E4M3FN>, %w: tensor<32x64xf8E4M3FN>, %so: te
 
 // K = 40 is no multiple of 16 (TMA's 16-byte rows of 1-byte elements): no
 // path takes it, and sol-tile says why for each.
-// PTX: error: sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet: {{.*}}; wgmma_tma: K = 40 is not a multiple of 16: TMA moves 16-byte rows, 16 fp8 elements; simt: fp8 is not generated here yet: the SIMT fallback does not convert fp8 operands
+// PTX: error: sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: 64 rows of A exceed gemv's 16; {{.*}}; wgmma_tma: K = 40 is not a multiple of 16: TMA moves 16-byte rows, 16 fp8 elements; simt: fp8 is not generated here yet: the SIMT fallback does not convert fp8 operands
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @odd_k(%x: tensor<64x40xf8E4M3FN>, %w: tensor<32x40xf8E4M3FN>) -> tensor<64x32xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet}}
+  // expected-error @+1 {{sol-tile: cannot plan kernel @odd_k: no path takes this f8E4M3FN matmul; gemv: 64 rows of A exceed gemv's 16}}
   %0 = sol.kernel @odd_k ins(%x, %w : tensor<64x40xf8E4M3FN>, tensor<32x40xf8E4M3FN>) -> tensor<64x32xbf16> {
   ^bb0(%a: tensor<64x40xf8E4M3FN>, %b: tensor<32x40xf8E4M3FN>):
     %m = sol.matmul %a, %b transpose_b : tensor<64x40xf8E4M3FN>, tensor<32x40xf8E4M3FN> -> tensor<64x32xbf16>

@@ -21,13 +21,7 @@ std::string mlir::sol::whyNotGemv(const MatmulShape &shape) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
   int64_t bytes = shape.elementType.getIntOrFloatBitWidth() / 8;
-  // The decode path fp8 halves the bytes of (docs/fp8.md) will load 16
-  // weights per 128-bit load, convert them pairwise (cvt.rn.f16x2.e4m3x2)
-  // and scale in the epilogue.
-  if (MatmulOp::isFp8(shape.elementType))
-    os << MatmulOp::kNoFp8PathYet << ": gemv's " << shape.elementType
-       << " weight loads and conversions are not generated";
-  else if (!shape.transposeB)
+  if (!shape.transposeB)
     os << "gemv streams rows of an [N, K] weight; B is [K, N]";
   else if (shape.batch != 1)
     os << "gemv takes one weight; B is batched";
@@ -66,7 +60,18 @@ public:
 
   std::string whyNot(const PlanRequest &request) const override {
     std::string reason = whyNotGemv(*request.matmul);
+    if (reason.empty() && MatmulOp::isFp8(request.matmul->elementType))
+      reason = whyNotFp8OnChip(request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;
+  }
+  /// fp8 codes convert pairwise with cvt.rn.f16x2.e4m3x2 / e5m2x2, which
+  /// PTX has from sm_89 (docs/fp8.md, section 5).
+  static std::string whyNotFp8OnChip(TargetAttr target) {
+    if (getSmVersion(target) >= 89)
+      return "";
+    return "gemv converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or "
+           "newer; the target is " +
+           target.getChip().str();
   }
   std::string whyNotOnChip(TargetAttr target) const override {
     return whyNotGemvOnChip(target);
@@ -99,10 +104,19 @@ public:
   /// shuffles: measured on the H200 (2026-11-29, bench/results/2026-11-29-
   /// h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
   /// past the launch for 0.21 GFLOP = 8.5 TFLOP/s, 0.127 of the 66.9 SIMT
-  /// peak, i.e. 0.18 of the 0.70 mma_efficiency.
-  double getMmaEfficiencyShare(TargetAttr target) const override {
-    return 0.18;
+  /// peak, i.e. 0.18 of the 0.70 mma_efficiency. fp8 operands cost more
+  /// instructions per element than f16 (kFp8ConversionSlowdown).
+  double getMmaEfficiencyShare(TargetAttr target,
+                               Type elementType) const override {
+    return MatmulOp::isFp8(elementType) ? 0.18 / kFp8ConversionSlowdown : 0.18;
   }
+  /// An fp8 code converts in two instructions (half a cvt.rn.f16x2.e4m3x2,
+  /// then cvt.f32.f16) where an f16 one takes one (cvt.f32.f16): counted
+  /// in the generated PTX (2026-12-03), a 1-row kernel issues 4 instead of
+  /// 3 per weight element (its FMA, both operands' conversions). An
+  /// estimate from the instruction count, not a timing: the GPU run of
+  /// bench/fp8.py is where it is checked (bench/NOTES.md section 33).
+  static constexpr double kFp8ConversionSlowdown = 4.0 / 3.0;
 
   /// One block of tile[1] warps per tile[1] output columns; no shared
   /// memory (A's few rows come through L1).

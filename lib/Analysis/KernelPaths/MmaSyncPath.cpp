@@ -161,7 +161,8 @@ public:
   /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of
   /// the 0.70 mma_efficiency lead. On chips before sm_90 mma.sync is the
   /// full-rate path and keeps the whole efficiency.
-  double getMmaEfficiencyShare(TargetAttr target) const override {
+  double getMmaEfficiencyShare(TargetAttr target,
+                               Type elementType) const override {
     return target.getChip().starts_with("sm_90") ? 0.37 : 1.0;
   }
 

@@ -107,7 +107,8 @@ public:
   /// (o_proj prefill, H200, 2026-11-30, bench/results/2026-11-30-h200-v8-
   /// epilogue and -gpu-check-v8): 177.6 vs 172.1 us and 180.6 vs 171.1 us,
   /// i.e. 0.96 of its rate.
-  double getMmaEfficiencyShare(TargetAttr target) const override {
+  double getMmaEfficiencyShare(TargetAttr target,
+                               Type elementType) const override {
     return 0.96;
   }
 

@@ -2,12 +2,49 @@
 //
 // Decode shapes (at most 16 rows of A against an [N, K] weight): a warp per
 // weight row, 128-bit loads, a shuffle reduction, the epilogue in the lanes.
+// fp8 operands load 16 codes per 128-bit access and convert them pairwise
+// to f16 (cvt.rn.f16x2.{e4m3,e5m2}x2, sm_89+) before the f32 FMAs: the
+// weight's bytes halve, which is decode's whole cost (docs/fp8.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
 
 namespace mlir::sol::codegen {
+
+/// The elements of a 128-bit vector `v` as f32. fp8 codes convert in pairs
+/// with one cvt.rn.f16x2.e4m3x2 (or e5m2x2) each, then f16 to f32 (exact):
+/// the LLVM lowering has no fp8 type to extend from (it stores a code as an
+/// i8), and the integer decoding the CPU build uses (sol-expand-fp8-ext)
+/// would cost a memory-bound kernel several instructions per code.
+static SmallVector<Value> unpackToF32(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  Type elem = type.getElementType();
+  int64_t count = type.getNumElements();
+  SmallVector<Value> out;
+  if (!MatmulOp::isFp8(elem)) {
+    for (int64_t e = 0; e < count; ++e)
+      out.push_back(extendToF32(
+          b, loc, vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e})));
+    return out;
+  }
+  Value codes = arith::BitcastOp::create(
+      b, loc, VectorType::get({count}, b.getI8Type()), v);
+  auto pairType = VectorType::get({2}, b.getF16Type());
+  for (int64_t e = 0; e < count; e += 2) {
+    // A shuffle, not extract_strided_slice: the latter has no direct LLVM
+    // lowering in convert-vector-to-llvm.
+    Value pair = vector::ShuffleOp::create(b, loc, codes, codes,
+                                           ArrayRef<int64_t>{e, e + 1});
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, Type(pairType), pair, /*relu=*/false, elem);
+    for (int64_t h = 0; h < 2; ++h)
+      out.push_back(extendToF32(
+          b, loc,
+          vector::ExtractOp::create(b, loc, halves, ArrayRef<int64_t>{h})));
+  }
+  return out;
+}
 
 /// Decode shapes: `rows` (<= 16) rows of A against an [N, K] weight. Warp w
 /// of block b owns output column n = b * warps + w: its lanes stream row n
@@ -23,6 +60,8 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value globalA = kernel.args[kernel.spec.lhsArg];
   Value globalB = kernel.args[kernel.spec.rhsArg];
   Type elemType = cast<MemRefType>(globalA.getType()).getElementType();
+  // An fp8 pair may mix kinds (e4m3 x e5m2): each operand's own vector type.
+  Type weightType = cast<MemRefType>(globalB.getType()).getElementType();
   int64_t vector = 16 / (elemType.getIntOrFloatBitWidth() / 8);
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
       tile[0] != g.rows || g.rows < 1 || g.rows > kGemvMaxRows ||
@@ -67,6 +106,7 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value lane = ib.rem(tid, 32);
   Value col = ib.add(ib.mul(bid, warps), warp);
   auto vecType = VectorType::get({vector}, elemType);
+  auto weightVecType = VectorType::get({vector}, weightType);
   int64_t alignBytes = 16;
 
   emitIf(b, loc, ib.lt(col, g.n), [&](OpBuilder &b) {
@@ -91,18 +131,14 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         Value valid = lb.lt(k, g.k);
         Value safeK = lb.select(valid, k, lb.c(0));
         weights.push_back({safeK, valid});
-        weightVecs.push_back(vector::LoadOp::create(
-            b, loc, vecType, globalB, ValueRange{lb.add(weightRow, safeK)},
-            false, llvm::MaybeAlign(alignBytes)));
+        weightVecs.push_back(
+            vector::LoadOp::create(b, loc, weightVecType, globalB,
+                                   ValueRange{lb.add(weightRow, safeK)}, false,
+                                   llvm::MaybeAlign(alignBytes)));
       }
       for (int64_t u = 0; u < unroll; ++u) {
         auto [safeK, valid] = weights[u];
-        SmallVector<Value> w;
-        for (int64_t e = 0; e < vector; ++e)
-          w.push_back(
-              extendToF32(b, loc,
-                          vector::ExtractOp::create(b, loc, weightVecs[u],
-                                                    ArrayRef<int64_t>{e})));
+        SmallVector<Value> w = unpackToF32(b, loc, weightVecs[u]);
         for (int64_t m = 0; m < rows; ++m) {
           auto dot = [&](OpBuilder &b) -> Value {
             IndexBuilder lb(b, loc);
@@ -111,12 +147,9 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
                                        ValueRange{lb.add(lb.c(m * g.k), safeK)},
                                        false, llvm::MaybeAlign(alignBytes));
             Value sum = acc[m];
-            for (int64_t e = 0; e < vector; ++e) {
-              Value xe = extendToF32(
-                  b, loc,
-                  vector::ExtractOp::create(b, loc, x, ArrayRef<int64_t>{e}));
-              sum = math::FmaOp::create(b, loc, w[e], xe, sum);
-            }
+            SmallVector<Value> xs = unpackToF32(b, loc, x);
+            for (int64_t e = 0; e < vector; ++e)
+              sum = math::FmaOp::create(b, loc, w[e], xs[e], sum);
             return sum;
           };
           Value sum =
