@@ -18,10 +18,15 @@ product of the dequantised codes plus the epilogue (bench/timing.py's
 rel_err and REL_TOL) before it is timed; a row that fails is written with
 `us` null. Timing: bench/timing.py's time_call, the calls rotating through
 copies of the inputs that together exceed 3x the L2 (each call streams its
-weight from HBM, as a layer in a model does).
+weight from HBM, as a layer in a model does); with --graphs,
+time_graph_call's CUDA-graph replays of the same rotation (the kernels'
+time: a decode call's few microseconds are otherwise the host's). Each row
+also has `t_hbm_us`, its least bytes at the datasheet's 4.8 TB/s, and
+`hbm_sol` = t_hbm_us / us (issue 20: 1-token decode at >= 0.85).
 
 Output: a list of rows {"workload", "m", "n", "k", "impl", "us", "ok",
-"rel_err", "plan", "t_pred_us", "card", "date", "torch"}, impl in sol_fp8,
+"rel_err", "plan", "t_pred_us", "t_hbm_us", "hbm_sol", "timing" (with
+--graphs), "card", "date", "torch"}, impl in sol_fp8,
 sol_bf16, scaled_mm (`torch._scaled_mm` then the epilogue), inductor_fp8
 (torch.compile of that), bf16 (eager bf16: F.linear's cuBLAS and the
 epilogue).
@@ -39,7 +44,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep import rotating, rotation  # noqa: E402
 from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
-                    sol_runner, time_call)
+                    sol_runner, time_call, time_graph_call)
 
 # The largest fp8 code of e4m3fn: absmax / 448 maps a tensor onto the
 # whole code range.
@@ -133,7 +138,22 @@ def implementations(m, n, k, epilogue):
     return impls
 
 
-def measure(workload, m, meta):
+# H200 HBM3e, datasheet (4.8 TB/s): the speed of light of a row's bytes.
+HBM_BYTES_PER_S = 4.8e12
+
+
+def hbm_ideal_us(m, n, k, fp8, epilogue):
+    """The row's least traffic at the HBM peak: A and B once (1 byte per
+    fp8 code, 2 per bf16 element), the bf16 extra operand (the residual's
+    [M, N], the bias's [N]) and result, the scales (f32)."""
+    operand = 1 if fp8 else 2
+    extra = m * n if epilogue == "residual" else n
+    scales = (m + n) * 4 if fp8 else 0
+    return ((m * k + n * k) * operand + (extra + m * n) * 2 + scales) \
+        / HBM_BYTES_PER_S * 1e6
+
+
+def measure(workload, m, meta, graphs=False):
     from sol.inductor import l2_bytes
     n, k, epilogue = WORKLOADS[workload]
     fp8_args, bf16_args = inputs(m, n, k, epilogue, seed=m * 7919 + n)
@@ -143,7 +163,8 @@ def measure(workload, m, meta):
                                                         epilogue).items():
         args = fp8_args if fp8 else bf16_args
         row = dict(meta, workload=workload, m=m, n=n, k=k, impl=impl,
-                   us=None, plan=None, t_pred_us=None)
+                   us=None, plan=None, t_pred_us=None,
+                   t_hbm_us=hbm_ideal_us(m, n, k, fp8, epilogue))
         if compilation is not None:
             row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
         try:
@@ -151,15 +172,22 @@ def measure(workload, m, meta):
                 row["rel_err"] = rel_err(fn(*args), ref)
             row["ok"] = row["rel_err"] <= REL_TOL
             if row["ok"]:
-                call = rotating(fn, rotation(list(args), 3 * l2_bytes(0)))
+                sets = rotation(list(args), 3 * l2_bytes(0))
+                call = rotating(fn, sets)
                 with torch.no_grad():
-                    row["us"] = time_call(call, heat_s=0.3,
-                                          window_s=0.03) * 1e3
+                    if graphs:
+                        ms, row["timing"] = time_graph_call(
+                            call, heat_s=0.3, calls=max(20, len(sets)))
+                    else:
+                        ms = time_call(call, heat_s=0.3, window_s=0.03)
+                row["us"] = ms * 1e3
+                row["hbm_sol"] = row["t_hbm_us"] / row["us"]
         except Exception as error:   # a row that cannot run says why
             row["ok"], row["error"] = False, f"{type(error).__name__}: {error}"
         rows.append(row)
-        print(json.dumps({key: row[key] for key in
-                          ("workload", "m", "impl", "us", "ok", "plan")}),
+        print(json.dumps({key: row.get(key) for key in
+                          ("workload", "m", "impl", "us", "ok", "plan",
+                           "hbm_sol")}),
               flush=True)
     return rows
 
@@ -169,6 +197,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--ms", default="8192,16,1")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time CUDA-graph replays (one call per input "
+                        "set, at least 20): the kernels without the host's "
+                        "launch path, which bounds the decode rows otherwise")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("bench/fp8.py needs a CUDA GPU (fp8 tensor cores)")
@@ -179,7 +211,7 @@ def main():
     rows = []
     for workload in args.workloads.split(","):
         for m in map(int, args.ms.split(",")):
-            rows += measure(workload, m, meta)
+            rows += measure(workload, m, meta, args.graphs)
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
     print(f"{'workload':8} {'M':>5} " + " ".join(

@@ -119,14 +119,15 @@ def sol_module(function_text, dim_range=None, hints=None, target="h200"):
 
 def sol_runner(compilation):
     """A function of the compilation's arguments (torch CUDA tensors) that
-    runs its host program on the current stream and returns its results."""
+    runs its host program on the stream current at each call (so a CUDA
+    graph capture, on a stream of its own, records the launches) and
+    returns its results."""
     import torch
     from sol.torch_backend import HostProgram
     program = HostProgram(compilation)
-    stream = torch.cuda.current_stream().cuda_stream
 
     def launch(kernel, tensors):
-        kernel.launch_raw(tensors, stream)
+        kernel.launch_raw(tensors, torch.cuda.current_stream().cuda_stream)
     return lambda args: program.run(args, launch)
 
 
