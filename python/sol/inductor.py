@@ -2235,8 +2235,8 @@ def _replace_region(graph, region, options, resolver, entry):
         "out_dtypes": [_DTYPES[_val(n).dtype] for n in outputs],
         "aten": aten_program, "aten_outputs": aten_outputs,
         # Time sol against cuBLAS per M (on CUDA; options["measure"]).
-        "measure": bool(options.get("measure", True)) and all(
-            _val(n).device.type == "cuda" for n in spec.inputs),
+        "measure": bool(options.get("measure", True)) and
+        _measures_at_trace(spec.inputs),
         "cudagraphs": bool(options.get("cudagraphs")),
         # One kernel set for every M (docs/dynamic-shapes.md).
         "dynamic": bool(options.get("dynamic", True)),
@@ -2367,24 +2367,38 @@ def _measure_at_trace(record, text, inputs, outputs, m):
     """For a region on CUDA: the measured reason to leave it to Inductor
     (sol slower than cuBLAS's matmuls alone at the example M), or None. On
     random inputs of the graph's shapes."""
-    if not torch.cuda.is_available():
-        return None
     from torch._subclasses.fake_tensor import unset_fake_temporarily
     with unset_fake_temporarily():
         return _measure_real(record, text, inputs, outputs, m)
+
+
+def _measures_at_trace(inputs):
+    """Whether a region over these graph inputs is timed against cuBLAS:
+    CUDA tensors on a machine with CUDA (a test stands in a timer to run
+    the path on the CPU)."""
+    return torch.cuda.is_available() and all(
+        _val(n).device.type == "cuda" for n in inputs)
+
+
+def random_tensor(shape, dtype, generator, device):
+    """N(0, 0.01) values of `dtype`: drawn in f32 and converted where torch
+    draws no normal values of the type itself (fp8: "normal_kernel_cuda"
+    is not implemented for Float8_e4m3fn, and every fp8 region's trace-time
+    measurement failed on it, leaving them all to Inductor on the GPU)."""
+    draw = dtype if dtype.is_floating_point and dtype.itemsize > 1 else \
+        torch.float32
+    values = torch.randn(shape, generator=generator, device=device,
+                         dtype=draw) * 0.1
+    return values if draw == dtype else values.to(dtype)
 
 
 def _random_inputs(inputs, device):
     """Inputs of the graph's shapes (at their hints) on `device`: what the
     measurements at trace time run on."""
     generator = torch.Generator(device=device).manual_seed(0)
-    tensors = []
-    for node in inputs:
-        value = _val(node)
-        tensors.append((torch.randn([_hint(d) for d in value.shape],
-                                    generator=generator, device=device,
-                                    dtype=value.dtype) * 0.1))
-    return tensors
+    return [random_tensor([_hint(d) for d in _val(node).shape],
+                          _val(node).dtype, generator, device)
+            for node in inputs]
 
 
 def _tune_at_trace(record, text, inputs, outputs, m, compilation, entry):
@@ -2408,7 +2422,7 @@ def _tune_at_trace(record, text, inputs, outputs, m, compilation, entry):
 
 def _measure_real(record, text, inputs, outputs, m):
     spec = _parse_spec(text)
-    tensors = _random_inputs(inputs, "cuda")
+    tensors = _random_inputs(inputs, _val(inputs[0]).device)
     shapes = [[_hint(d) for d in _shape(n)] for n in outputs]
     choose(tensors, shapes, spec, text, m, bar="cublas")
     times = measurements.get((text, m))
