@@ -242,6 +242,11 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "kernel's plan table takes it at each sample point, before "
            "neighbours of one plan merge; its boundaries and each row's "
            "plan at another M are priced as at rank 0">,
+    Option<"planCache", "plan-cache", "std::string", /*default=*/"\"\"",
+           "A plan cache file (include/SolDialect/PlanCache.h): a static "
+           "kernel whose key (the manifest's plan_key) it holds takes the "
+           "measured plan there when that plan is among its candidates, "
+           "else the cost model's, saying why">,
   ];
   let dependentDialects = ["::mlir::sol::SolDialect"];
 }

@@ -96,6 +96,9 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<int64_t> rank{*this, "rank",
                                     llvm::cl::desc("sol-tile's rank"),
                                     llvm::cl::init(SolTilePassOptions().rank)};
+  PassOptions::Option<std::string> planCache{
+      *this, "plan-cache", llvm::cl::desc("sol-tile's plan-cache file"),
+      llvm::cl::init(SolTilePassOptions().planCache)};
   PassOptions::Option<bool> fuseSiblings{
       *this, "fuse-siblings", llvm::cl::desc("sol-fuse's fuse-siblings"),
       llvm::cl::init(SolFusePassOptions().fuseSiblings)};

@@ -202,6 +202,12 @@ struct PlanConstraints {
   /// measured choice (the torch backend's tuning) compiles in turn; a plan
   /// table applies it at each sample point (choosePlanTable).
   int64_t rank = 0;
+  /// A measured plan to take where it is among the candidates (the plan
+  /// cache's entry for the kernel, include/SolDialect/PlanCache.h); null:
+  /// the cost model's choice. One that is not a candidate (the kernel or the
+  /// paths changed since it was measured) leaves the choice to the model,
+  /// and the reason says so.
+  PlanAttr cachedPlan;
   /// These constraints narrowed to plans of the families `only`, at rank 0: the
   /// choice among the families themselves (the plan table's pricing of one
   /// row's plan at another M, its boundaries) is the cost model's, whatever

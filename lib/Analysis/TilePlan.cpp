@@ -250,13 +250,23 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     order.push_back(&candidates[next]);
   }
   const Candidate *chosen = order[rank];
+  const Candidate *cached = nullptr;
+  if (constraints.cachedPlan)
+    for (const Candidate &candidate : candidates)
+      if (candidate.plan == constraints.cachedPlan)
+        cached = &candidate;
+  if (cached)
+    chosen = cached;
 
   PlanChoice choice;
   choice.plan = chosen->plan;
   choice.cost = chosen->cost;
   llvm::raw_string_ostream reason(choice.reason);
-  // A ranked choice says so, and names the cost model's own against it.
-  if (constraints.rank > 0) {
+  // A cached or ranked choice says so, and names the cost model's own
+  // against it.
+  if (cached)
+    reason << "from the plan cache: ";
+  else if (constraints.rank > 0) {
     reason << "rank " << rank << " of " << candidates.size();
     if (rank != constraints.rank)
       reason << " (asked " << constraints.rank << ": the last candidate)";
@@ -265,12 +275,18 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   reason << chosen->description << ", predicted "
          << formatReal(chosen->cost.getTPredUs()) << " us";
   choice.description = choice.reason;
-  if (rank > 0)
+  if (chosen == order.front() && cached)
+    reason << "; the cost model's best too";
+  else if (chosen != order.front())
     reason << "; best " << order.front()->description << " at "
            << formatReal(order.front()->cost.getTPredUs()) << " us";
   else if (order.size() > 1)
     reason << "; next " << order[1]->description << " at "
            << formatReal(order[1]->cost.getTPredUs()) << " us";
+  if (constraints.cachedPlan && !cached)
+    reason << "; the plan cache's " << constraints.cachedPlan
+           << " is not a candidate here (the kernel or the paths changed "
+              "since it was measured), so the cost model chose";
   reason << " (" << candidates.size() << " candidates" << refusals << ")";
   return choice;
 }

@@ -51,6 +51,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.smallMSiblings = options.smallMSiblings;
   tile.splitK = options.splitK;
   tile.rank = options.rank;
+  tile.planCache = options.planCache;
   pm.addPass(createSolTilePass(tile));
   // Re-annotate: lone ops became kernels and plans changed predictions.
   SolCostModelPassOptions cost;

@@ -11,6 +11,7 @@
 
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Passes.h"
+#include "SolDialect/PlanCache.h"
 #include "SolDialect/Target.h"
 #include "SolDialect/TilePlan.h"
 
@@ -146,14 +147,30 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
                              constraints.schedules)) ||
         failed(parseTileList(module, tiles, constraints.tiles)))
       return signalPassFailure();
+    PlanCache cache;
+    if (!planCache.empty()) {
+      std::string error;
+      FailureOr<PlanCache> loaded =
+          loadPlanCache(planCache, module.getContext(), error);
+      if (failed(loaded)) {
+        getModuleDiagnosticAnchor(module)->emitError()
+            << "sol-tile: plan-cache: " << error;
+        return signalPassFailure();
+      }
+      cache = std::move(*loaded);
+    }
     WalkResult result = module.walk([&](KernelOp kernel) {
       if (isDynamicKernel(kernel))
         return planDynamicKernel(kernel, target, constraints)
                    ? WalkResult::advance()
                    : WalkResult::interrupt();
       std::string failureReason;
+      PlanConstraints kernelConstraints = constraints;
+      if (!cache.empty())
+        kernelConstraints.cachedPlan =
+            cache.lookup(getPlanCacheKey(kernel, target));
       FailureOr<PlanChoice> choice =
-          chooseKernelPlan(kernel, target, failureReason, constraints);
+          chooseKernelPlan(kernel, target, failureReason, kernelConstraints);
       if (failed(choice)) {
         kernel.emitError() << "sol-tile: cannot plan kernel @"
                            << kernel.getSymName() << ": " << failureReason;

@@ -18,6 +18,7 @@
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Fusion.h"
 #include "SolDialect/Passes.h"
+#include "SolDialect/PlanCache.h"
 #include "SolDialect/Target.h"
 #include "SolDialect/TensorMapBox.h"
 #include "SolDialect/TilePlan.h"
@@ -427,6 +428,12 @@ struct WriteManifestsPass
       manifest["cubin"] = name + ".cubin";
       manifest["launch"] = launchToJson(plan, *geometry);
       manifest["plan"] = planToJson(plan);
+      // What a tuner files a measured plan under (sol-tile's plan-cache),
+      // with the plan as sol prints it, which the cache holds.
+      manifest["plan_key"] = getPlanCacheKey(kernel, target);
+      std::string planText;
+      llvm::raw_string_ostream(planText) << Attribute(plan);
+      manifest["plan_attr"] = planText;
       if (takesTensorMaps(plan, kernel)) {
         FailureOr<llvm::json::Array> maps = buildTensorMaps(kernel, plan);
         if (failed(maps))

@@ -14,10 +14,12 @@ import json
 import logging
 import os
 import sys
+import tempfile
 
 import torch
 import torch._dynamo
 
+import sol
 import sol.inductor as inductor
 import sol.torch_backend  # noqa: F401  (registers backend="sol")
 from sol.reference import _reference_raw
@@ -126,6 +128,29 @@ print(f"== tuning.jsonl: ranks {[e['rank'] for e in lines]}, chosen "
       f"{all(e['t_pred_us'] > 0 and e['plan'] for e in lines)}, at M "
       f"{[e['m'] for e in lines]}, priced at M "
       f"{[e['t_pred_m'] for e in lines]}, tune {[e['tune'] for e in lines]}")
+
+# Each static candidate's row names its plan-cache entry (sol-tile's
+# plan-cache, include/SolDialect/PlanCache.h): the winner's rows make a
+# cache file that pins the same kernel, compiled outside the backend
+# (sol.compile, the C API's path), to the measured plan; without the file
+# the cost model's rank-0 plan comes back.
+# CHECK:       == plan cache from the log: keys True, pins rank 1: True, without it rank 0: True
+winner = next(e for e in lines if e["chosen"])
+entries = [{"key": k["plan_key"], "plan": k["plan_attr"]}
+           for k in winner["kernels"]]
+keys_ok = all(e["key"] and e["key"].startswith("h200:") and e["plan"]
+              for e in entries)
+cache_file = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
+                                         dir=sys.argv[1])
+json.dump({"plans": entries}, cache_file)
+cache_file.close()
+region_text = inductor.region_ir(inductor._parse_spec(
+    next(t for t, m in inductor._runners if m == 21)), 21)
+pinned = sol.compile(region_text, options=f"plan-cache={cache_file.name}")
+plain = sol.compile(region_text)
+print(f"== plan cache from the log: keys {keys_ok}, pins rank 1: "
+      f"{[k.manifest['plan'] for k in pinned.kernels] == rank1}, without "
+      f"it rank 0: {[k.manifest['plan'] for k in plain.kernels] == rank0}")
 
 # A fresh process's view (the memory of tunings and runners gone): the
 # winner comes from the disk cache, untimed, and runs.
