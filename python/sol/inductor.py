@@ -1795,7 +1795,12 @@ def _candidate(compilation, rank, m):
         cost, cost_m = cost_near(kernel.manifest, row, m)
         kernels.append({"name": kernel.name, "plan": row.get("plan", {}),
                         "t_pred_us": float(cost.get("t_pred_us", 0.0)),
-                        "t_pred_m": m if cost_m is None else cost_m})
+                        "t_pred_m": m if cost_m is None else cost_m,
+                        # A static kernel's plan-cache entry (sol-tile's
+                        # plan-cache): its key and the plan as sol prints
+                        # it; None for a dynamic set's kernels.
+                        "plan_key": kernel.manifest.get("plan_key"),
+                        "plan_attr": kernel.manifest.get("plan_attr")})
     priced_at = {k["t_pred_m"] for k in kernels}
     return {"rank": rank,
             "plan": "; ".join(_plan_text(k["plan"]) for k in kernels),
@@ -1991,6 +1996,8 @@ class GraphReport:
             for k in r.kernels:
                 at = (f" at M={k['cost_m']}" if k.get("cost_m") is not None
                       else "")
+                if k.get("cost_plan") and k["cost_plan"] != k["plan"]:
+                    at += f" (on that M's plan, {k['cost_plan']})"
                 lines.append(f"  kernel {k['name']}: {k['plan']}, "
                              f"T_pred {k['t_pred_us']:.2f} us, "
                              f"{k['flops']} FLOP{at}")
@@ -2270,11 +2277,16 @@ def _replace_region(graph, region, options, resolver, entry):
     for kernel in compilation.kernels:
         row = plan_row(kernel.manifest, m)
         cost, cost_m = cost_near(kernel.manifest, row, m)
+        priced = plan_row(kernel.manifest, cost_m) if cost_m is not None \
+            else row
         entry.kernels.append({
             "name": kernel.name,
             "plan": _plan_text(row.get("plan", {})),
             "t_pred_us": float(cost.get("t_pred_us", 0.0)),
             "cost_m": cost_m,
+            # The plan the figure is for, where it is another row's.
+            "cost_plan": None if priced is row else
+            _plan_text(priced.get("plan", {})),
             "flops": int(cost.get("tc_flops", 0)) +
             int(cost.get("ew_flops", 0))})
     # Measured at the graph's example M (for a dynamic M, its hint; other
