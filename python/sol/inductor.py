@@ -668,7 +668,12 @@ class _Grower:
         """Drops members no other member reads whose inputs in the region
         are outputs anyway (RMSNorm's square of a residual sum): they would
         add an output and save nothing; Inductor fuses them with their
-        consumers instead."""
+        consumers instead. Also drops such a member that writes more bytes
+        per row than the inputs it would make outputs, where Inductor fuses
+        it into every consumer (`_inductor_fuses_into`): an fp8 layer's
+        activation quantisation reads the SwiGLU product as f32 and its
+        absolute value, two f32 outputs of the region where the bf16
+        product is one at half the bytes of either."""
         changed = True
         while changed:
             changed = False
@@ -678,12 +683,40 @@ class _Grower:
                     continue
                 inside = [a for a in node.all_input_nodes
                           if region.contains(a)]
-                if all(any(not region.contains(u) and u is not node
-                           for u in a.users) for a in inside):
+                newly_out = [a for a in inside
+                             if not any(not region.contains(u) and u is not
+                                        node for u in a.users)]
+                if not newly_out or (
+                        sum(map(_row_bytes, newly_out)) < _row_bytes(node)
+                        and all(map(_inductor_fuses_into, node.users))):
                     region.members.remove(node)
                     region._set.discard(node)
                     del self.owner[node]
                     changed = True
+
+
+# Reductions Inductor fuses a pointwise producer into (the activation
+# quantisation's amax, a norm's mean).
+_REDUCTIONS = {aten.amax.default, aten.amin.default, aten.sum.dim_IntList,
+               aten.mean.dim, aten.max.dim, aten.min.dim,
+               aten.var_mean.correction, aten.var.correction}
+
+
+def _inductor_fuses_into(user):
+    """Whether Inductor computes a pointwise producer inside `user`'s own
+    kernel (a pointwise op or a reduction), so the producer costs no pass
+    of its own; not an extern kernel (a matmul, attention) nor the graph's
+    output, which read it from memory."""
+    if user.op != "call_function":
+        return False
+    return user.target in _REDUCTIONS or \
+        torch.Tag.pointwise in getattr(user.target, "tags", ())
+
+
+def _row_bytes(node):
+    """Bytes of one of `node`'s [M, N] rows."""
+    value = _val(node)
+    return _hint(_shape(node)[-1]) * value.dtype.itemsize
 
 
 #===----------------------------------------------------------------------===#

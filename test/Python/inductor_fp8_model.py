@@ -88,6 +88,17 @@ left = [r for r in regions if r.status != "sol" and
         any(m.startswith("_scaled_mm") for m in r.matmuls)]
 print(f"fp8 regions: {len(fp8)}, the SwiGLU pairs {len(pairs)}, "
       f"_scaled_mm left to Inductor {len(left)}")
+# The down projection's activation quantisation reads the SwiGLU product
+# as f32 and its absolute value (for the per-token amax): in the pair's
+# region those were two f32 outputs, four times the bytes of the bf16
+# product, which Inductor's quantisation kernel computes from anyway
+# (`_Grower.prune`). Each pair's region ends at the product.
+# CHECK: pairs end at the bf16 product: True (outputs [1, 1])
+ends = [r.nodes[-1] for r in pairs]
+outputs = [r.ir.rsplit("return", 1)[1].split(":")[0].count("%")
+           for r in pairs]
+print(f"pairs end at the bf16 product: "
+      f"{all(n.startswith('view') for n in ends)} (outputs {outputs})")
 # CHECK: share: 100.0%
 print(graphs[0].summary().splitlines()[0].replace(
     "sol ran ", "share: ").split(" of this")[0])
