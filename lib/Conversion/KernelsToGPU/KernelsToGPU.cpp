@@ -119,6 +119,50 @@ static bool mapIsDims(AffineMap map, ArrayRef<unsigned> dims) {
   return true;
 }
 
+/// The static extents of A, B and the output agree on M, N and K. Linalg's
+/// verifier skips that check once an operand has a dynamic dim (a plan
+/// table's ? rows), and the generators size loops and tiles from B's N and
+/// K: a hand-written kernel whose output is wider than its weight crashed
+/// the wgmma_tma generator (sol-fuzz, 2026-12-03).
+static LogicalResult verifyContractionShapes(linalg::LinalgOp op,
+                                             bool transposeB) {
+  ArrayRef<int64_t> a =
+      cast<ShapedType>(op.getDpsInputOperand(0)->get().getType()).getShape();
+  ArrayRef<int64_t> b =
+      cast<ShapedType>(op.getDpsInputOperand(1)->get().getType()).getShape();
+  ArrayRef<int64_t> c =
+      cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()).getShape();
+  int64_t bK = b[b.size() - (transposeB ? 1 : 2)];
+  int64_t bN = b[b.size() - (transposeB ? 2 : 1)];
+  auto differ = [](int64_t x, int64_t y) {
+    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
+  };
+  auto shape = [](ArrayRef<int64_t> dims) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "[";
+    llvm::interleave(
+        dims, os,
+        [&](int64_t d) {
+          if (ShapedType::isDynamic(d))
+            os << "?";
+          else
+            os << d;
+        },
+        ", ");
+    os << "]";
+    return text;
+  };
+  if (differ(a.back(), bK) || differ(bN, c.back()) ||
+      differ(a[a.size() - 2], c[c.size() - 2]))
+    return op->emitError("sol kernel: the contraction's shapes disagree: A ")
+           << shape(a) << ", B " << shape(b)
+           << (transposeB ? " ([N, K])" : " ([K, N])") << ", output "
+           << shape(c) << " (A's K must be B's, B's N the output's, A's M "
+           << "the output's)";
+  return success();
+}
+
 static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op))
     return op->emitError("sol kernel: the reduction is not a multiply-add "
@@ -174,7 +218,7 @@ static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
   if (!found)
     return op->emitError("sol kernel: B must be indexed (k, n) or (n, k), "
                          "optionally after the batch dims");
-  return success();
+  return verifyContractionShapes(op, spec.transposeB);
 }
 
 FailureOr<KernelSpec> readKernel(func::FuncOp func, PlanEntryAttr entry) {

@@ -78,3 +78,29 @@ func.func @batched_b(%x: tensor<?x16x64xf32>, %w: tensor<2x64x16xf32>, %o: tenso
   } -> tensor<?x16x16xf32>
   return %out : tensor<?x16x16xf32>
 }
+
+// -----
+
+// The contraction's static extents must agree: linalg's verifier skips the
+// check once a dim is dynamic, and the generators size their loops from
+// B's N and K (this one, an output wider than its weight, crashed the
+// wgmma_tma generator: sol-fuzz, 2026-12-03).
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @n_disagrees(%x: tensor<?x2560xf16>, %w: tensor<8x2560xf16>, %o: tensor<?x6912xf16>) -> tensor<?x6912xf16> attributes {sol.kernel, sol.plans = [#sol.plan_entry<m_min = 1, m_max = 8192, plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x2560xf16>
+  %e = tensor.empty(%m) : tensor<?x6912xf32>
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x6912xf32>) -> tensor<?x6912xf32>
+  // expected-error @+1 {{sol kernel: the contraction's shapes disagree: A [?, 2560], B [8, 2560] ([N, K]), output [?, 6912] (A's K must be B's, B's N the output's, A's M the output's)}}
+  %mm = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<?x2560xf16>, tensor<8x2560xf16>) outs(%acc : tensor<?x6912xf32>) -> tensor<?x6912xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<?x6912xf32>) outs(%o : tensor<?x6912xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<?x6912xf16>
+  return %0 : tensor<?x6912xf16>
+}
