@@ -103,9 +103,15 @@ FusionDecision checkIterationSpace(ArrayRef<int64_t> iterationSpace,
 /// chain's check costs the candidate's uses, not the group's size.
 FusionDecision checkCycle(ArrayRef<Operation *> group, Operation *candidate);
 
-/// Refuses an epilogue op beyond `maxEpilogueOps` (the accumulator tile stays
-/// in registers while the epilogue runs; a long epilogue spills it).
-FusionDecision checkEpilogueBudget(unsigned numEpilogueOps,
+/// Refuses an epilogue op that would take the epilogue's weight (each op's
+/// getKernelBudgetWeight) past `maxEpilogueOps`. The accumulator tile stays
+/// in registers while the epilogue runs, and the generators unroll the
+/// epilogue over every accumulator element a thread holds (up to 192 on a
+/// ping-pong 128x192 tile), so its code grows with weight times elements:
+/// ptxas took 9.6 s on a sibling pair with four silus after it and over 100
+/// s with eight (weights 21 and 41; this machine, 2026-12-03, sol-fuzz).
+FusionDecision checkEpilogueBudget(unsigned epilogueWeight,
+                                   unsigned candidateWeight,
                                    unsigned maxEpilogueOps);
 
 /// What an op weighs in the kernel budget: the scalar code it expands to,

@@ -68,7 +68,8 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
     Ordering rule: epilogues first, then elementwise groups. Each sol.matmul,
     in program order, grows a kernel with its elementwise consumers (bias,
     residual, activation, scaling, cast), earliest first, up to
-    `max-epilogue-ops`. Before that, a sibling matmul may join it: one over
+    `max-epilogue-ops` (the ops weighed by their FLOPs per element). Before
+    that, a sibling matmul may join it: one over
     the same A with a weight of the same type, whose result meets the
     first's in an elementwise op (SwiGLU's `silu(x W_g^T) * (x W_u^T)`),
     where the target has a generator for the pair (wgmma_tma, at least one
@@ -119,7 +120,9 @@ def SolFusePass : Pass<"sol-fuse", "::mlir::ModuleOp"> {
     Option<"fuseElementwise", "fuse-elementwise", "bool", /*default=*/"true",
            "Group the remaining elementwise ops into kernels">,
     Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned", /*default=*/"16",
-           "Most elementwise ops one matmul epilogue may hold">,
+           "Most elementwise ops one matmul epilogue may hold, each weighed "
+           "by its FLOPs per element (at least 1): bias, tanh GELU and a "
+           "residual weigh 11, SwiGLU's silu and product 6">,
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"256",
            "Most ops one kernel may hold, each weighed by its FLOPs per "
            "element (0: no limit); a longer chain is split into several "

@@ -397,13 +397,15 @@ FusionDecision mlir::sol::checkCycle(ArrayRef<Operation *> group,
                            candidate);
 }
 
-FusionDecision mlir::sol::checkEpilogueBudget(unsigned numEpilogueOps,
+FusionDecision mlir::sol::checkEpilogueBudget(unsigned epilogueWeight,
+                                              unsigned candidateWeight,
                                               unsigned maxEpilogueOps) {
-  if (numEpilogueOps < maxEpilogueOps)
+  if (epilogueWeight + candidateWeight <= maxEpilogueOps)
     return FusionDecision::allow();
   return FusionDecision::forbid(llvm::formatv(
-      "the epilogue already holds {0} elementwise op(s) (max-epilogue-ops={1})",
-      numEpilogueOps, maxEpilogueOps));
+      "the epilogue already weighs {0} and this op {1} (max-epilogue-ops={2}, "
+      "ops weighed by their FLOPs per element)",
+      epilogueWeight, candidateWeight, maxEpilogueOps));
 }
 
 unsigned mlir::sol::getKernelBudgetWeight(Operation *op) {
@@ -1031,14 +1033,15 @@ private:
   /// only when remarks are (the materialisation note walks the group).
   /// `atCap` is set when the kernel-size cap alone refused.
   FusionDecision decide(Group &group, Operation *candidate, bool epilogue,
-                        unsigned numEpilogueOps, bool &atCap) {
+                        unsigned epilogueWeight, bool &atCap) {
     if (FusionDecision d = checkMatmulFeedsMatmul(group.ops, candidate); !d)
       return d;
     if (FusionDecision d = isFusibleElementwise(candidate); !d)
       return d;
     if (epilogue)
-      if (FusionDecision d =
-              checkEpilogueBudget(numEpilogueOps, options.maxEpilogueOps);
+      if (FusionDecision d = checkEpilogueBudget(
+              epilogueWeight, getKernelBudgetWeight(candidate),
+              options.maxEpilogueOps);
           !d)
         return d;
     if (FusionDecision d =
@@ -1118,7 +1121,7 @@ private:
     if (sibling)
       join(group, sibling, epilogue);
 
-    unsigned numEpilogueOps = 0;
+    unsigned epilogueWeight = 0;
     bool splitReported = false;
     while (!group.frontier.empty()) {
       Operation *candidate = *group.frontier.begin();
@@ -1126,7 +1129,7 @@ private:
       group.considered.insert(candidate);
       bool atCap = false;
       FusionDecision decision =
-          decide(group, candidate, epilogue, numEpilogueOps, atCap);
+          decide(group, candidate, epilogue, epilogueWeight, atCap);
       if (!decision) {
         // The cap splits a chain whether or not remarks were asked for:
         // those kernels do not follow from the cost model. Once per kernel.
@@ -1143,7 +1146,7 @@ private:
                             (decision.getExplanation().empty() ? "" : ": ") +
                             decision.getExplanation());
       join(group, candidate, epilogue);
-      ++numEpilogueOps;
+      epilogueWeight += getKernelBudgetWeight(candidate);
     }
     if (group.ops.size() > 1)
       form(group.ops, seed);
