@@ -443,12 +443,28 @@ def compile_options(options=None):
     return " ".join(flags)
 
 
+def _plan_cache_digest(flags):
+    """A digest of the plan-cache file the options name (sol-tile's
+    plan-cache=FILE), "" without one: its measured plans decide the
+    kernels, so an edited file must not be answered from the cache."""
+    digest = ""
+    for flag in flags.split():
+        if flag.startswith("plan-cache="):
+            try:
+                data = Path(flag.split("=", 1)[1]).expanduser().read_bytes()
+            except OSError as error:   # the compile says why, located
+                data = f"unreadable: {error}".encode()
+            digest += hashlib.sha256(data).hexdigest()
+    return digest
+
+
 def compile_cached(ir, target, options=None):
     """sol.compile(ir, target) through the memory and disk caches."""
     flags = compile_options(options)
     # The library's hash, not just its version: a rebuilt compiler (a fix,
     # a new fusion) must not be answered with kernels an older one made.
-    key = hashlib.sha256("\0".join([ir, target or "", flags, sol.version(),
+    key = hashlib.sha256("\0".join([ir, target or "", flags,
+                                    _plan_cache_digest(flags), sol.version(),
                                     sol.build_id()]).encode()).hexdigest()
     if key in _memory_cache:
         cache_stats["hits"] += 1

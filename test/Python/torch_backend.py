@@ -6,7 +6,10 @@
 # REQUIRES: torch
 # RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
 
+import json
 import logging
+import os
+import tempfile
 
 import torch
 import torch._dynamo
@@ -207,6 +210,37 @@ fast, fast_hit = backend.compile_cached(gelu_ir, "h200", {"fast_math": True})
 print(f"fast_math: plain hit {plain_hit} approx "
       f"{any('tanh.approx.f32' in k.ptx for k in plain.kernels)}; fast hit "
       f"{fast_hit} approx {any('tanh.approx.f32' in k.ptx for k in fast.kernels)}")
+
+# A plan-cache file (sol-tile's plan-cache=FILE) decides the kernels, so
+# its contents join the cache key: the same options after the file changed
+# compile again and take the new plan; the file as it was hits.
+# CHECK: plan cache: pinned hit False plan 1 True; edited hit False plan 2 True; as before hit True
+pinned_ir = backend.history[-1].partitions[0].ir
+base, _ = backend.compile_cached(pinned_ir, "h200", {})
+kernel = base.kernels[0]
+ranked = [sol.compile(pinned_ir, target="h200", options=f"rank={r}")
+          .kernels[0].manifest for r in (1, 2)]
+plan_file = os.path.join(tempfile.mkdtemp(), "plans.json")
+
+
+def pin(manifest):
+    with open(plan_file, "w") as f:
+        json.dump({"plans": [{"key": kernel.manifest["plan_key"],
+                              "plan": manifest["plan_attr"]}]}, f)
+
+
+pin(ranked[0])
+options = {"sol_options": f"plan-cache={plan_file}"}
+first, first_hit = backend.compile_cached(pinned_ir, "h200", options)
+pin(ranked[1])
+second, second_hit = backend.compile_cached(pinned_ir, "h200", options)
+pin(ranked[0])
+_, third_hit = backend.compile_cached(pinned_ir, "h200", options)
+print(f"plan cache: pinned hit {first_hit} plan 1 "
+      f"{first.kernels[0].manifest['plan'] == ranked[0]['plan']}; edited hit "
+      f"{second_hit} plan 2 "
+      f"{second.kernels[0].manifest['plan'] == ranked[1]['plan']}; as before "
+      f"hit {third_hit}")
 
 # sol_options passes further sol-to-ptx options through (and into the cache
 # key); an unknown one fails the compile, so the partition runs eagerly with
