@@ -108,8 +108,10 @@ FusionDecision checkCycle(ArrayRef<Operation *> group, Operation *candidate);
 /// in registers while the epilogue runs, and the generators unroll the
 /// epilogue over every accumulator element a thread holds (up to 192 on a
 /// ping-pong 128x192 tile), so its code grows with weight times elements:
-/// ptxas took 9.6 s on a sibling pair with four silus after it and over 100
-/// s with eight (weights 21 and 41; this machine, 2026-12-03, sol-fuzz).
+/// ptxas -O3 took 1.4 s on one silu after a 128x192 ping-pong tile, 6.8 s
+/// on two, 22.4 s on three, and a whole compile with eight ran past 100 s
+/// (sol-fuzz's input; the 2-core build machine while another build shared
+/// it, 2026-12-03). The FLOP weight understates silu's division.
 FusionDecision checkEpilogueBudget(unsigned epilogueWeight,
                                    unsigned candidateWeight,
                                    unsigned maxEpilogueOps);

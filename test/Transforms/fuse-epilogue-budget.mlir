@@ -4,9 +4,10 @@
 // A matmul epilogue weighs its ops by their FLOPs per element, as the
 // kernel budget does, against max-epilogue-ops (16): the generators unroll
 // the epilogue over every accumulator element a thread holds (192 on a
-// ping-pong 128x192 tile), and ptxas took 1.4 s on one silu there, 6.8 s
-// on two and over 100 s on the eight a fuzzed input chained (sol-fuzz,
-// 2026-12-03; counted as ops, sixteen fitted). Three silus (15) fit; the
+// ping-pong 128x192 tile), and ptxas -O3 took 1.4 s on one silu there,
+// 6.8 s on two, 22.4 s on three; a compile of the eight a fuzzed input
+// chained ran past 100 s (sol-fuzz, 2026-12-03, the 2-core build machine
+// shared with another build; counted as ops, sixteen fitted). Three silus (15) fit; the
 // fourth stays outside (a lone op, which sol-form-kernels wraps).
 // REMARK-LABEL: remark: fused into epilogue of sol.matmul
 // REMARK: remark: not fused into epilogue of sol.matmul: the epilogue already weighs 15 and this op 5 (max-epilogue-ops=16, ops weighed by their FLOPs per element)

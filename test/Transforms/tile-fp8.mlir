@@ -44,8 +44,8 @@ func.func @decode(%x: tensor<1x2560xf8E5M2>, %w: tensor<2560x2560xf8E4M3FN>, %sw
 
 // -----
 
-// Decode at 8 rows of the same shape: eight rows of codes converted per
-// weight row put gemv's SIMT work past the TMA kernel's 64-row tile.
+// Decode at 8 rows of the same shape: the cost model prices gemv's SIMT
+// work for eight rows of codes past the TMA kernel's 64-row tile.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode_8_rows(%x: tensor<8x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M3FN>, %sx: tensor<8x1xf32>) -> tensor<8x2560xbf16> {
   // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 4 units}}

@@ -137,29 +137,13 @@ static LogicalResult verifyContractionShapes(linalg::LinalgOp op,
   auto differ = [](int64_t x, int64_t y) {
     return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
   };
-  auto shape = [](ArrayRef<int64_t> dims) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "[";
-    llvm::interleave(
-        dims, os,
-        [&](int64_t d) {
-          if (ShapedType::isDynamic(d))
-            os << "?";
-          else
-            os << d;
-        },
-        ", ");
-    os << "]";
-    return text;
-  };
   if (differ(a.back(), bK) || differ(bN, c.back()) ||
       differ(a[a.size() - 2], c[c.size() - 2]))
     return op->emitError("sol kernel: the contraction's shapes disagree: A ")
-           << shape(a) << ", B " << shape(b)
+           << formatShape(a) << ", B " << formatShape(b)
            << (transposeB ? " ([N, K])" : " ([K, N])") << ", output "
-           << shape(c) << " (A's K must be B's, B's N the output's, A's M "
-           << "the output's)";
+           << formatShape(c)
+           << " (A's K must be B's, B's N the output's, A's M the output's)";
   return success();
 }
 

@@ -95,7 +95,7 @@ func.func @n_disagrees(%x: tensor<?x2560xf16>, %w: tensor<8x2560xf16>, %o: tenso
   %e = tensor.empty(%m) : tensor<?x6912xf32>
   %zero = arith.constant 0.0 : f32
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x6912xf32>) -> tensor<?x6912xf32>
-  // expected-error @+1 {{sol kernel: the contraction's shapes disagree: A [?, 2560], B [8, 2560] ([N, K]), output [?, 6912] (A's K must be B's, B's N the output's, A's M the output's)}}
+  // expected-error @+1 {{sol kernel: the contraction's shapes disagree: A ?x2560, B 8x2560 ([N, K]), output ?x6912 (A's K must be B's, B's N the output's, A's M the output's)}}
   %mm = linalg.matmul indexing_maps = [#a, #b, #c] ins(%x, %w : tensor<?x2560xf16>, tensor<8x2560xf16>) outs(%acc : tensor<?x6912xf32>) -> tensor<?x6912xf32>
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<?x6912xf32>) outs(%o : tensor<?x6912xf16>) {
   ^bb0(%v: f32, %out: f16):
