@@ -133,10 +133,13 @@ def sol_runner(compilation):
 
 def sol_plan_name(plan):
     """"wgmma_tma128x192.pingpong/sk2/c2" for a manifest's plan: path, the
-    tile's rows x columns (a gemv's rows are its M), schedule, split-K and
-    cluster where they are not the default."""
+    tile's rows x columns (a gemv's rows are its M), swap_ab's warps
+    splitting K, schedule, split-K and cluster where they are not the
+    default."""
     tile = plan.get("tile", [])
     name = plan["path"] + (f"{tile[0]}x{tile[1]}" if len(tile) > 1 else "")
+    if plan["path"] == "swap_ab":   # the warps splitting K
+        name += f"/kw{plan['warps'][0]}"
     if plan.get("schedule"):
         name += "." + plan["schedule"]
     if plan.get("split_k", 1) > 1:

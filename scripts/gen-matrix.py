@@ -7,7 +7,8 @@ Each case is a function in the sol dialect under #sol.target<"h200">: every
 matmul epilogue pattern the fusion tests pin (residual, bias + GELU in both
 forms, per-row scale + ReLU, a cast to f32, a batched B, a kernel with two
 outputs, the [K, N] layout) and every elementwise op with broadcasting, in
-f16, bf16 and f32, over M in {1, 7, 64, 4097}, the N and K of the DESIGN.md
+f16, bf16 and f32, over M in {1, 7, 64, 4097} (and 3, 16, 29 for swap_ab's
+token tiles), the N and K of the DESIGN.md
 section 7 workloads and odd ones (77, 129, 200, 1000). The `cpu` profile
 keeps the same patterns on small odd shapes, for the host backend in CI.
 
@@ -191,6 +192,10 @@ DTYPES = ["f16", "bf16", "f32"]
 #: The patterns and the N x K the small-M cases add (with 1000 x 1000).
 SMALL_M_PATTERNS = ["mm_residual", "mm_bias_gelu_tanh", "mm_two_outputs", "mm_to_f32"]
 SMALL_M_NK = [(2560, 2560), (256, 7168)]
+#: The patterns and rows of the swap_ab cases: one, two and four of its n8
+#: token tiles, partly filled (3, 29) and full (16).
+SWAP_AB_PATTERNS = SMALL_M_PATTERNS + ["mm", "mm_rowscale_relu"]
+SWAP_AB_MS = [3, 16, 29]
 
 
 def cases(profile):
@@ -230,6 +235,13 @@ def cases(profile):
                         name = "{}_{}_{}x{}x{}".format(pattern, dtype, m, n, k)
                         if m in pattern_ms and (n, k) in nks:
                             continue  # already above
+                        yield name, matmul_case(pattern, dtype, m, n, k)
+            # Decode rows for swap_ab (the weight as mma.sync's M operand):
+            # partial and full n8 tiles of tokens, narrow and deep weights.
+            if profile == "gpu" and dtype != "f32" and pattern in SWAP_AB_PATTERNS:
+                for m in SWAP_AB_MS:
+                    for n, k in [(77, 200), (1000, 1000)] + SMALL_M_NK:
+                        name = "{}_{}_{}x{}x{}".format(pattern, dtype, m, n, k)
                         yield name, matmul_case(pattern, dtype, m, n, k)
         for pattern in EW_PATTERNS:
             for m, n in ew_shapes:

@@ -126,6 +126,17 @@ variants "" "^${siblings}x${tma_shapes}\$" \
 # section 6: a deep case failing by a small margin is that, not the
 # scales.) Then the small-M plans (_fp8m64: 64-row ping-pong tiles; _fp8sk:
 # K split over 3 units) and, in dynamic/, the same cases with a dynamic M.
+# swap_ab at every row count it serves (1-32: one to four n8 token tiles),
+# static and as the decode rows of dynamic sets (mma.sync above 32 rows).
+swap_ab_cases='(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)'
+variants "" "^${swap_ab_cases}_(1|3|7|16|29)x(77x200|1000x1000|2560x2560|256x7168|130x129)\$" \
+  "paths=swap_ab" "_sab:"
+python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_sab \
+  --only="^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|256x7168)\$" \
+  "$work/matrix-dynamic-sab.mlir"
+"$sol_opt" "$work/matrix-dynamic-sab.mlir" -o /dev/null \
+  --sol-to-ptx="out-dir=$work/dynamic paths=swap_ab,mma_sync"
+
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
 "$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x1024|2560x2560)$' \

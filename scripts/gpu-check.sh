@@ -118,7 +118,8 @@ for k in mm_residual_f16_7x77x200 mm_kn_bias_gelu_erf_bf16_64x1000x1000 \
          mm_kn_bias_gelu_erf_f16_7x1000x1000_kn256 mm_kn_bias_gelu_erf_bf16_7x1000x1000_kntall \
          mm_bias_gelu_tanh_f16_129x2560x2560_m64 mm_residual_bf16_7x256x7168_sk \
          mm_two_outputs_f16_129x1000x1000_skc qmm_e5m2e4m3_token_7x1000x1024 \
-         qmm_bias_gelu_tanh_e4m3_token_16x77x208; do
+         qmm_bias_gelu_tanh_e4m3_token_16x77x208 mm_residual_bf16_29x1000x1000_sab \
+         mm_two_outputs_f16_3x77x200_sab mm_rowscale_relu_f16_16x256x7168_sab; do
   m=$(ls "$work"/matrix/${k}__*.json | head -1)
   for tool in memcheck racecheck; do
     log="$work/san_${tool}_$k.log"
@@ -134,7 +135,8 @@ if [ -d "$work/dynamic" ]; then
   for m in "$work"/dynamic/mm_residual_f16_dynx1000x1000__*.json \
            "$work"/dynamic/mm_bias_gelu_tanh_bf16_dynx2560x2560__*.json \
            "$work"/dynamic/mm_swiglu_f16_dynx1000x1000__*.json \
-           "$work"/dynamic/mm_two_outputs_f16_dynx77x200__*.json; do
+           "$work"/dynamic/mm_two_outputs_f16_dynx77x200__*.json \
+           "$work"/dynamic/mm_residual_bf16_dynx1000x1000_sab__*.json; do
     [ -f "$m" ] || continue
     dims=$(python3 -c "import json,sys; rows=json.load(open(sys.argv[1])).get('plans', [])
 print(','.join(map(str, sorted({x for r in rows for x in (r['m_min'], r['m_max'], min(r['m_min'] + 6, r['m_max']))} - {0}))))" "$m")

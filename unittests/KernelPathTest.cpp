@@ -81,16 +81,18 @@ TEST_F(KernelPathTest, EveryPathHasOneEntry) {
 }
 
 TEST_F(KernelPathTest, RegistryOrderIsThePlannersTieOrder) {
-  // gemv before the tiles (in a tie it computes no padding), then the
-  // tensor-core paths from the oldest; the fallback and the one path
+  // gemv before the tiles (in a tie it computes no padding), swap_ab (8
+  // padded rows at most), then the tiled tensor-core paths from the
+  // oldest; the fallback and the one path
   // without a matmul are asked apart.
   SmallVector<KernelPath> order;
   for (const KernelPathInfo *info : getKernelPaths())
     order.push_back(info->getPath());
-  EXPECT_EQ(order, (SmallVector<KernelPath>{
-                       KernelPath::gemv, KernelPath::mma_sync,
-                       KernelPath::wgmma, KernelPath::wgmma_tma,
-                       KernelPath::simt, KernelPath::elementwise}));
+  EXPECT_EQ(order,
+            (SmallVector<KernelPath>{KernelPath::gemv, KernelPath::swap_ab,
+                                     KernelPath::mma_sync, KernelPath::wgmma,
+                                     KernelPath::wgmma_tma, KernelPath::simt,
+                                     KernelPath::elementwise}));
   for (const KernelPathInfo *info : getKernelPaths()) {
     EXPECT_EQ(info->isFallback(), info->getPath() == KernelPath::simt);
     EXPECT_EQ(info->isMatmulPath(), info->getPath() != KernelPath::elementwise);
@@ -156,17 +158,33 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_TRUE(pingpong.pingpong);
   EXPECT_EQ(pingpong.threads, kWgmmaTmaThreads);
   EXPECT_EQ(pingpong.path, KernelPath::wgmma_tma);
-  // The cp.async paths copy with the consumer warps; gemv and the SIMT
-  // matmul are no tensor-core paths and price no K loop.
+  // The cp.async paths copy with the consumer warps at the model's
+  // pipelined step latency. gemv is no tensor-core path; its warps walk K
+  // 32 x 8 halves a step, each row of A a pass of its own (the first from
+  // HBM, 0.25 us a step; each further one 0.1 us).
   MatmulTiling mma = getMatmulTiling(
       getMmaSyncPlan(&context, prefill, getMmaSyncTiles()[0]), sizes(prefill));
   EXPECT_TRUE(mma.copiedByConsumers);
   EXPECT_TRUE(mma.tensorCores);
   EXPECT_EQ(mma.consumerWarps, 0);
+  EXPECT_EQ(mma.kStepUs, 0);
+  EXPECT_EQ(mma.hbmEfficiencyShare, 1.0);
   MatmulTiling gemv = getMatmulTiling(getGemvPlan(&context, shape(4, 64, 64)),
                                       sizes(shape(4, 64, 64)));
   EXPECT_FALSE(gemv.tensorCores);
-  EXPECT_EQ(gemv.tileK, 0);
+  EXPECT_EQ(gemv.tileK, 256);
+  EXPECT_DOUBLE_EQ(gemv.kStepUs, 0.25 + 3 * 0.1);
+  EXPECT_EQ(gemv.threads, 128);
+  // swap_ab: each trip waits on its own loads (1.9 us a step of tile[2]),
+  // and its fragment-shaped loads reach 0.6 of the HBM rate.
+  MatmulShape decode = shape(8, 2048, 2048);
+  MatmulTiling swapAb =
+      getMatmulTiling(getSwapAbPlan(&context, decode, 16, 1), sizes(decode));
+  EXPECT_TRUE(swapAb.tensorCores);
+  EXPECT_EQ(swapAb.tileK, 16 * 128);
+  EXPECT_EQ(swapAb.kStepUs, 1.9);
+  EXPECT_EQ(swapAb.hbmEfficiencyShare, 0.6);
+  EXPECT_EQ(swapAb.threads, 512);
 }
 
 TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {
@@ -208,6 +226,18 @@ TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {
        {640, 1, 1},
        {128, 1, 1},
        0},
+      // 29 tokens (four n8 tiles) against 1000 weight rows, two groups of
+      // 16 columns per block (32 columns: 32 blocks) and 4 warps splitting
+      // K: 8 warps, and their f32 partials, 4 x 32 x 32 floats.
+      {"swap_ab",
+       matmul("tensor<29x512xf16>", "tensor<1000x512xf16>",
+              "tensor<29x1000xf16>", true),
+       [&](KernelOp) {
+         return getSwapAbPlan(&context, shape(29, 1000, 512), 4, 2);
+       },
+       {32, 1, 1},
+       {256, 1, 1},
+       4 * 32 * 32 * 4},
       // 64x128 tiles over 1000 x 300: 3 column and 16 row tiles, 4 stages
       // of A (64 x (64 + 8) halves) and B (64 x (128 + 8) halves).
       {"mma_sync",

@@ -171,6 +171,12 @@ struct MatmulTiling {
   std::optional<KernelPath> path;
   /// The warps that compute also copy the operand tiles (cp.async paths).
   bool copiedByConsumers = false;
+  /// Microseconds of one K step where the path measured its own
+  /// (KernelPathInfo::getKStep); 0: the model's pipelined floor.
+  double kStepUs = 0;
+  /// The share of hbm_efficiency its loads reach
+  /// (KernelPathInfo::getHbmEfficiencyShare).
+  double hbmEfficiencyShare = 1.0;
   /// Warps of a block that run the MMAs and then the epilogue of one tile
   /// (0: all).
   int64_t consumerWarps = 0;

@@ -185,6 +185,18 @@ public:
   /// Whether the warps that run the MMAs also copy the operand tiles
   /// (cp.async), so a deep K step is as slow as their copies.
   virtual bool consumersCopyOperands() const { return false; }
+  /// A K loop that is not a pipeline of tile[2]-deep stages (cp.async,
+  /// TMA): the K extent of one of its steps and the step's measured
+  /// latency in microseconds. k = 0: the model's pipelined K loop (tensor-
+  /// core paths) or none.
+  struct KStep {
+    int64_t k = 0;
+    double us = 0;
+  };
+  virtual KStep getKStep(PlanAttr plan) const { return {}; }
+  /// The share of the target's hbm_efficiency (calibrated on wide,
+  /// coalesced streams) the path's weight loads reach, as measured.
+  virtual double getHbmEfficiencyShare() const { return 1.0; }
   /// Warps of a block that only feed the others (a TMA producer warpgroup).
   virtual int64_t getProducerWarps(PlanAttr plan) const { return 0; }
   /// Whether consumer warpgroups take whole tiles in turn, one's epilogue

@@ -87,6 +87,7 @@ def Sol_KernelPath : I32EnumAttr<"KernelPath",
       I32EnumAttrCase<"gemv", 3>,
       I32EnumAttrCase<"wgmma", 4>,
       I32EnumAttrCase<"wgmma_tma", 5>,
+      I32EnumAttrCase<"swap_ab", 6>,
     ]> {
   let cppNamespace = "::mlir::sol";
   let genSpecializedAttr = 0;
@@ -247,11 +248,17 @@ def Sol_PlanAttr : Sol_Attr<"Plan", "plan"> {
       wgmma on them; with `cluster` = 2, pairs of CTAs share each B tile
       through TMA multicast), `elementwise` (no matmul), `gemv` (decode: a few rows of A against an
       [N, K] weight, one warp per output column streaming its weight row with
-      128-bit loads, a shuffle reduction, the epilogue in the lanes);
+      128-bit loads, a shuffle reduction, the epilogue in the lanes),
+      `swap_ab` (decode on tensor cores: the weight is mma.sync's 16-row A
+      operand and the few tokens its n8 B operand, both loaded from global
+      memory in 128-bit vectors straight into fragments, K split over the
+      block's warps and summed through shared memory);
     - `tile`: `[tile_m, tile_n, tile_k]` of a thread block for matmul paths
-      (gemv: `[rows, columns per block, elements per lane load]`);
+      (gemv: `[rows, columns per block, elements per lane load]`; swap_ab:
+      `[rows in n8 tiles, columns per block, K per block per trip]`);
       `[elements per block]` for the elementwise path;
-    - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps;
+    - `warps`: `[warps_m, warps_n]`, how the block tile is cut among warps
+      (swap_ab: `[warps splitting K, warp groups along N]`);
     - `stages`: shared-memory pipeline depth (mma_sync), `split_k`: K slices;
     - `cluster`: thread blocks per cluster along grid x (1: no cluster;
       printed only when not 1);

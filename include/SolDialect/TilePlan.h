@@ -136,6 +136,23 @@ PlanAttr getGemvPlan(MLIRContext *context, const MatmulShape &shape);
 constexpr int64_t kGemvWarps = 4;
 constexpr int64_t kGemvMaxRows = 16;
 
+//===----------------------------------------------------------------------===//
+// swap_ab (KernelPaths/SwapAbPath.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Empty when the swap_ab path can compute `shape`, else the rule it breaks.
+std::string whyNotSwapAb(const MatmulShape &shape);
+/// The swap_ab plan for `shape`: `warpsK` warps split each block's K, each
+/// of `groups` warp groups owns 16 output columns (tile = [rows rounded up
+/// to n8 tiles, 16 x groups, the block's K per trip]; warps = [warpsK,
+/// groups]). Null where the grid breaks CUDA's launch limits.
+PlanAttr getSwapAbPlan(MLIRContext *context, const MatmulShape &shape,
+                       int64_t warpsK, int64_t groups);
+/// Rows of A (tokens) one swap_ab block serves: four n8 MMA tiles.
+constexpr int64_t kSwapAbMaxRows = 32;
+/// Weight rows (output columns) per warp: the m16 of mma.sync.
+constexpr int64_t kSwapAbColumnsPerWarp = 16;
+
 /// The SIMT matmul: a 16x16 block of threads, one output element each.
 PlanAttr getSimtMatmulPlan(MLIRContext *context, const MatmulShape &shape);
 /// Elementwise kernels: `kElementwiseBlock` threads, `vector` consecutive

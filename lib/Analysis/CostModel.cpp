@@ -643,7 +643,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       int64_t tilesPerBlock = llvm::divideCeil(plan.units(), blocks);
       // Where the consumer warps copy their own operands (cp.async), a deep
       // step is as slow as its copies.
-      double stepUs = kKTileLatencyUs;
+      double stepUs = tiling->kStepUs > 0 ? tiling->kStepUs : kKTileLatencyUs;
       if (tiling->copiedByConsumers && tiling->threads > 0) {
         double stepBytes = static_cast<double>(tiling->tileM + tiling->tileN) *
                            tiling->tileK *
@@ -722,8 +722,9 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     smShare = std::min<double>(1.0, static_cast<double>(blocks) /
                                         target.getSmCount());
   }
+  double hbmShare = tiling ? tiling->hbmEfficiencyShare : 1.0;
   double tHbmPred =
-      hbmBytes / (bandwidth * target.getHbmEfficiency() * smShare);
+      hbmBytes / (bandwidth * target.getHbmEfficiency() * hbmShare * smShare);
 
   struct Term {
     Limiter limiter;

@@ -25,11 +25,13 @@ using namespace mlir::sol::paths;
 
 ArrayRef<const KernelPathInfo *> mlir::sol::getKernelPaths() {
   // The planner's tie order: gemv first (in a tie it computes no padding
-  // rows), then the tensor-core paths from the oldest; the SIMT fallback
-  // and the elementwise path are asked apart from the others.
+  // rows), swap_ab (padding to 8 rows at most), then the tiled tensor-core
+  // paths from the oldest; the SIMT fallback and the elementwise path are
+  // asked apart from the others.
   static const KernelPathInfo *const paths[] = {
-      &getGemvPath(),     &getMmaSyncPath(), &getWgmmaPath(),
-      &getWgmmaTmaPath(), &getSimtPath(),    &getElementwisePath(),
+      &getGemvPath(),        &getSwapAbPath(),   &getMmaSyncPath(),
+      &getWgmmaPath(),       &getWgmmaTmaPath(), &getSimtPath(),
+      &getElementwisePath(),
   };
   return paths;
 }
@@ -91,6 +93,7 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.path = getPath();
   tiling.tensorCores = usesTensorCores();
   tiling.copiedByConsumers = consumersCopyOperands();
+  tiling.hbmEfficiencyShare = getHbmEfficiencyShare();
   tiling.pingpong = isPingPong(plan);
   // The consumers are the warps past the producers: all of them on each
   // tile (cooperative), or half on each (ping-pong).
@@ -98,8 +101,13 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
     tiling.consumerWarps = (geometry.getThreads() - 32 * producers) / 32 /
                            (tiling.pingpong ? 2 : 1);
   tiling.cluster = plan.getCluster();
-  if (tiling.tensorCores && tile.size() == 3) {
+  if (tiling.tensorCores && tile.size() == 3)
     tiling.tileK = tile[2];
+  if (KStep step = getKStep(plan); step.k > 0) {
+    tiling.tileK = step.k;
+    tiling.kStepUs = step.us;
+  }
+  if (tiling.tileK > 0) {
     tiling.smemBytes = geometry.smem;
     tiling.threads = geometry.getThreads();
   }

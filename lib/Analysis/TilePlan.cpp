@@ -213,9 +213,17 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
             failureReason += "; " + path->getName().str() + ": " + why;
       return failure();
     }
-    failureReason = !constraints.paths.empty()
-                        ? "no allowed path can compute this matmul"
-                    : constraints.narrowsPlans()
+    if (!constraints.paths.empty()) {
+      // Say why each allowed path refused: the user named them.
+      failureReason = "no allowed path can compute this matmul";
+      for (const KernelPathInfo *path : paths)
+        if (path->isMatmulPath() && !path->isFallback() &&
+            llvm::is_contained(constraints.paths, path->getPath()))
+          if (std::string why = path->whyNot(request); !why.empty())
+            failureReason += "; " + path->getName().str() + ": " + why;
+      return failure();
+    }
+    failureReason = constraints.narrowsPlans()
                         ? "no plan the constraints allow (tiles, schedules, "
                           "min-cluster) can compute this matmul"
                         : "no tile fits the target's shared memory";

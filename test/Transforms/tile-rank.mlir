@@ -71,24 +71,29 @@ func.func @rank_past_the_candidates_is_the_last(%x: tensor<2048x2560xf16>, %w: t
 // -----
 
 // A dynamic kernel's table takes the rank at each sample point, before
-// neighbours of one plan merge: at rank 1 the runner-ups of M = 1..16 (the
-// split-K mma.sync gemv's runner-up at the smallest M, then the 16x16x256
-// tile). Its boundaries are priced at rank 0 (the pair's own choice): where
-// that never flips, a row ends at the sample before the next row's plan.
+// neighbours of one plan merge: at rank 1 the runner-ups of M = 1..16
+// (swap_ab's 8-row tile, gemv's runner-up at 1 and 2; its 16-row tile, the
+// 8-row one's runner-up at 4 and 8; at 16, where that 16-row tile with K
+// over 16 warps is best, the same rows with K over 8). Its boundaries are
+// priced at rank 0 (the pair's own choice): where that never flips, a row
+// ends at the sample before the next row's plan.
 // DEFAULT-LABEL: func.func @plan_table_takes_the_rank_at_each_sample_point
 //      DEFAULT:   sol.kernel @k
 //  DEFAULT-SAME:   plans = [
 //  DEFAULT-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
-//  DEFAULT-SAME:     #sol.plan_entry<m_min = 5, m_max = 16, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>]
+//  DEFAULT-SAME:     #sol.plan_entry<m_min = 4, m_max = 8, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
+//  DEFAULT-SAME:     #sol.plan_entry<m_min = 9, m_max = 16, plan = <path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>]
 // RANK1-LABEL: func.func @plan_table_takes_the_rank_at_each_sample_point
 //        RANK1:   sol.kernel @k
 //  RANK1-SAME:   plans = [
-//  RANK1-SAME:     #sol.plan_entry<m_min = 1, m_max = 7, plan = <path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>>,
-//  RANK1-SAME:     #sol.plan_entry<m_min = 8, m_max = 16, plan = <path = mma_sync, tile = [16, 16, 256], warps = [1, 1], stages = 4, split_k = 1>>]}
+//  RANK1-SAME:     #sol.plan_entry<m_min = 1, m_max = 3, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
+//  RANK1-SAME:     #sol.plan_entry<m_min = 4, m_max = 15, plan = <path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
+//  RANK1-SAME:     #sol.plan_entry<m_min = 16, m_max = 16, plan = <path = swap_ab, tile = [16, 16, 1024], warps = [8, 1], stages = 1, split_k = 1>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @plan_table_takes_the_rank_at_each_sample_point(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 16>} {
-  // RANK1-REMARK: {{.*}}tile-rank.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: plan for M in 1..7: mma_sync: 16x64x64 tile, 1x4 warps, 4 stages, K split over 4 blocks, predicted 10.894 us at M = 7; ends where the next plan wins: at 7 mma_sync 16x64x64 split_k 4 10.894 us against mma_sync 16x16x256 12.511 us; at 8 mma_sync 16x16x256 12.511 us against mma_sync 16x64x64 split_k 4 10.897 us
-  // RANK1-REMARK: {{.*}}tile-rank.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: plan for M in 8..16: mma_sync: 16x16x256 tile
+  // RANK1-REMARK: {{.*}}tile-rank.mlir:[[@LINE+3]]:{{[0-9]+}}: remark: plan for M in 1..3: swap_ab: 8 rows, 16 columns per block, K over 16 warps, predicted 8.3241 us at M = 3; ends where the next plan wins: at 3 swap_ab 8x16x2048 8.3241 us against swap_ab 16x16x2048 8.3796 us; at 4 swap_ab 16x16x2048 8.3835 us against swap_ab 8x16x2048 8.3281 us
+  // RANK1-REMARK: {{.*}}tile-rank.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: plan for M in 4..15: swap_ab: 16 rows, 16 columns per block, K over 16 warps
+  // RANK1-REMARK: {{.*}}tile-rank.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: plan for M in 16..16: swap_ab: 16 rows, 16 columns per block, K over 8 warps
   %0 = sol.kernel @k ins(%x, %w : tensor<?x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>

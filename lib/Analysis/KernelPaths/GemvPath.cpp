@@ -118,6 +118,19 @@ public:
   /// bench/fp8.py is where it is checked (bench/NOTES.md section 33).
   static constexpr double kFp8ConversionSlowdown = 4.0 / 3.0;
 
+  /// A warp walks K 32 x tile[2] elements a step (a 128-bit load per lane),
+  /// each row of A a pass of its own over the weight: the first pass waits
+  /// on HBM, the later ones on L1/L2. Measured on the H200 (2026-12-04,
+  /// bench/results/2026-12-04-h200-s12-skinny, 32 shapes of 1-16 rows):
+  /// 0.25 us per step for the first row and 0.1 per step for each further
+  /// row fit within 15 % (256 x 7168: 1 row 10.9 us, 8 rows 28.4; 512 x
+  /// 2048: 1 row 3.7, 16 rows 17.2), where the HBM term alone had 8 rows
+  /// at a third of the measured time.
+  KStep getKStep(PlanAttr plan) const override {
+    ArrayRef<int64_t> tile = plan.getTile();
+    return {32 * tile[2], 0.25 + 0.1 * static_cast<double>(tile[0] - 1)};
+  }
+
   /// One block of tile[1] warps per tile[1] output columns; no shared
   /// memory (A's few rows come through L1).
   LaunchGeometry getLaunchGeometry(const PlanChoices &choices,

@@ -17,6 +17,7 @@ namespace mlir::sol::paths {
 
 const KernelPathInfo &getGemvPath();
 const KernelPathInfo &getMmaSyncPath();
+const KernelPathInfo &getSwapAbPath();
 const KernelPathInfo &getWgmmaPath();
 const KernelPathInfo &getWgmmaTmaPath();
 const KernelPathInfo &getSimtPath();

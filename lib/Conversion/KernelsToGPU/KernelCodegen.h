@@ -279,6 +279,7 @@ LogicalResult emitSimtMatmulKernel(OpBuilder &b, Location loc,
                                    GpuKernel &kernel);
 LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
 LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
+LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
 LogicalResult emitWgmmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel);
 /// `maps`: A's, then each contraction's B (two for a sibling pair).
 LogicalResult emitWgmmaTmaKernel(OpBuilder &b, Location loc, GpuKernel &kernel,

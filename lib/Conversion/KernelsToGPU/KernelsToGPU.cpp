@@ -30,8 +30,8 @@
 // This file reads the linalg form and runs the pass, dispatching each
 // kernel to its plan's path (lookupKernelEmitter; the path's facts are its
 // KernelPathInfo, KernelPath.h); each path's generator lives in its own file
-// (ElementwisePath, SimtPath, GemvPath, MmaSyncPath, WgmmaPaths), over the
-// shared pieces of KernelCodegen.h (IndexMath, EpilogueCodegen,
+// (ElementwisePath, SimtPath, GemvPath, SwapAbPath, MmaSyncPath, WgmmaPaths),
+// over the shared pieces of KernelCodegen.h (IndexMath, EpilogueCodegen,
 // CpAsyncCopier) and, for the sm_90a paths, HopperBuildingBlocks.h. The
 // plan records choices alone: the launch geometry the generators follow is
 // its path's (getPlanLaunchGeometry, over the kernel's shapes and the
@@ -386,6 +386,10 @@ static KernelEmitter lookupKernelEmitter(KernelPath path) {
   case KernelPath::mma_sync:
     return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
       return emitMmaSyncKernel(b, loc, kernel);
+    };
+  case KernelPath::swap_ab:
+    return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {
+      return emitSwapAbKernel(b, loc, kernel);
     };
   case KernelPath::wgmma:
     return [](OpBuilder &b, Location loc, GpuKernel &kernel, ValueRange) {

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""sol's plans for skinny GEMMs (1 to 32 rows against a model's weight)
+against cuBLAS, on the GPU, in one run.
+
+    python3 bench/skinny.py --out OUT.json [--ms 1,2,4,8,16,32]
+        [--shapes llama3_8b.qo,...] [--ranks 3] [--dtype bf16]
+
+For each weight (N, K) of SHAPES and each M, the implementations:
+
+  cublas      torch.nn.functional.linear (cuBLAS's choice for the shape);
+  sol         sol's default plan for the static shape;
+  sol_noswap  sol without the swap_ab path (paths=gemv,mma_sync,wgmma,
+              wgmma_tma): what sol chose before it;
+  swap_ab_rN  the cost model's N-th swap_ab plan (paths=swap_ab rank=N),
+              for N < --ranks: whether the model's order is the measured one.
+              --ranks all times every swap_ab plan whose row tile is the
+              smallest that holds M (the larger ones only pad more rows):
+              the data bench/NOTES.md section 34 fits the model to.
+
+Every output is first checked against a float64 reference of the same
+inputs (bench/timing.py's REL_TOL); a row that fails is written with `us`
+null and is not timed. Timing: CUDA-graph replays (bench/timing.py's
+time_graph_call) rotating through copies of the inputs that exceed 3x the
+L2, so each call streams its weight from HBM as a layer in a model does.
+Rows: shape, n, k, m, dtype, impl, us, ok, rel_err, plan, t_pred_us,
+t_hbm_us (the weight and activations once at the datasheet's 4.8 TB/s).
+"""
+import argparse
+import datetime
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import rotating, rotation  # noqa: E402
+from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
+                    sol_runner, time_graph_call)
+
+# name -> (N, K): decode's weights in real models (their configs on the
+# Hugging Face hub): attention q/o, the GQA k/v projection, the MLP's gate
+# (= up) and down; the 2048/8192 Llama-family model bench/models.py runs;
+# a narrow, deep one (a MoE router or a 256-wide expert).
+SHAPES = {
+    "llama3_8b.qo": (4096, 4096), "llama3_8b.kv": (1024, 4096),
+    "llama3_8b.gate": (14336, 4096), "llama3_8b.down": (4096, 14336),
+    "llama_2b.qo": (2048, 2048), "llama_2b.kv": (512, 2048),
+    "llama_2b.gate": (8192, 2048), "llama_2b.down": (2048, 8192),
+    "qwen2.5_7b.q": (3584, 3584), "qwen2.5_7b.kv": (512, 3584),
+    "narrow.deep": (256, 7168),
+}
+HBM_BYTES_PER_S = 4.8e12   # H200 HBM3e, datasheet
+NO_SWAP_PATHS = "gemv,mma_sync,wgmma,wgmma_tma"
+
+
+def sol_text(m, n, k, dtype):
+    x, w, o = (f"tensor<{m}x{k}x{dtype}>", f"tensor<{n}x{k}x{dtype}>",
+               f"tensor<{m}x{n}x{dtype}>")
+    return (f"func.func @skinny(%x: {x}, %w: {w}) -> {o} {{\n"
+            f"  %m = sol.matmul %x, %w transpose_b : {x}, {w} -> {o}\n"
+            f"  return %m : {o}\n}}")
+
+
+def implementations(m, n, k, dtype, ranks):
+    """impl -> (function of (x, w), its sol compilation or None)."""
+    import sol
+    impls = {"cublas": (torch.nn.functional.linear, None)}
+    options = {"sol": None, "sol_noswap": "paths=" + NO_SWAP_PATHS}
+    every = ranks == "all"
+    for r in range(64 if every else int(ranks)):
+        options[f"swap_ab_r{r}"] = f"paths=swap_ab rank={r}"
+    rows_tile = 8 if m <= 8 else 16 if m <= 16 else 32
+    seen = set()
+    for name, option in options.items():
+        try:
+            compilation = sol.compile(sol_module(sol_text(m, n, k, dtype)),
+                                      options=option)
+        except Exception as error:   # noqa: BLE001 - the row says why
+            impls[name] = (error, None)
+            continue
+        plan = json.dumps([kernel.manifest["plan"]
+                           for kernel in compilation.kernels], sort_keys=True)
+        if name.startswith("swap_ab") and plan in seen:
+            if every:
+                break   # a rank past the last candidate repeats it
+            continue
+        seen.add(plan)
+        if every and name.startswith("swap_ab") and \
+                compilation.kernels[0].manifest["plan"]["tile"][0] != rows_tile:
+            continue
+        run = sol_runner(compilation)
+        impls[name] = (lambda x, w, run=run: run([x, w])[0], compilation)
+    return impls
+
+
+def measure(shape, m, dtype, ranks, meta):
+    from sol.inductor import l2_bytes
+    n, k = SHAPES[shape]
+    torch_dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+    generator = torch.Generator(device="cuda").manual_seed(m * 7919 + n + k)
+    x = torch.randn(m, k, device="cuda", generator=generator).to(torch_dtype)
+    w = (torch.randn(n, k, device="cuda", generator=generator) /
+         k ** 0.5).to(torch_dtype)
+    ref = x.double() @ w.double().T
+    sets = rotation([x, w], 3 * l2_bytes(0))
+    rows = []
+    for impl, (fn, compilation) in implementations(m, n, k, dtype,
+                                                   ranks).items():
+        row = dict(meta, shape=shape, n=n, k=k, m=m, dtype=dtype, impl=impl,
+                   us=None, ok=False, plan=None, t_pred_us=None,
+                   t_hbm_us=(n * k + m * k + m * n) * 2 / HBM_BYTES_PER_S
+                   * 1e6)
+        if isinstance(fn, Exception):
+            row["error"] = f"{type(fn).__name__}: {fn}"
+            rows.append(row)
+            continue
+        if compilation is not None:
+            row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
+        try:
+            with torch.no_grad():
+                row["rel_err"] = rel_err(fn(x, w), ref)
+            row["ok"] = row["rel_err"] <= REL_TOL
+            if row["ok"]:
+                with torch.no_grad():
+                    ms, row["timing"] = time_graph_call(
+                        rotating(fn, sets), heat_s=0.15,
+                        calls=max(20, len(sets)))
+                row["us"] = ms * 1e3
+        except Exception as error:   # noqa: BLE001 - the row says why
+            row["ok"], row["error"] = False, f"{type(error).__name__}: {error}"
+        rows.append(row)
+    return rows
+
+
+def summarize(rows):
+    """One line per (shape, M): each impl's us, sol's speedup over cuBLAS."""
+    by_case = {}
+    for row in rows:
+        by_case.setdefault((row["shape"], row["m"]), {})[row["impl"]] = row
+    lines = []
+    for (shape, m), impls in by_case.items():
+        cublas = impls.get("cublas", {}).get("us")
+        cells = []
+        for impl, row in impls.items():
+            us = row.get("us")
+            text = f"{us:.1f}" if us else ("FAIL" if not row["ok"] else "-")
+            plan = f" {row['plan']}" if row.get("plan") and impl == "sol" \
+                else ""
+            cells.append(f"{impl}={text}{plan}")
+        sol_us = impls.get("sol", {}).get("us")
+        ratio = f"{cublas / sol_us:.2f}x" if cublas and sol_us else "-"
+        lines.append(f"{shape:15s} m={m:<3d} sol/cublas {ratio:6s} " +
+                     " ".join(cells))
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--ms", default="1,2,4,8,16,32")
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--ranks", default="3",
+                        help="swap_ab ranks to time, or 'all'")
+    parser.add_argument("--dtype", default="bf16", choices=["bf16", "f16"])
+    args = parser.parse_args()
+    meta = {"date": datetime.date.today().isoformat(),
+            "card": torch.cuda.get_device_name(0)}
+    rows = []
+    for shape in args.shapes.split(","):
+        for m in (int(v) for v in args.ms.split(",")):
+            rows += measure(shape, m, args.dtype, args.ranks, meta)
+            with open(args.out, "w") as f:
+                json.dump(rows, f, indent=1)
+            print("\n".join(summarize([r for r in rows if r["shape"] == shape
+                                       and r["m"] == m])), flush=True)
+    failed = [r for r in rows if not r["ok"]]
+    print(f"{len(rows)} rows, {len(failed)} failed or errored")
+    for row in failed[:20]:
+        print("  FAIL", row["shape"], row["m"], row["impl"],
+              row.get("rel_err"), row.get("error", "")[:200])
+
+
+if __name__ == "__main__":
+    main()

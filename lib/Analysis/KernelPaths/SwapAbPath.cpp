@@ -1,0 +1,188 @@
+//===- SwapAbPath.cpp - the swap_ab path's facts --------------------------===//
+//
+// Decode and other skinny shapes (at most 32 rows of A against an [N, K]
+// weight) on tensor cores with the operands swapped: the weight is
+// mma.sync's 16-row A operand and the tokens its n8 B operand, so no MMA row
+// is padding and the weight streams from global memory in 128-bit loads
+// straight into fragments (the generator: lib/Conversion/KernelsToGPU/
+// SwapAbPath.cpp). The warps of a block split its K and sum through shared
+// memory, which puts a narrow weight (a GQA k/v projection, 512 columns)
+// on enough warps to keep HBM busy, where gemv's warp per column cannot.
+// The standard answer for M = 2-32 (CUTLASS's and vLLM's swap-AB GEMMs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPaths.h"
+#include "SolDialect/TilePlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sol;
+using namespace mlir::sol::paths;
+
+/// Elements of one 128-bit lane load.
+static int64_t getVectorElements(Type elementType) {
+  return 16 / (elementType.getIntOrFloatBitWidth() / 8);
+}
+
+/// 128-bit loads of each weight row a lane has in flight per trip: four
+/// with up to two n8 tiles of tokens, two with four (the tokens' vectors
+/// take the registers the weight's would).
+static int64_t getLoadsPerTrip(int64_t rowsTile) {
+  return rowsTile <= 16 ? 4 : 2;
+}
+
+std::string mlir::sol::whyNotSwapAb(const MatmulShape &shape) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  Type type = shape.elementType;
+  if (MatmulOp::isFp8(type))
+    os << MatmulOp::kNoFp8PathYet << ": swap_ab's mma.sync m16n8k32 " << type
+       << " (sm_89 and newer) is not generated";
+  else if (!type.isF16() && !type.isBF16())
+    os << type << " operands have no swap_ab path (f16 and bf16 do)";
+  else if (!shape.transposeB)
+    os << "swap_ab loads rows of an [N, K] weight into MMA fragments; B is "
+          "[K, N]";
+  else if (shape.batch != 1)
+    os << "swap_ab takes one weight; B is batched";
+  else if (shape.rows > kSwapAbMaxRows)
+    os << shape.rows << " rows of A exceed swap_ab's " << kSwapAbMaxRows
+       << " (four n8 tiles)";
+  else if (shape.k % getVectorElements(type) != 0)
+    os << "K = " << shape.k << " is not a multiple of "
+       << getVectorElements(type)
+       << ": swap_ab's 128-bit loads need aligned rows";
+  return reason;
+}
+
+/// The plan's choices: tile = [rows in n8 tiles, 16 x groups, the block's K
+/// per trip], warps = [warpsK, groups].
+static PlanChoices getChoices(const MatmulShape &shape, int64_t rowsTile,
+                              int64_t warpsK, int64_t groups) {
+  PlanChoices choices;
+  int64_t laneK = 4 * getVectorElements(shape.elementType) *
+                  getLoadsPerTrip(rowsTile); // a warp's K per trip
+  choices.tile = {rowsTile, kSwapAbColumnsPerWarp * groups, warpsK * laneK};
+  choices.warps = {warpsK, groups};
+  return choices;
+}
+
+PlanAttr mlir::sol::getSwapAbPlan(MLIRContext *context,
+                                  const MatmulShape &shape, int64_t warpsK,
+                                  int64_t groups) {
+  LaunchSizes sizes;
+  sizes.matmul = shape;
+  int64_t rowsTile = shape.rows <= 8 ? 8 : shape.rows <= 16 ? 16 : 32;
+  return getSwapAbPath().buildPlan(
+      context, getChoices(shape, rowsTile, warpsK, groups), sizes);
+}
+
+namespace {
+class SwapAbPath final : public KernelPathInfo {
+public:
+  SwapAbPath() : KernelPathInfo(KernelPath::swap_ab) {}
+
+  std::string whyNot(const PlanRequest &request) const override {
+    std::string reason = whyNotSwapAb(*request.matmul);
+    return reason.empty() ? whyNotOnChip(request.target) : reason;
+  }
+  /// m16n8k16 mma.sync, sm_80's.
+  std::string whyNotOnChip(TargetAttr target) const override {
+    if (getSmVersion(target) < 80)
+      return "swap_ab's mma.sync m16n8k16 needs sm_80 or newer; the target "
+             "is " +
+             target.getChip().str();
+    return "";
+  }
+
+  /// Row tiles of 8, 16 and 32 tokens (one, two and four n8 MMA tiles), the
+  /// smallest that holds the rows first: a plan table builds a row's plan at
+  /// its m_max and prices it at every M below, so a family's tile must not
+  /// follow M. Blocks of 1-16 warps splitting K, one or two warp groups of
+  /// 16 columns, at most 16 warps a block (its shared memory for the sums:
+  /// warps x 16 x rows x 4 bytes, 32 KB at most) and no warp without K.
+  /// Most warps first: where the model prices two plans alike (HBM-bound),
+  /// the one with more loads in flight measured faster (bench/NOTES.md
+  /// section 34).
+  void getCandidates(const PlanRequest &request,
+                     SmallVectorImpl<PlanCandidate> &out) const override {
+    const MatmulShape &shape = *request.matmul;
+    MLIRContext *context = request.target.getContext();
+    for (int64_t rowsTile : {8, 16, 32}) {
+      if (rowsTile < shape.rows)
+        continue;
+      for (int64_t groups : {1, 2}) {
+        for (int64_t warpsK : {16, 8, 4, 2, 1}) {
+          if (warpsK * groups > 16)
+            continue;
+          PlanChoices choices = getChoices(shape, rowsTile, warpsK, groups);
+          int64_t laneK = choices.tile[2] / warpsK;
+          if (warpsK > 1 && llvm::divideCeil(shape.k, laneK) < warpsK)
+            continue;
+          LaunchSizes sizes;
+          sizes.matmul = shape;
+          std::string description =
+              "swap_ab: " + std::to_string(rowsTile) + " rows, " +
+              std::to_string(choices.tile[1]) + " columns per block, K over " +
+              std::to_string(warpsK) + " warp" + (warpsK > 1 ? "s" : "");
+          out.push_back({buildPlan(context, choices, sizes), rowsTile,
+                         choices.tile[1], description});
+        }
+      }
+    }
+  }
+
+  bool usesTensorCores() const override { return true; }
+  // The MMA warps load their own fragments (no producer, no pipeline).
+  bool consumersCopyOperands() const override { return true; }
+  /// A trip's MMAs wait on that trip's own loads from HBM (no stage in
+  /// flight ahead): a step of tile[2] costs a loaded memory round trip.
+  /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s12-
+  /// skinny): plans of 2 to 16 warps per block ran 1.9-2.3 us per step
+  /// whatever the warps (256 x 7168 on 16 blocks: 28 steps 54.3 us, 14
+  /// steps 31.7, 7 steps 16.6); fitted over 88 plans of 11 shapes with the
+  /// HBM share below. One warp per block ran 0.8 us per step: not priced
+  /// (those plans never win).
+  KStep getKStep(PlanAttr plan) const override {
+    return {plan.getTile()[2], 1.9};
+  }
+  /// Each load instruction spans 16 weight rows, 64 bytes of each (mma's
+  /// fragment layout), not one contiguous run: measured on the H200
+  /// (2026-12-04, bench/results/2026-12-04-h200-s12-skinny, bench/NOTES.md
+  /// section 34) the weight streamed at 0.6 of the rate the target's
+  /// hbm_efficiency gives coalesced loads (a 117 MB gate projection in
+  /// 44 us where cuBLAS took 31). Fitted with getKStep's latency over 88
+  /// plans of 11 shapes: median error 14 %.
+  double getHbmEfficiencyShare() const override { return 0.6; }
+  /// The same m16n8k16 mma.sync as the mma_sync path, whose share it takes:
+  /// 0.37 of the mma_efficiency on sm_90 (MmaSyncPath.cpp), all of it
+  /// before. At 32 rows or fewer the MMAs are a small part of the time;
+  /// the weight's bytes are the rest.
+  double getMmaEfficiencyShare(TargetAttr target,
+                               Type elementType) const override {
+    return target.getChip().starts_with("sm_90") ? 0.37 : 1.0;
+  }
+
+  /// A block per `tile[1]` output columns (and per `tile[0]` rows, one
+  /// block row for every M a plan serves), warps[0] x warps[1] warps, and
+  /// the shared memory each warp's f32 partial sums take.
+  LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
+                                   const LaunchSizes &sizes) const override {
+    const MatmulShape &shape = sizes.matmul;
+    int64_t warps = choices.warps[0] * choices.warps[1];
+    LaunchGeometry geometry;
+    geometry.grid = {llvm::divideCeilSigned(shape.n, choices.tile[1]),
+                     shape.tilesAlongM(choices.tile[0]), 1};
+    geometry.block = {warps * 32, 1, 1};
+    geometry.smem = choices.warps[0] * choices.tile[1] * choices.tile[0] * 4;
+    return geometry;
+  }
+};
+} // namespace
+
+const KernelPathInfo &mlir::sol::paths::getSwapAbPath() {
+  static const SwapAbPath path;
+  return path;
+}

@@ -1,0 +1,57 @@
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=swap_ab" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
+
+// swap_ab: the weight is mma.sync's 16-row A operand, the 3 tokens one n8
+// B tile. A block's 16 columns (grid x) and 8-token rows (grid y); each lane
+// loads 128-bit vectors of its two weight rows and its token straight into
+// fragments (no shared memory for operands), past K zeroed by a select. The
+// 8 warps split K; one trip covers it here (8 x 128 >= 1000), so the loop
+// folds away. Each warp stores its f32 partials into dynamic shared memory
+// ([warps][8 tokens][16 columns]), and after a barrier the block's threads
+// sum the 8 partials of each output in warp order and run the residual
+// epilogue in bounds.
+// CHECK-LABEL: gpu.func @decode3_matmul_0
+//  CHECK-SAME:   known_block_size = array<i32: 256, 1, 1>
+//  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [8, 16, 1024], warps = [8, 1], stages = 1, split_k = 1>
+//       CHECK:   gpu.block_id  x
+//       CHECK:   gpu.block_id  y
+//       CHECK:   vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<77000xbf16>, vector<8xbf16>
+//       CHECK:   vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<77000xbf16>, vector<8xbf16>
+//       CHECK:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<3000xbf16>, vector<8xbf16>
+//       CHECK:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16>
+//       CHECK:   nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+//       CHECK:   %[[DYN:.*]] = gpu.dynamic_shared_memory
+//       CHECK:   %[[PARTIALS:.*]] = memref.view %[[DYN]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+//       CHECK:   memref.store %{{.*}}, %[[PARTIALS]]
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.for %[[O:.*]] = %thread_id_x to %c128 step %c256 {
+//       CHECK:     memref.load %[[PARTIALS]][%[[O]]]
+// CHECK-COUNT-7:   arith.addf %{{.*}}, %{{.*}} : f32
+//       CHECK:     scf.if
+//       CHECK:   gpu.return
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @decode3(%x: tensor<3x1000xbf16>, %w: tensor<77x1000xbf16>, %r: tensor<3x77xbf16>) -> tensor<3x77xbf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<3x1000xbf16>, tensor<77x1000xbf16> -> tensor<3x77xbf16>
+  %s = sol.add %m, %r : tensor<3x77xbf16>, tensor<3x77xbf16> -> tensor<3x77xbf16>
+  return %s : tensor<3x77xbf16>
+}
+}
+
+// -----
+
+// A deep K keeps the trip loop: 29 tokens take four n8 tiles, so a lane
+// has two 128-bit loads in flight per trip (64 elements of K a warp), and
+// 16 warps cover 1024 a trip: 8 trips over 8192, the 16 f32 accumulators
+// (4 tiles x 4) carried as iter_args, 16 MMAs a trip (2 loads x 2 k16
+// halves x 4 tiles).
+// CHECK-LABEL: gpu.func @deep29_matmul_0
+//  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [32, 16, 1024], warps = [16, 1], stages = 1, split_k = 1>
+//       CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
+// CHECK-COUNT-16: nvvm.mma.sync
+//       CHECK:     scf.yield
+//       CHECK:   gpu.barrier
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @deep29(%x: tensor<29x8192xf16>, %w: tensor<64x8192xf16>) -> tensor<29x64xf16> {
+  %m = sol.matmul %x, %w transpose_b : tensor<29x8192xf16>, tensor<64x8192xf16> -> tensor<29x64xf16>
+  return %m : tensor<29x64xf16>
+}
+}
