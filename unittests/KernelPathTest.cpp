@@ -104,9 +104,11 @@ TEST_F(KernelPathTest, RegistryOrderIsThePlannersTieOrder) {
 }
 
 TEST_F(KernelPathTest, ChipRulesAreThePaths) {
-  // The A100 runs mma.sync and gemv but not wgmma; the H200 all three.
+  // The A100 runs mma.sync, swap_ab (mma.sync's MMA, so its chip rule)
+  // and gemv but not wgmma; the H200 all of them.
   EXPECT_TRUE(
       lookupKernelPath(KernelPath::mma_sync).whyNotOnChip(a100).empty());
+  EXPECT_TRUE(lookupKernelPath(KernelPath::swap_ab).whyNotOnChip(a100).empty());
   EXPECT_TRUE(lookupKernelPath(KernelPath::gemv).whyNotOnChip(a100).empty());
   EXPECT_FALSE(lookupKernelPath(KernelPath::wgmma).whyNotOnChip(a100).empty());
   EXPECT_FALSE(

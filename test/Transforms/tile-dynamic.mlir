@@ -12,9 +12,10 @@
 // persistent TMA-fed wgmma: 64-row ping-pong tiles (small-m-tma) with K
 // split 6 ways to 64 rows and 3 ways to 128, unsplit 64x128 to 384 and
 // 64x192 to 576 (their tiles fill more SMs than 128-row ones), ping-pong
-// 128x160 where its tile count fills the last wave better (577..3072), and ping-pong 128x128, the
-// static prefill plan (tile.mlir), from there to the end. Each row's plan is built
-// at its m_max, every grid the largest the row launches (the launch
+// 128x160 where its tile count fills the last wave better (577..3072),
+// and ping-pong 128x128, the static prefill plan (tile.mlir), from there to
+// the end. Each row's plan is built at its m_max, every grid the largest
+// the row launches (the launch
 // computes the rest by getDynamicGridRule), except gemv's: it is built for
 // its exact rows, so each M to 3 has its own row (tile[0] = M).
 // CHECK-LABEL: func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma

@@ -25,8 +25,9 @@ func.func @gqa_kv_decode8_takes_swap_ab(%x: tensor<8x2048xbf16>, %w: tensor<512x
 
 // A wide weight (a 14336 x 4096 gate projection, 117 MB) leaves swap_ab:
 // its fragment-shaped loads (16 rows x 64 bytes an instruction) stream HBM
-// at 0.6 of the rate coalesced loads reach (measured: 43-59 us where cuBLAS
-// took 31), so the cp.async-fed mma.sync tiles are priced faster.
+// at 0.6 of the rate coalesced loads reach (measured on the H200,
+// 2026-12-04: 41-60 us on every plan of 2 or more warps, where cuBLAS took
+// 30-32), so the cp.async-fed mma.sync tiles are priced faster.
 // CHECK-LABEL: func.func @wide_weight_leaves_swap_ab
 //       CHECK:   plan = #sol.plan<path = mma_sync, tile = [16, 16, 64], warps = [1, 1], stages = 6, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {

@@ -89,7 +89,8 @@ func.func @sibling_matmuls_take_128x192(%x: tensor<2048x2560xf16>, %wg: tensor<6
 // One decode token: gemv (a warp on each of the 2560 weight rows, launch-
 // bound: one pass over K, 10 steps of 0.25 us) against swap_ab, whose
 // fragment loads stream the weight at 0.6 of the HBM rate (measured on the
-// H200): 5.1 us for the 13.1 MB where gemv's coalesced rows take 3.0.
+// H200, SwapAbPath.cpp): priced at 5.1 us for the 13.1 MB where gemv's
+// coalesced rows take 3.0.
 // CHECK-LABEL: func.func @decode_takes_gemv
 //       CHECK:   plan = #sol.plan<path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {

@@ -121,11 +121,12 @@ public:
   /// A warp walks K 32 x tile[2] elements a step (a 128-bit load per lane),
   /// each row of A a pass of its own over the weight: the first pass waits
   /// on HBM, the later ones on L1/L2. Measured on the H200 (2026-12-04,
-  /// bench/results/2026-12-04-h200-s12-skinny, 32 shapes of 1-16 rows):
+  /// bench/results/2026-12-04-h200-s12-skinny, 32 cases of 1-16 rows):
   /// 0.25 us per step for the first row and 0.1 per step for each further
-  /// row fit within 15 % (256 x 7168: 1 row 10.9 us, 8 rows 28.4; 512 x
-  /// 2048: 1 row 3.7, 16 rows 17.2), where the HBM term alone had 8 rows
-  /// at a third of the measured time.
+  /// row give a median error of 12 %, 21 of the 32 within 15 % and the
+  /// worst 42 % (256 x 7168: 1 row 10.9 us, 8 rows 28.4; 512 x 2048: 1 row
+  /// 3.7, 16 rows 17.2), where the HBM term alone had 8 rows at a third of
+  /// the measured time.
   KStep getKStep(PlanAttr plan) const override {
     ArrayRef<int64_t> tile = plan.getTile();
     return {32 * tile[2], 0.25 + 0.1 * static_cast<double>(tile[0] - 1)};

@@ -2,13 +2,14 @@
 //
 // Decode and other skinny shapes (at most 32 rows of A against an [N, K]
 // weight) on tensor cores with the operands swapped: the weight is
-// mma.sync's 16-row A operand and the tokens its n8 B operand, so no MMA row
-// is padding and the weight streams from global memory in 128-bit loads
-// straight into fragments (the generator: lib/Conversion/KernelsToGPU/
-// SwapAbPath.cpp). The warps of a block split its K and sum through shared
-// memory, which puts a narrow weight (a GQA k/v projection, 512 columns)
-// on enough warps to keep HBM busy, where gemv's warp per column cannot.
-// The standard answer for M = 2-32 (CUTLASS's and vLLM's swap-AB GEMMs).
+// mma.sync's 16-row A operand and the tokens its n8 B operand, so 1-8
+// tokens pad to 8 MMA rows, not 16, and the weight streams from global
+// memory in 128-bit loads straight into fragments (the generator:
+// lib/Conversion/KernelsToGPU/ SwapAbPath.cpp). The warps of a block split its
+// K and sum through shared memory, which puts a narrow weight (a GQA k/v
+// projection, 512 columns) on enough warps to keep HBM busy, where gemv's warp
+// per column cannot. The standard answer for M = 2-32 (CUTLASS's and vLLM's
+// swap-AB GEMMs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +58,12 @@ std::string mlir::sol::whyNotSwapAb(const MatmulShape &shape) {
   return reason;
 }
 
+/// The smallest row tile (one, two or four n8 tiles of tokens) that holds
+/// `rows`.
+static int64_t getRowsTile(int64_t rows) {
+  return rows <= 8 ? 8 : rows <= 16 ? 16 : 32;
+}
+
 /// The plan's choices: tile = [rows in n8 tiles, 16 x groups, the block's K
 /// per trip], warps = [warpsK, groups].
 static PlanChoices getChoices(const MatmulShape &shape, int64_t rowsTile,
@@ -74,9 +81,9 @@ PlanAttr mlir::sol::getSwapAbPlan(MLIRContext *context,
                                   int64_t groups) {
   LaunchSizes sizes;
   sizes.matmul = shape;
-  int64_t rowsTile = shape.rows <= 8 ? 8 : shape.rows <= 16 ? 16 : 32;
   return getSwapAbPath().buildPlan(
-      context, getChoices(shape, rowsTile, warpsK, groups), sizes);
+      context, getChoices(shape, getRowsTile(shape.rows), warpsK, groups),
+      sizes);
 }
 
 namespace {
@@ -88,13 +95,9 @@ public:
     std::string reason = whyNotSwapAb(*request.matmul);
     return reason.empty() ? whyNotOnChip(request.target) : reason;
   }
-  /// m16n8k16 mma.sync, sm_80's.
+  /// The mma_sync path's m16n8k16 MMA, and so its chip rule.
   std::string whyNotOnChip(TargetAttr target) const override {
-    if (getSmVersion(target) < 80)
-      return "swap_ab's mma.sync m16n8k16 needs sm_80 or newer; the target "
-             "is " +
-             target.getChip().str();
-    return "";
+    return whyNotMmaSyncOnChip(target);
   }
 
   /// Row tiles of 8, 16 and 32 tokens (one, two and four n8 MMA tiles), the
@@ -111,7 +114,7 @@ public:
     const MatmulShape &shape = *request.matmul;
     MLIRContext *context = request.target.getContext();
     for (int64_t rowsTile : {8, 16, 32}) {
-      if (rowsTile < shape.rows)
+      if (rowsTile < getRowsTile(shape.rows))
         continue;
       for (int64_t groups : {1, 2}) {
         for (int64_t warpsK : {16, 8, 4, 2, 1}) {
@@ -142,9 +145,9 @@ public:
   /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s12-
   /// skinny): plans of 2 to 16 warps per block ran 1.9-2.3 us per step
   /// whatever the warps (256 x 7168 on 16 blocks: 28 steps 54.3 us, 14
-  /// steps 31.7, 7 steps 16.6); fitted over 88 plans of 11 shapes with the
-  /// HBM share below. One warp per block ran 0.8 us per step: not priced
-  /// (those plans never win).
+  /// steps 31.7, 7 steps 16.6); fitted with the HBM share below on that
+  /// call's 80 plans of 8 weights. One warp per block ran 0.8 us per step:
+  /// not priced (those plans never win).
   KStep getKStep(PlanAttr plan) const override {
     return {plan.getTile()[2], 1.9};
   }
@@ -153,16 +156,17 @@ public:
   /// (2026-12-04, bench/results/2026-12-04-h200-s12-skinny, bench/NOTES.md
   /// section 34) the weight streamed at 0.6 of the rate the target's
   /// hbm_efficiency gives coalesced loads (a 117 MB gate projection in
-  /// 44 us where cuBLAS took 31). Fitted with getKStep's latency over 88
-  /// plans of 11 shapes: median error 14 %.
+  /// 41-60 us on every plan, where cuBLAS took 30-32). With getKStep's
+  /// latency: median error 18 % over all 183 swap_ab plans timed that day
+  /// (over-predicting small weights most: 512 x 2048 at 8 rows, 6.6 us
+  /// predicted, 3.4 measured).
   double getHbmEfficiencyShare() const override { return 0.6; }
-  /// The same m16n8k16 mma.sync as the mma_sync path, whose share it takes:
-  /// 0.37 of the mma_efficiency on sm_90 (MmaSyncPath.cpp), all of it
-  /// before. At 32 rows or fewer the MMAs are a small part of the time;
+  /// The same m16n8k16 mma.sync as the mma_sync path, whose measured share
+  /// it takes. At 32 rows or fewer the MMAs are a small part of the time;
   /// the weight's bytes are the rest.
   double getMmaEfficiencyShare(TargetAttr target,
                                Type elementType) const override {
-    return target.getChip().starts_with("sm_90") ? 0.37 : 1.0;
+    return getMmaSyncPath().getMmaEfficiencyShare(target, elementType);
   }
 
   /// A block per `tile[1]` output columns (and per `tile[0]` rows, one
