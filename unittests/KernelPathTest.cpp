@@ -161,32 +161,56 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_EQ(pingpong.threads, kWgmmaTmaThreads);
   EXPECT_EQ(pingpong.path, KernelPath::wgmma_tma);
   // The cp.async paths copy with the consumer warps at the model's
-  // pipelined step latency. gemv is no tensor-core path; its warps walk K
-  // 32 x 8 halves a step, each row of A a pass of its own (the first from
-  // HBM, 0.25 us a step; each further one 0.1 us).
+  // pipelined step latency; their 16-row tiles reach part of the HBM rate
+  // (0.72 with 64 columns and more, 0.54 with 16). gemv is no tensor-core
+  // path; its warps walk K 32 x 8 halves a step, its 4 steps in flight at
+  // once (0.07 us a step, 0.01 more for each row past the first), with the
+  // registers for them: K = 64 is one step, so 1 x (1 + 4 rows) vectors and
+  // 4 sums, 40 registers a thread, 12 blocks of 128 threads an SM.
   MatmulTiling mma = getMatmulTiling(
       getMmaSyncPlan(&context, prefill, getMmaSyncTiles()[0]), sizes(prefill));
   EXPECT_TRUE(mma.copiedByConsumers);
   EXPECT_TRUE(mma.tensorCores);
   EXPECT_EQ(mma.consumerWarps, 0);
   EXPECT_EQ(mma.kStepUs, 0);
-  EXPECT_EQ(mma.hbmEfficiencyShare, 1.0);
+  EXPECT_EQ(mma.hbmEfficiencyShare, 0.72);
+  EXPECT_EQ(mma.registerBoundBlocksPerSm, 0);
+  MatmulShape wide = shape(8, 14336, 4096);
+  EXPECT_EQ(
+      getMatmulTiling(getMmaSyncPlan(&context, wide, {16, 16, 64, 1, 1, 6}),
+                      sizes(wide))
+          .hbmEfficiencyShare,
+      0.54);
   MatmulTiling gemv = getMatmulTiling(getGemvPlan(&context, shape(4, 64, 64)),
                                       sizes(shape(4, 64, 64)));
   EXPECT_FALSE(gemv.tensorCores);
   EXPECT_EQ(gemv.tileK, 256);
-  EXPECT_DOUBLE_EQ(gemv.kStepUs, 0.25 + 3 * 0.1);
+  EXPECT_DOUBLE_EQ(gemv.kStepUs, 0.07 + 3 * 0.01);
   EXPECT_EQ(gemv.threads, 128);
-  // swap_ab: each trip waits on its own loads (1.9 us a step of tile[2]),
-  // and its fragment-shaped loads reach 0.6 of the HBM rate.
+  EXPECT_EQ(gemv.registerBoundBlocksPerSm, 12);
+  EXPECT_EQ(gemv.weightBytesInFlightPerWarp, 0);
+  // swap_ab: each trip waits on its own loads (a loaded round trip a step
+  // of tile[2]), 4 loads of two weight rows per lane in flight (4 KB a
+  // warp), at 0.84 of the HBM rate. Registers for a trip: 4 x (2 + 1)
+  // vectors, 4 accumulators and 16 more, 68 a thread: one 512-thread block
+  // an SM.
   MatmulShape decode = shape(8, 2048, 2048);
   MatmulTiling swapAb =
       getMatmulTiling(getSwapAbPlan(&context, decode, 16, 1), sizes(decode));
   EXPECT_TRUE(swapAb.tensorCores);
   EXPECT_EQ(swapAb.tileK, 16 * 128);
-  EXPECT_EQ(swapAb.kStepUs, 1.9);
-  EXPECT_EQ(swapAb.hbmEfficiencyShare, 0.6);
+  EXPECT_EQ(swapAb.kStepUs, kLoadedHbmRoundTripUs);
+  EXPECT_EQ(swapAb.hbmEfficiencyShare, 0.84);
   EXPECT_EQ(swapAb.threads, 512);
+  EXPECT_EQ(swapAb.registerBoundBlocksPerSm, 1);
+  EXPECT_EQ(swapAb.weightBytesInFlightPerWarp, 4 * 2 * 32 * 16);
+  // 32 rows on 8 warps: 2 x (2 + 4) vectors, 16 accumulators and 16 more,
+  // 80 registers: three 256-thread blocks an SM.
+  MatmulShape tokens32 = shape(32, 2048, 2048);
+  EXPECT_EQ(
+      getMatmulTiling(getSwapAbPlan(&context, tokens32, 8, 1), sizes(tokens32))
+          .registerBoundBlocksPerSm,
+      3);
 }
 
 TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {

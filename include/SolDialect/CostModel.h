@@ -156,6 +156,14 @@ KernelWork countOpWork(Operation *op);
 /// unfused graph moves.
 int64_t countUnfusedBytes(ArrayRef<Operation *> ops);
 
+/// Microseconds from a warp's 128-bit global loads to their data while HBM
+/// streams: what a K loop that waits on its own loads pays per trip, and,
+/// with the bytes it keeps in flight, each SM's rate (Little's law). Fitted
+/// on the H200 (2026-12-04, bench/results/2026-12-04-h200-s13-skinny,
+/// bench/NOTES.md section 35) with swap_ab's HBM share: median error 8 %
+/// over the 369 swap_ab plans of 1-32 rows timed there (7 % at 1-8 rows).
+constexpr double kLoadedHbmRoundTripUs = 0.8;
+
 /// How a matmul kernel is cut, as far as the prediction model cares: the
 /// block tile and K split, and the facts of the path that runs it
 /// (KernelPathInfo::getMatmulTiling fills them from a plan). Without a
@@ -177,6 +185,10 @@ struct MatmulTiling {
   /// The share of hbm_efficiency its loads reach
   /// (KernelPathInfo::getHbmEfficiencyShare).
   double hbmEfficiencyShare = 1.0;
+  /// Weight bytes each warp keeps in flight where its loads go straight to
+  /// registers (KernelPathInfo::getWeightBytesInFlightPerWarp); 0: the
+  /// model's share of SMs with work bounds the HBM rate instead.
+  int64_t weightBytesInFlightPerWarp = 0;
   /// Warps of a block that run the MMAs and then the epilogue of one tile
   /// (0: all).
   int64_t consumerWarps = 0;
@@ -187,6 +199,10 @@ struct MatmulTiling {
   /// block's shared memory and threads, which bound how many blocks share
   /// an SM.
   int64_t tileK = 0, smemBytes = 0, threads = 0;
+  /// The blocks per SM its registers are budgeted for
+  /// (LaunchGeometry::minBlocksPerSm; 0: bound by threads and shared memory
+  /// alone).
+  int64_t registerBoundBlocksPerSm = 0;
   /// Blocks per cluster along M sharing each B tile by multicast.
   int64_t cluster = 1;
 };

@@ -117,6 +117,11 @@ struct LaunchSizes {
 struct LaunchGeometry {
   SmallVector<int64_t, 3> grid, block;
   int64_t smem = 0;
+  /// The blocks per SM the kernel's registers are budgeted for (PTX's
+  /// .minnctapersm, so ptxas may give each thread 64K registers / (threads
+  /// x this)); 0 leaves the budget to ptxas, whose own target favours
+  /// occupancy over the loads a thread keeps in flight.
+  int64_t minBlocksPerSm = 0;
 
   int64_t getThreads() const { return block[0] * block[1] * block[2]; }
 };
@@ -195,8 +200,15 @@ public:
   };
   virtual KStep getKStep(PlanAttr plan) const { return {}; }
   /// The share of the target's hbm_efficiency (calibrated on wide,
-  /// coalesced streams) the path's weight loads reach, as measured.
-  virtual double getHbmEfficiencyShare() const { return 1.0; }
+  /// coalesced streams) the weight loads of `plan` reach, as measured.
+  virtual double getHbmEfficiencyShare(PlanAttr plan) const { return 1.0; }
+  /// Bytes of the weight each warp has in flight, for a path whose warps
+  /// load the weight into registers and wait on it (no pipeline): the cost
+  /// model caps each SM's HBM rate at its warps' bytes over a loaded round
+  /// trip. 0: not such a path.
+  virtual int64_t getWeightBytesInFlightPerWarp(PlanAttr plan) const {
+    return 0;
+  }
   /// Warps of a block that only feed the others (a TMA producer warpgroup).
   virtual int64_t getProducerWarps(PlanAttr plan) const { return 0; }
   /// Whether consumer warpgroups take whole tiles in turn, one's epilogue

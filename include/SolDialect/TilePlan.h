@@ -135,6 +135,9 @@ std::string whyNotGemvOnChip(TargetAttr target);
 PlanAttr getGemvPlan(MLIRContext *context, const MatmulShape &shape);
 constexpr int64_t kGemvWarps = 4;
 constexpr int64_t kGemvMaxRows = 16;
+/// 128-bit weight loads a gemv lane issues per step of its K loop (its
+/// bytes in flight).
+constexpr int64_t kGemvLoadsPerStep = 4;
 
 //===----------------------------------------------------------------------===//
 // swap_ab (KernelPaths/SwapAbPath.cpp)

@@ -412,6 +412,20 @@ static bool exceedsL2Share(double bytes, TargetAttr target) {
   return 4.0 * bytes > 3.0 * static_cast<double>(target.getL2Bytes());
 }
 
+/// The blocks of `tiling` an SM holds at once: by threads, shared memory
+/// and the register budget the plan asks ptxas for (a budget for fewer
+/// blocks is one ptxas fills, keeping more loads in flight).
+static int64_t getResidentBlocksPerSm(const MatmulTiling &tiling,
+                                      TargetAttr target) {
+  int64_t perSm = tiling.threads > 0 ? 2048 / tiling.threads : 1;
+  if (tiling.smemBytes > 0)
+    perSm =
+        std::min<int64_t>(perSm, target.getSmemPerSmBytes() / tiling.smemBytes);
+  if (tiling.registerBoundBlocksPerSm > 0)
+    perSm = std::min(perSm, tiling.registerBoundBlocksPerSm);
+  return std::clamp<int64_t>(perSm, 1, 32);
+}
+
 /// The f32 partial tiles a split-K plan stores to its workspace: one per
 /// work unit (lib/Conversion/KernelsToGPU/SplitKReduction.cpp), read back
 /// once by the tile's last arrival. 0 without a split.
@@ -630,11 +644,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // check-v4-wgmma256): 16-token decode on 160 single-warp 16x16x64 blocks
     // (one wave, all resident) ran 14.3 us for 40 K tiles: (14.3 - 3.2)/40.
     if (tiling && tiling->tileK > 0) {
-      int64_t perSm = tiling->threads > 0 ? 2048 / tiling->threads : 1;
-      if (tiling->smemBytes > 0)
-        perSm = std::min<int64_t>(perSm, target.getSmemPerSmBytes() /
-                                             tiling->smemBytes);
-      perSm = std::clamp<int64_t>(perSm, 1, 32);
+      int64_t perSm = getResidentBlocksPerSm(*tiling, target);
       int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
       int64_t residentWaves =
           llvm::divideCeil(blocks, target.getSmCount() * perSm);
@@ -715,16 +725,30 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // 132 SMs ran 13.4 us; 3.2 + 13.1 MB / (4.8 TB/s x 0.9 x 40/132) = 13.2.
   // The default plan splits K until the SMs have work, so the share only
   // prices plans sol-tile recorded.
-  double smShare = 1.0;
+  double hbmShare = tiling ? tiling->hbmEfficiencyShare : 1.0;
+  double hbmRate = bandwidth * target.getHbmEfficiency() * hbmShare;
   if (work.hasMatmul() && tiling) {
     int64_t blocks = tiling->blocks > 0 ? tiling->blocks
                                         : planFromTiling(work, *tiling).units();
-    smShare = std::min<double>(1.0, static_cast<double>(blocks) /
-                                        target.getSmCount());
+    int64_t smCount = target.getSmCount();
+    if (tiling->weightBytesInFlightPerWarp > 0 && tiling->threads > 0) {
+      // Warps that wait on their own loads: each SM streams its resident
+      // warps' bytes in flight per loaded round trip (Little's law), which
+      // a few SMs with many warps each can exceed their share of HBM by.
+      int64_t resident =
+          std::min<int64_t>(getResidentBlocksPerSm(*tiling, target),
+                            llvm::divideCeil(blocks, smCount));
+      double perSmRate = static_cast<double>(resident) * tiling->threads / 32 *
+                         tiling->weightBytesInFlightPerWarp /
+                         (kLoadedHbmRoundTripUs * 1e-6);
+      hbmRate = std::min(
+          hbmRate,
+          static_cast<double>(std::min<int64_t>(blocks, smCount)) * perSmRate);
+    } else {
+      hbmRate *= std::min<double>(1.0, static_cast<double>(blocks) / smCount);
+    }
   }
-  double hbmShare = tiling ? tiling->hbmEfficiencyShare : 1.0;
-  double tHbmPred =
-      hbmBytes / (bandwidth * target.getHbmEfficiency() * hbmShare * smShare);
+  double tHbmPred = hbmBytes / hbmRate;
 
   struct Term {
     Limiter limiter;

@@ -55,6 +55,20 @@ int64_t mlir::sol::paths::getSmVersion(TargetAttr target) {
   return chip ? chip->smVersion : 0;
 }
 
+/// Registers a thread needs besides its loaded vectors and accumulators:
+/// addresses, indices, the loop. From ptxas (CUDA 13, sm_90a, 2026-12-04):
+/// swap_ab's 8-row, 16-warp kernel keeps its trip's 12 loads (48
+/// registers) in flight with its 4 accumulators in 64 registers, and
+/// gemv's 1-row kernel its 8 in 48.
+constexpr int64_t kRegistersBesideLoads = 16;
+
+int64_t mlir::sol::paths::getBlocksPerSmForLoadsInFlight(int64_t threads,
+                                                         int64_t vectors,
+                                                         int64_t accumulators) {
+  int64_t registers = 4 * vectors + accumulators + kRegistersBesideLoads;
+  return std::max<int64_t>(1, kRegistersPerSm / (threads * registers));
+}
+
 DynamicGridRule mlir::sol::paths::getFixedGridRule(unsigned axis,
                                                    int64_t extent) {
   DynamicGridRule rule;
@@ -93,7 +107,8 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.path = getPath();
   tiling.tensorCores = usesTensorCores();
   tiling.copiedByConsumers = consumersCopyOperands();
-  tiling.hbmEfficiencyShare = getHbmEfficiencyShare();
+  tiling.hbmEfficiencyShare = getHbmEfficiencyShare(plan);
+  tiling.weightBytesInFlightPerWarp = getWeightBytesInFlightPerWarp(plan);
   tiling.pingpong = isPingPong(plan);
   // The consumers are the warps past the producers: all of them on each
   // tile (cooperative), or half on each (ping-pong).
@@ -110,6 +125,7 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   if (tiling.tileK > 0) {
     tiling.smemBytes = geometry.smem;
     tiling.threads = geometry.getThreads();
+    tiling.registerBoundBlocksPerSm = geometry.minBlocksPerSm;
   }
   CheckedCount blocks = countElements(geometry.grid);
   tiling.blocks = blocks.getOptional().value_or(0);

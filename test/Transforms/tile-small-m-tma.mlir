@@ -9,12 +9,12 @@
 // s8-smallm); small-m-tma=false gives the plans sol chose without them.
 // split-k=N (test-only) keeps the plans that split K exactly N ways.
 
-// 16-token o_proj decode (M = 16, N = K = 4096): mma.sync split K stays
-// ahead (15.7 us against 17.0 for 64x128 TMA tiles split 6 ways).
-// CHECK-LABEL: func.func @o_proj_decode16_keeps_mma_sync
-//       CHECK:   t_pred_us = 15.705, {{.*}}plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>
-// WITHOUT-LABEL: func.func @o_proj_decode16_keeps_mma_sync
-//       WITHOUT:   plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>
+// 16-token o_proj decode (M = 16, N = K = 4096): swap_ab stays ahead
+// (12.7 us against 17.0 for 64x128 TMA tiles split 6 ways).
+// CHECK-LABEL: func.func @o_proj_decode16_keeps_swap_ab
+//       CHECK:   t_pred_us = 12.67, {{.*}}plan = #sol.plan<path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>
+// WITHOUT-LABEL: func.func @o_proj_decode16_keeps_swap_ab
+//       WITHOUT:   plan = #sol.plan<path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>
 
 // 64-token down projection (K = 14336): 64-row tiles, K split 8 ways,
 // 256 units on 132 blocks: 37.1 us against mma.sync's 66.4.
@@ -39,7 +39,7 @@
 // WITHOUT-LABEL: func.func @prefill2048_keeps_its_plan
 //       WITHOUT:   plan = #sol.plan<path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @o_proj_decode16_keeps_mma_sync(%x: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>, %r: tensor<16x4096xbf16>) -> tensor<16x4096xbf16> {
+func.func @o_proj_decode16_keeps_swap_ab(%x: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>, %r: tensor<16x4096xbf16>) -> tensor<16x4096xbf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>
   %s = sol.add %m, %r : tensor<16x4096xbf16>, tensor<16x4096xbf16> -> tensor<16x4096xbf16>
   return %s : tensor<16x4096xbf16>

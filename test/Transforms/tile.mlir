@@ -87,15 +87,15 @@ func.func @sibling_matmuls_take_128x192(%x: tensor<2048x2560xf16>, %wg: tensor<6
 // -----
 
 // One decode token: gemv (a warp on each of the 2560 weight rows, launch-
-// bound: one pass over K, 10 steps of 0.25 us) against swap_ab, whose
-// fragment loads stream the weight at 0.6 of the HBM rate (measured on the
-// H200, SwapAbPath.cpp): priced at 5.1 us for the 13.1 MB where gemv's
-// coalesced rows take 3.0.
+// bound: one pass over K, 10 steps of 0.07 us) against swap_ab, whose
+// loads stream the weight at 0.84 of the HBM rate (measured on the H200,
+// SwapAbPath.cpp): priced at 3.6 us for the 13.1 MB where gemv's coalesced
+// rows take 3.0.
 // CHECK-LABEL: func.func @decode_takes_gemv
 //       CHECK:   plan = #sol.plan<path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode_takes_gemv(%x: tensor<1x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
-  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 6.2377 us; next swap_ab: 8 rows, 16 columns per block, K over 16 warps at 8.3182 us (112 candidates)}}
+  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 6.2377 us; next swap_ab: 8 rows, 16 columns per block, K over 16 warps at 6.8718 us (112 candidates)}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<1x1x2560xf16>, tensor<2560x2560xf16>, tensor<1x1x2560xf16>) -> tensor<1x1x2560xf16> {
   ^bb0(%a: tensor<1x1x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<1x1x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<1x1x2560xf16>, tensor<2560x2560xf16> -> tensor<1x1x2560xf16>
@@ -150,7 +150,7 @@ func.func @f32_takes_simt(%x: tensor<33x64xf32>, %w: tensor<77x64xf32>) -> tenso
 //       CHECK:   plan = #sol.plan<path = gemv, tile = [7, 4, 4]
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @few_f32_rows_take_gemv(%x: tensor<7x64xf32>, %w: tensor<77x64xf32>) -> tensor<7x77xf32> {
-  // expected-remark @+1 {{plan gemv: 7 rows, a warp per column, predicted 4.05 us (1 candidates; no mma.sync: f32 operands have no mma.sync path (f16 and bf16 do))}}
+  // expected-remark @+1 {{plan gemv: 7 rows, a warp per column, predicted 3.33 us (1 candidates; no mma.sync: f32 operands have no mma.sync path (f16 and bf16 do))}}
   %0 = sol.kernel @k ins(%x, %w : tensor<7x64xf32>, tensor<77x64xf32>) -> tensor<7x77xf32> {
   ^bb0(%a: tensor<7x64xf32>, %b: tensor<77x64xf32>):
     %m = sol.matmul %a, %b transpose_b : tensor<7x64xf32>, tensor<77x64xf32> -> tensor<7x77xf32>
@@ -252,19 +252,23 @@ func.func @a100_prefill_takes_mma_sync(%x: tensor<8192x2560xf16>, %w: tensor<256
 // the SIMT units (measured 27.85 us on the H200, priced ~29 us), so a
 // tensor-core path wins: swap_ab. The weight is mma.sync's 16-row operand
 // and the tokens its n8 operand (two n8 tiles, no padding); each block's 16
-// warps split K, 2 steps of 2048, each priced at a loaded HBM round trip of
-// 1.9 us (3.8 us), under the weight's stream at 0.6 of the HBM rate (5.2
-// us): 8.5 us, against 9.0 with K over 8 warps (3 steps). On mma.sync
-// alone a tile is set by its serial K steps: 40 of 64 at the 0.28 us floor
-// (16x64 and 16x32 tiles, 14.4 us), 10 of 256 (16x16x256, 160 blocks), each
-// 0.92 us while its one warp copies 16 KB: 12.4 us, or 10 of 64 with K
-// split over 4 blocks per 16x64 tile (160 blocks): 6.3 us plus the
-// partials' measured 4.2 us round trip, 10.5 us (9.8-11.2 measured).
+// warps are two groups of 16 columns, each splitting K over 8 warps: 3 trips
+// of 1024, each priced at a loaded round trip of 0.8 us (2.4 us), under the
+// weight's stream at 0.84 of the HBM rate (3.7 us): 7.0 us, against 7.3 for
+// 16 columns with K over 16 warps, whose 160 blocks (one to an SM by the
+// register budget) take two waves and re-read the tokens through L2 once a
+// block (4.0 us). On mma.sync alone a tile is set by its serial K steps: 40
+// of 64 at the 0.28 us floor (16x16 and 16x32 tiles, 14.5 us), 10 of 256
+// (16x16x256, 160 blocks), each 0.92 us while its one warp copies 16 KB:
+// 12.5 us, or 10 of 64 with K split over 4 blocks per 16x64 tile (160
+// blocks), whose cp.async copies stream the weight at 0.72 of the HBM rate
+// (4.3 us), plus the partials' measured 4.2 us round trip: 12.1 us (9.8-11.2
+// measured).
 // CHECK-LABEL: func.func @decode16_takes_swap_ab
-//       CHECK:   sol_pred = {{.*}}, limiter = {{.*}}>, plan = #sol.plan<path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>
+//       CHECK:   sol_pred = {{.*}}, limiter = {{.*}}>, plan = #sol.plan<path = swap_ab, tile = [16, 32, 1024], warps = [8, 2], stages = 1, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @decode16_takes_swap_ab(%x: tensor<16x1x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x1x2560xf16>) -> tensor<16x1x2560xf16> {
-  // expected-remark @+1 {{plan swap_ab: 16 rows, 16 columns per block, K over 16 warps, predicted 8.4632 us; next swap_ab: 16 rows, 16 columns per block, K over 8 warps at 9.0115 us (103 candidates)}}
+  // expected-remark @+1 {{plan swap_ab: 16 rows, 32 columns per block, K over 8 warps, predicted 6.9931 us; next swap_ab: 16 rows, 16 columns per block, K over 16 warps at 7.3184 us (103 candidates)}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x1x2560xf16>, tensor<2560x2560xf16>, tensor<16x1x2560xf16>) -> tensor<16x1x2560xf16> {
   ^bb0(%a: tensor<16x1x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x1x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x1x2560xf16>, tensor<2560x2560xf16> -> tensor<16x1x2560xf16>

@@ -119,27 +119,32 @@ public:
   static constexpr double kFp8ConversionSlowdown = 4.0 / 3.0;
 
   /// A warp walks K 32 x tile[2] elements a step (a 128-bit load per lane),
-  /// each row of A a pass of its own over the weight: the first pass waits
-  /// on HBM, the later ones on L1/L2. Measured on the H200 (2026-12-04,
-  /// bench/results/2026-12-04-h200-s12-skinny, 32 cases of 1-16 rows):
-  /// 0.25 us per step for the first row and 0.1 per step for each further
-  /// row give a median error of 12 %, 21 of the 32 within 15 % and the
-  /// worst 42 % (256 x 7168: 1 row 10.9 us, 8 rows 28.4; 512 x 2048: 1 row
-  /// 3.7, 16 rows 17.2), where the HBM term alone had 8 rows at a third of
-  /// the measured time.
+  /// kGemvLoadsPerStep steps in flight at once with the register budget
+  /// (getLaunchGeometry), each further row of A a little more work on the
+  /// same loads. Measured on the H200 (2026-12-04, bench/results/2026-12-04-
+  /// h200-s13-skinny, 13 cases of 1-4 rows): 0.07 us per step and 0.01 per
+  /// step for each row past the first, median error 4 %, the worst 31 %
+  /// (512 x 2048 at 1 row: 2.9 us, predicted 3.8). Before the budget (section
+  /// 34) it was 0.25 and 0.1: ptxas issued the loads a few at a time.
   KStep getKStep(PlanAttr plan) const override {
     ArrayRef<int64_t> tile = plan.getTile();
-    return {32 * tile[2], 0.25 + 0.1 * static_cast<double>(tile[0] - 1)};
+    return {32 * tile[2], 0.07 + 0.01 * static_cast<double>(tile[0] - 1)};
   }
 
   /// One block of tile[1] warps per tile[1] output columns; no shared
-  /// memory (A's few rows come through L1).
+  /// memory (A's few rows come through L1); registers for a step's weight
+  /// vectors and the rows' vectors of A beside them.
   LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
                                    const LaunchSizes &sizes) const override {
-    int64_t warps = choices.tile[1];
+    const MatmulShape &shape = sizes.matmul;
+    int64_t warps = choices.tile[1], rows = choices.tile[0];
     LaunchGeometry geometry;
-    geometry.grid = {llvm::divideCeilSigned(sizes.matmul.n, warps), 1, 1};
+    geometry.grid = {llvm::divideCeilSigned(shape.n, warps), 1, 1};
     geometry.block = {warps * 32, 1, 1};
+    int64_t steps = llvm::divideCeilSigned(shape.k, 32 * choices.tile[2]);
+    int64_t loads = std::min(kGemvLoadsPerStep, steps);
+    geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
+        geometry.getThreads(), loads * (1 + rows), rows);
     return geometry;
   }
   // The default row rule: tile[0] is the plan's rows (a table row's m_max),

@@ -156,6 +156,15 @@ public:
 
   bool usesTensorCores() const override { return true; }
   bool consumersCopyOperands() const override { return true; }
+  /// A stage's cp.async copies of 16-row tiles reach part of the HBM rate.
+  /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s13-
+  /// skinny, memory-bound at 2-16 rows): 16x16 tiles (14336 x 4096 at M =
+  /// 2-8) streamed at 0.54 of hbm_efficiency, 40-54 us where the model
+  /// without the share said 31; 64-column tiles at 0.69-0.78 on five
+  /// weights (4096 x 4096 to 14336 x 4096). Not measured on other chips.
+  double getHbmEfficiencyShare(PlanAttr plan) const override {
+    return plan.getTile()[1] >= 64 ? 0.72 : 0.54;
+  }
   /// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
   /// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
   /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPaths.h"
+#include "SolDialect/CostModel.h"
 #include "SolDialect/TilePlan.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -141,26 +142,23 @@ public:
   // The MMA warps load their own fragments (no producer, no pipeline).
   bool consumersCopyOperands() const override { return true; }
   /// A trip's MMAs wait on that trip's own loads from HBM (no stage in
-  /// flight ahead): a step of tile[2] costs a loaded memory round trip.
-  /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s12-
-  /// skinny): plans of 2 to 16 warps per block ran 1.9-2.3 us per step
-  /// whatever the warps (256 x 7168 on 16 blocks: 28 steps 54.3 us, 14
-  /// steps 31.7, 7 steps 16.6); fitted with the HBM share below on that
-  /// call's 80 plans of 8 weights. One warp per block ran 0.8 us per step:
-  /// not priced (those plans never win).
+  /// flight ahead): a step of tile[2] costs a loaded round trip.
   KStep getKStep(PlanAttr plan) const override {
-    return {plan.getTile()[2], 1.9};
+    return {plan.getTile()[2], kLoadedHbmRoundTripUs};
   }
-  /// Each load instruction spans 16 weight rows, 64 bytes of each (mma's
-  /// fragment layout), not one contiguous run: measured on the H200
-  /// (2026-12-04, bench/results/2026-12-04-h200-s12-skinny, bench/NOTES.md
-  /// section 34) the weight streamed at 0.6 of the rate the target's
-  /// hbm_efficiency gives coalesced loads (a 117 MB gate projection in
-  /// 41-60 us on every plan, where cuBLAS took 30-32). With getKStep's
-  /// latency: median error 18 % over all 183 swap_ab plans timed that day
-  /// (over-predicting small weights most: 512 x 2048 at 8 rows, 6.6 us
-  /// predicted, 3.4 measured).
-  double getHbmEfficiencyShare() const override { return 0.6; }
+  /// A lane's two weight vectors per load of a trip, for all 32 lanes: what
+  /// each warp has in flight while it waits (the register budget keeps the
+  /// whole trip in flight, getBlocksPerSmForLoadsInFlight).
+  int64_t getWeightBytesInFlightPerWarp(PlanAttr plan) const override {
+    return getLoadsPerTrip(plan.getTile()[0]) * 2 * 32 * 16;
+  }
+  /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s13-
+  /// skinny, bench/NOTES.md section 35): with the rate each SM's warps
+  /// reach (getWeightBytesInFlightPerWarp, kLoadedHbmRoundTripUs), 0.84 of
+  /// the target's hbm_efficiency fits the 369 swap_ab plans timed with a
+  /// median error of 8 % (7 % at 1-8 rows, 10 % at 9-16, 26 % at 17-32).
+  /// The big weights stream at ~3.5 TB/s where cuBLAS reaches ~3.8.
+  double getHbmEfficiencyShare(PlanAttr plan) const override { return 0.84; }
   /// The same m16n8k16 mma.sync as the mma_sync path, whose measured share
   /// it takes. At 32 rows or fewer the MMAs are a small part of the time;
   /// the weight's bytes are the rest.
@@ -170,8 +168,9 @@ public:
   }
 
   /// A block per `tile[1]` output columns (and per `tile[0]` rows, one
-  /// block row for every M a plan serves), warps[0] x warps[1] warps, and
-  /// the shared memory each warp's f32 partial sums take.
+  /// block row for every M a plan serves), warps[0] x warps[1] warps, the
+  /// shared memory each warp's f32 partial sums take, and registers for a
+  /// whole trip's loads: its weight and token vectors.
   LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
                                    const LaunchSizes &sizes) const override {
     const MatmulShape &shape = sizes.matmul;
@@ -181,6 +180,10 @@ public:
                      shape.tilesAlongM(choices.tile[0]), 1};
     geometry.block = {warps * 32, 1, 1};
     geometry.smem = choices.warps[0] * choices.tile[1] * choices.tile[0] * 4;
+    int64_t nTiles = choices.tile[0] / 8;
+    geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
+        geometry.getThreads(), getLoadsPerTrip(choices.tile[0]) * (2 + nTiles),
+        4 * nTiles);
     return geometry;
   }
 };

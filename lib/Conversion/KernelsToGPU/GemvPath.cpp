@@ -97,7 +97,7 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   int64_t laneStride = 32 * vector;
   int64_t trips = llvm::divideCeilSigned(g.k, laneStride);
   // Unrolled so each lane has several 128-bit weight loads in flight.
-  int64_t unroll = std::min<int64_t>(4, trips);
+  int64_t unroll = std::min<int64_t>(kGemvLoadsPerStep, trips);
   int64_t loopTrips = llvm::divideCeilSigned(trips, unroll);
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -497,6 +497,10 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
   gpuFunc.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(block[0]), static_cast<int32_t>(block[1]),
        static_cast<int32_t>(block[2])}));
+  // The register budget the plan is built for (PTX .minnctapersm).
+  if (kernel.launch.minBlocksPerSm > 0)
+    gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                     b.getI32IntegerAttr(kernel.launch.minBlocksPerSm));
   gpuFunc->setAttr(SolDialect::kPlanAttrName, plan);
   // The function's cost is a static kernel's; a dynamic one's is at its
   // range's end, not a row's (the manifest prices each row).

@@ -8,9 +8,13 @@
 // folds away. Each warp stores its f32 partials into dynamic shared memory
 // ([warps][8 tokens][16 columns]), and after a barrier the block's threads
 // sum the 8 partials of each output in warp order and run the residual
-// epilogue in bounds.
+// epilogue in bounds. The kernel asks ptxas for the registers of a whole
+// trip in flight (4 loads of 3 vectors, 4 accumulators and 16 more: 68 a
+// thread), three 256-thread blocks an SM (.minnctapersm): left to itself
+// ptxas issues the loads a few at a time (bench/NOTES.md section 35).
 // CHECK-LABEL: gpu.func @decode3_matmul_0
 //  CHECK-SAME:   known_block_size = array<i32: 256, 1, 1>
+//  CHECK-SAME:   nvvm.minctasm = 3 : i32
 //  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [8, 16, 1024], warps = [8, 1], stages = 1, split_k = 1>
 //       CHECK:   gpu.block_id  x
 //       CHECK:   gpu.block_id  y
@@ -42,8 +46,10 @@ func.func @decode3(%x: tensor<3x1000xbf16>, %w: tensor<77x1000xbf16>, %r: tensor
 // has two 128-bit loads in flight per trip (64 elements of K a warp), and
 // 16 warps cover 1024 a trip: 8 trips over 8192, the 16 f32 accumulators
 // (4 tiles x 4) carried as iter_args, 16 MMAs a trip (2 loads x 2 k16
-// halves x 4 tiles).
+// halves x 4 tiles). A trip's 12 vectors and 16 accumulators take 80
+// registers a thread: one 512-thread block an SM.
 // CHECK-LABEL: gpu.func @deep29_matmul_0
+//  CHECK-SAME:   nvvm.minctasm = 1 : i32
 //  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [32, 16, 1024], warps = [16, 1], stages = 1, split_k = 1>
 //       CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
 // CHECK-COUNT-16: nvvm.mma.sync

@@ -97,9 +97,12 @@ func.func @elementwise_two_outputs(%x: tensor<7x77xf16>, %s: tensor<7x1xf16>) ->
 // -----
 
 // The gemv path: a warp per weight row, 128-bit loads of the weight and of
-// the rows of A, a butterfly reduction, and lane m storing row m.
+// the rows of A, a butterfly reduction, and lane m storing row m. Its
+// register budget holds a step's 4 weight and 8 row vectors and 2 sums (66
+// registers): seven 128-thread blocks an SM.
 // CHECK-LABEL: gpu.func @gemv_decode_matmul_0
 //  CHECK-SAME:   known_block_size = array<i32: 128, 1, 1>
+//  CHECK-SAME:   nvvm.minctasm = 7 : i32
 //       CHECK:   scf.for {{.*}} iter_args
 //       CHECK:     vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<163840xf16>, vector<8xf16>
 //       CHECK:     math.fma
