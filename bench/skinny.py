@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""sol's plans for skinny GEMMs (1 to 32 rows against a model's weight)
+"""sol's plans for skinny GEMMs (1 to 128 rows against a model's weight)
 against cuBLAS, on the GPU, in one run.
 
     python3 bench/skinny.py --out OUT.json [--ms 1,2,4,8,16,32]
-        [--shapes llama3_8b.qo,...] [--ranks 3] [--dtype bf16]
+        [--shapes llama3_8b.qo,...] [--ranks 3] [--paths swap_ab]
+        [--dtype bf16]
 
 For each weight (N, K) of SHAPES and each M, the implementations:
 
@@ -11,11 +12,12 @@ For each weight (N, K) of SHAPES and each M, the implementations:
   sol         sol's default plan for the static shape;
   sol_noswap  sol without the swap_ab path (paths=gemv,mma_sync,wgmma,
               wgmma_tma): what sol chose before it;
-  swap_ab_rN  the cost model's N-th swap_ab plan (paths=swap_ab rank=N),
-              for N < --ranks: whether the model's order is the measured one.
-              --ranks all times every swap_ab plan whose row tile is the
-              smallest that holds M (the larger ones only pad more rows):
-              the data bench/NOTES.md section 34 fits the model to.
+  PATH_rN     the cost model's N-th plan of each path of --paths
+              (paths=PATH rank=N), for N < --ranks (or PATH:RANKS's own): whether the model's
+              order is the measured one. --ranks all times every plan of
+              the path (for swap_ab, those whose row tile is the smallest
+              that holds M: the larger ones only pad more rows): the data
+              bench/NOTES.md sections 34-36 fit the model to.
 
 Every output is first checked against a float64 reference of the same
 inputs (bench/timing.py's REL_TOL); a row that fails is written with `us`
@@ -62,17 +64,25 @@ def sol_text(m, n, k, dtype):
             f"  return %m : {o}\n}}")
 
 
-def implementations(m, n, k, dtype, ranks):
+def implementations(m, n, k, dtype, ranks, paths):
     """impl -> (function of (x, w), its sol compilation or None)."""
     import sol
     impls = {"cublas": (torch.nn.functional.linear, None)}
     options = {"sol": None, "sol_noswap": "paths=" + NO_SWAP_PATHS}
     every = ranks == "all"
-    for r in range(64 if every else int(ranks)):
-        options[f"swap_ab_r{r}"] = f"paths=swap_ab rank={r}"
+    for entry in paths:
+        path, _, count = entry.partition(":")
+        for r in range(96 if every else int(count or ranks)):
+            options[f"{path}_r{r}"] = f"paths={path} rank={r}"
     rows_tile = 8 if m <= 8 else 16 if m <= 16 else 32
-    seen, ranked = set(), set()   # plans timed; swap_ab ranks compiled
+    seen = set()     # plans timed
+    ranked = {}      # path -> the plans its ranks compiled
+    done = set()     # paths whose ranks ran past their last candidate
     for name, option in options.items():
+        path = name.rsplit("_r", 1)[0] if name not in ("sol", "sol_noswap") \
+            else None
+        if path in done:
+            continue
         try:
             compilation = sol.compile(sol_module(sol_text(m, n, k, dtype)),
                                       options=option)
@@ -81,16 +91,16 @@ def implementations(m, n, k, dtype, ranks):
             continue
         plan = json.dumps([kernel.manifest["plan"]
                            for kernel in compilation.kernels], sort_keys=True)
-        if name.startswith("swap_ab"):
-            if plan in ranked:
+        if path is not None:
+            if plan in ranked.setdefault(path, set()):
                 if every:
-                    break   # a rank past the last candidate repeats it
+                    done.add(path)  # a rank past the last candidate repeats
                 continue
-            ranked.add(plan)
+            ranked[path].add(plan)
             if plan in seen:
                 continue    # sol's own plan: its row is timed already
         seen.add(plan)
-        if every and name.startswith("swap_ab") and \
+        if every and path == "swap_ab" and \
                 compilation.kernels[0].manifest["plan"]["tile"][0] != rows_tile:
             continue
         run = sol_runner(compilation)
@@ -98,7 +108,7 @@ def implementations(m, n, k, dtype, ranks):
     return impls
 
 
-def measure(shape, m, dtype, ranks, meta):
+def measure(shape, m, dtype, ranks, paths, meta):
     from sol.inductor import l2_bytes
     n, k = SHAPES[shape]
     torch_dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
@@ -109,8 +119,8 @@ def measure(shape, m, dtype, ranks, meta):
     ref = x.double() @ w.double().T
     sets = rotation([x, w], 3 * l2_bytes(0))
     rows = []
-    for impl, (fn, compilation) in implementations(m, n, k, dtype,
-                                                   ranks).items():
+    for impl, (fn, compilation) in implementations(m, n, k, dtype, ranks,
+                                                   paths).items():
         row = dict(meta, shape=shape, n=n, k=k, m=m, dtype=dtype, impl=impl,
                    us=None, ok=False, plan=None, t_pred_us=None,
                    t_hbm_us=(n * k + m * k + m * n) * 2 / HBM_BYTES_PER_S
@@ -165,7 +175,10 @@ def main():
     parser.add_argument("--ms", default="1,2,4,8,16,32")
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--ranks", default="3",
-                        help="swap_ab ranks to time, or 'all'")
+                        help="ranks of each path to time, or 'all'")
+    parser.add_argument("--paths", default="swap_ab",
+                        help="comma-separated paths whose ranks are timed, "
+                        "each as PATH or PATH:RANKS (its own count)")
     parser.add_argument("--dtype", default="bf16", choices=["bf16", "f16"])
     args = parser.parse_args()
     meta = {"date": datetime.date.today().isoformat(),
@@ -173,7 +186,8 @@ def main():
     rows = []
     for shape in args.shapes.split(","):
         for m in (int(v) for v in args.ms.split(",")):
-            rows += measure(shape, m, args.dtype, args.ranks, meta)
+            rows += measure(shape, m, args.dtype, args.ranks,
+                            args.paths.split(","), meta)
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
             print("\n".join(summarize([r for r in rows if r["shape"] == shape
