@@ -69,10 +69,13 @@ def implementations(m, n, k, dtype, ranks, paths):
     import sol
     impls = {"cublas": (torch.nn.functional.linear, None)}
     options = {"sol": None, "sol_noswap": "paths=" + NO_SWAP_PATHS}
-    every = ranks == "all"
+    every = set()    # paths whose every plan is timed
     for entry in paths:
         path, _, count = entry.partition(":")
-        for r in range(96 if every else int(count or ranks)):
+        count = count or ranks
+        if count == "all":
+            every.add(path)
+        for r in range(96 if count == "all" else int(count)):
             options[f"{path}_r{r}"] = f"paths={path} rank={r}"
     rows_tile = 8 if m <= 8 else 16 if m <= 16 else 32
     seen = set()     # plans timed
@@ -93,14 +96,14 @@ def implementations(m, n, k, dtype, ranks, paths):
                            for kernel in compilation.kernels], sort_keys=True)
         if path is not None:
             if plan in ranked.setdefault(path, set()):
-                if every:
+                if path in every:
                     done.add(path)  # a rank past the last candidate repeats
                 continue
             ranked[path].add(plan)
             if plan in seen:
                 continue    # sol's own plan: its row is timed already
         seen.add(plan)
-        if every and path == "swap_ab" and \
+        if path in every and path == "swap_ab" and \
                 compilation.kernels[0].manifest["plan"]["tile"][0] != rows_tile:
             continue
         run = sol_runner(compilation)
