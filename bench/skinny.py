@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sol's plans for skinny GEMMs (1 to 128 rows against a model's weight)
+"""sol's plans for skinny GEMMs (1 to 64 rows against a model's weight)
 against cuBLAS, on the GPU, in one run.
 
     python3 bench/skinny.py --out OUT.json [--ms 1,2,4,8,16,32]

@@ -1,6 +1,7 @@
 //===- TargetTest.cpp - presets, JSON target files, assembly round trip ---===//
 
 #include "SolDialect/Target.h"
+#include "SolDialect/KernelPath.h"
 #include "SolDialect/SolDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -250,6 +251,14 @@ TEST_F(TargetTest, JsonOutOfRangeFiguresAreRefused) {
   // Every preset keeps the ranges.
   for (StringRef name : getTargetPresetNames())
     EXPECT_TRUE(getTargetPreset(&context, name)) << name.str();
+}
+
+// The register budgets of plans are computed without the target, for
+// kRegistersPerSm: every preset has that many.
+TEST_F(TargetTest, PresetsHaveTheRegistersTheBudgetsAssume) {
+  for (StringRef name : getTargetPresetNames())
+    EXPECT_EQ(getTargetPreset(&context, name).getRegsPerSm(), kRegistersPerSm)
+        << name.str();
 }
 
 TEST_F(TargetTest, LaunchLimitsAreCudas) {

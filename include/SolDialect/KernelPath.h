@@ -114,6 +114,14 @@ struct LaunchSizes {
 };
 
 /// What a plan launches.
+/// Registers of an SM the register budgets (LaunchGeometry::minBlocksPerSm)
+/// are computed for: 64K 32-bit registers on compute capability 8.0-10.0
+/// (CUDA C++ Programming Guide, "Technical Specifications"). A plan's
+/// geometry is derived without the target, so a target file's other
+/// regs_per_sm does not reach the budget (a hint to ptxas: it costs speed,
+/// not correctness); TargetTest pins every preset to this figure.
+constexpr int64_t kRegistersPerSm = 64 * 1024;
+
 struct LaunchGeometry {
   SmallVector<int64_t, 3> grid, block;
   int64_t smem = 0;

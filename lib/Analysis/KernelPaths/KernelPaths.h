@@ -28,11 +28,6 @@ inline int64_t saturate(CheckedCount count) {
   return count.getOptional().value_or(std::numeric_limits<int64_t>::max());
 }
 
-/// Registers of an SM (compute capability 8.0-10.0: 64K 32-bit registers;
-/// CUDA C++ Programming Guide, "Technical Specifications"). Every preset's
-/// regs_per_sm agrees; a plan's geometry is derived without the target.
-constexpr int64_t kRegistersPerSm = 64 * 1024;
-
 /// The blocks per SM (LaunchGeometry::minBlocksPerSm) whose register budget
 /// lets each of a block's `threads` keep `vectors` 128-bit loads in flight
 /// beside its `accumulators` f32 sums: for a K loop that waits on its own
