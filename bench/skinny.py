@@ -4,7 +4,7 @@ against cuBLAS, on the GPU, in one run.
 
     python3 bench/skinny.py --out OUT.json [--ms 1,2,4,8,16,32]
         [--shapes llama3_8b.qo,...] [--ranks 3] [--paths swap_ab]
-        [--dtype bf16]
+        [--dtype bf16] [--previous EARLIER.json]
 
 For each weight (N, K) of SHAPES and each M, the implementations:
 
@@ -12,6 +12,10 @@ For each weight (N, K) of SHAPES and each M, the implementations:
   sol         sol's default plan for the static shape;
   sol_noswap  sol without the swap_ab path (paths=gemv,mma_sync,wgmma,
               wgmma_tma): what sol chose before it;
+  sol_previous  with --previous, the plan `sol` had in that earlier run
+              of this script (its own row of the same shape and M), forced
+              by its options: whether a change to the model chose faster
+              plans, timed in the same run (bench/NOTES.md section 37);
   PATH_rN     the cost model's N-th plan of each path of --paths
               (paths=PATH rank=N), for N < --ranks (or PATH:RANKS's own): whether the model's
               order is the measured one. --ranks all times every plan of
@@ -31,6 +35,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 
 import torch
@@ -64,11 +69,32 @@ def sol_text(m, n, k, dtype):
             f"  return %m : {o}\n}}")
 
 
-def implementations(m, n, k, dtype, ranks, paths):
+def plan_options(name):
+    """sol-to-ptx options that force the plan named as sol_plan_name names
+    it ("wgmma_tma64x128.pingpong/sk8", "mma_sync16x64/sk4"); None for a
+    plan they cannot name (swap_ab's K warps, a cluster)."""
+    match = re.fullmatch(r"([a-z_]+?)(\d+)x(\d+)(?:\.(\w+))?(?:/sk(\d+))?",
+                         name)
+    if not match:
+        return None
+    path, rows, cols, schedule, split = match.groups()
+    options = f"paths={path} tiles={rows}x{cols}"
+    if schedule:
+        options += f" schedules={schedule}"
+    return options + (f" split-k={split}" if split else " max-split-k=1")
+
+
+def implementations(m, n, k, dtype, ranks, paths, previous=None):
     """impl -> (function of (x, w), its sol compilation or None)."""
     import sol
     impls = {"cublas": (torch.nn.functional.linear, None)}
     options = {"sol": None, "sol_noswap": "paths=" + NO_SWAP_PATHS}
+    if previous:
+        options["sol_previous"] = plan_options(previous)
+        if options["sol_previous"] is None:
+            impls["sol_previous"] = (ValueError(
+                f"plan {previous} has no options that force it"), None)
+            del options["sol_previous"]
     every = set()    # paths whose every plan is timed
     for entry in paths:
         path, _, count = entry.partition(":")
@@ -111,7 +137,7 @@ def implementations(m, n, k, dtype, ranks, paths):
     return impls
 
 
-def measure(shape, m, dtype, ranks, paths, meta):
+def measure(shape, m, dtype, ranks, paths, meta, previous=None):
     from sol.inductor import l2_bytes
     n, k = SHAPES[shape]
     torch_dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
@@ -123,7 +149,7 @@ def measure(shape, m, dtype, ranks, paths, meta):
     sets = rotation([x, w], 3 * l2_bytes(0))
     rows = []
     for impl, (fn, compilation) in implementations(m, n, k, dtype, ranks,
-                                                   paths).items():
+                                                   paths, previous).items():
         row = dict(meta, shape=shape, n=n, k=k, m=m, dtype=dtype, impl=impl,
                    us=None, ok=False, plan=None, t_pred_us=None,
                    t_hbm_us=(n * k + m * k + m * n) * 2 / HBM_BYTES_PER_S
@@ -183,14 +209,22 @@ def main():
                         help="comma-separated paths whose ranks are timed, "
                         "each as PATH or PATH:RANKS (its own count)")
     parser.add_argument("--dtype", default="bf16", choices=["bf16", "f16"])
+    parser.add_argument("--previous",
+                        help="an earlier run's JSON: time its sol plans too")
     args = parser.parse_args()
+    previous = {}
+    if args.previous:
+        with open(args.previous) as f:
+            previous = {(r["shape"], r["m"]): r["plan"] for r in json.load(f)
+                        if r["impl"] == "sol" and r.get("plan")}
     meta = {"date": datetime.date.today().isoformat(),
             "card": torch.cuda.get_device_name(0)}
     rows = []
     for shape in args.shapes.split(","):
         for m in (int(v) for v in args.ms.split(",")):
             rows += measure(shape, m, args.dtype, args.ranks,
-                            args.paths.split(","), meta)
+                            args.paths.split(","), meta,
+                            previous.get((shape, m)))
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
             print("\n".join(summarize([r for r in rows if r["shape"] == shape

@@ -396,6 +396,40 @@ TEST_F(CostModelTest, SplitKPartialsGoThroughHbmWhenTheySpillL2) {
               0.01);
 }
 
+TEST_F(CostModelTest, TmaRingStreamsAFewBlocksAtItsInFlightRate) {
+  // 64 rows against a 4096 x 4096 weight on 64x256 tiles split 8 ways
+  // (128 units) on 16 blocks, each keeping 200 KB in flight: the SMs stream
+  // 16 x 200 KB per loaded round trip (4.0 TB/s, under the 4.32 the H200's
+  // HBM reaches), not the 16/132 share of SMs with work (0.52 TB/s). The
+  // partials (128 units of 64x256 f32, 8.4 MB) are written and read at 2/3
+  // of the weight's rate, and the split's round trip is the path's 1 us.
+  OwningOpRef<ModuleOp> module = matmul(64, 4096, 4096);
+  ASSERT_TRUE(module);
+  KernelWork work = countOpWork(firstMatmul(*module));
+  MatmulTiling ring;
+  ring.tileM = 64;
+  ring.tileN = 256;
+  ring.splitK = 8;
+  ring.blocks = 16;
+  ring.bytesInFlightPerBlock = 200000;
+  ring.partialsThroughHbm = true;
+  ring.splitKRoundTripUs = 1.0;
+  double partials = 4.0 * 128 * 64 * 256;
+  double rate = 16 * 200000 / (kLoadedHbmRoundTripUs * 1e-6);
+  ASSERT_LT(rate, h200.getHbmBytesPerSecond() * h200.getHbmEfficiency());
+  CostAttr cost = estimateCost(work, h200, &ring);
+  EXPECT_EQ(cost.getLimiter(), Limiter::hbm);
+  EXPECT_NEAR(cost.getTPredUs(),
+              h200.getLaunchUs() + 1.0 +
+                  (work.bytes + 1.5 * 2 * partials) / rate * 1e6,
+              0.01);
+  // Without a ring the share of SMs bounds the rate: 8x slower here.
+  MatmulTiling share = ring;
+  share.bytesInFlightPerBlock = 0;
+  EXPECT_GT(estimateCost(work, h200, &share).getTPredUs(),
+            5 * cost.getTPredUs());
+}
+
 TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       R"(func.func @f(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>) -> tensor<?x64xf16> {

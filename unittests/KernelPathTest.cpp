@@ -204,6 +204,22 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_EQ(swapAb.threads, 512);
   EXPECT_EQ(swapAb.registerBoundBlocksPerSm, 1);
   EXPECT_EQ(swapAb.weightBytesInFlightPerWarp, 4 * 2 * 32 * 16);
+  // wgmma_tma: the whole stage ring in flight (8 stages of a 64-row A box
+  // and a 128-row B box, 128 bytes a row), a 0.1 us K step, a 1 us split
+  // round trip and the partials through HBM.
+  MatmulShape mid = shape(64, 4096, 4096);
+  MatmulTiling tma =
+      getMatmulTiling(getWgmmaTmaPlan(&context, mid, 128, 8, 1, 132,
+                                      ConsumerSchedule::pingpong, 64, 4),
+                      sizes(mid));
+  EXPECT_EQ(tma.bytesInFlightPerBlock, 8 * (64 + 128) * 128);
+  EXPECT_EQ(tma.kStepUs, 0.1);
+  EXPECT_EQ(tma.tileK, 64);
+  EXPECT_EQ(tma.splitKRoundTripUs, 1.0);
+  EXPECT_TRUE(tma.partialsThroughHbm);
+  EXPECT_EQ(mma.bytesInFlightPerBlock, 0);
+  EXPECT_FALSE(mma.splitKRoundTripUs.has_value());
+  EXPECT_FALSE(mma.partialsThroughHbm);
   // 32 rows on 8 warps: 2 x (2 + 4) vectors, 16 accumulators and 16 more,
   // 80 registers: three 256-thread blocks an SM.
   MatmulShape tokens32 = shape(32, 2048, 2048);

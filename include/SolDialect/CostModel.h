@@ -189,6 +189,18 @@ struct MatmulTiling {
   /// registers (KernelPathInfo::getWeightBytesInFlightPerWarp); 0: the
   /// model's share of SMs with work bounds the HBM rate instead.
   int64_t weightBytesInFlightPerWarp = 0;
+  /// Bytes each block's load pipeline keeps in flight where a producer
+  /// issues them ahead of use (KernelPathInfo::getBytesInFlightPerBlock: a
+  /// TMA stage ring); 0: not such a path.
+  int64_t bytesInFlightPerBlock = 0;
+  /// Microseconds a split-K tile's partials' arrival and last-arrival sum
+  /// add after the K loop where the path measured its own
+  /// (KernelPathInfo::getSplitKRoundTripUs); none: the model's default.
+  std::optional<double> splitKRoundTripUs;
+  /// Whether the split's partials are priced as HBM traffic of their own
+  /// (the path's round trip was measured without them); else through L2
+  /// where they fit.
+  bool partialsThroughHbm = false;
   /// Warps of a block that run the MMAs and then the epilogue of one tile
   /// (0: all).
   int64_t consumerWarps = 0;

@@ -217,6 +217,20 @@ public:
   virtual int64_t getWeightBytesInFlightPerWarp(PlanAttr plan) const {
     return 0;
   }
+  /// Bytes of both operands each block keeps in flight, for a path whose
+  /// producer issues its loads ahead of use into a ring of stages (TMA): the
+  /// cost model caps each SM's HBM rate at its blocks' bytes over a loaded
+  /// round trip, as for the warps above. 0: not such a path.
+  virtual int64_t getBytesInFlightPerBlock(PlanAttr plan) const { return 0; }
+  /// Microseconds the split-K scheme (SplitKReduction.cpp) adds after a
+  /// split tile's K loop on this path, as measured; none: the model's
+  /// default.
+  virtual std::optional<double> getSplitKRoundTripUs() const {
+    return std::nullopt;
+  }
+  /// Whether that round trip was measured without the partials' traffic,
+  /// which the cost model then prices as HBM bytes.
+  virtual bool pricesPartialsThroughHbm() const { return false; }
   /// Warps of a block that only feed the others (a TMA producer warpgroup).
   virtual int64_t getProducerWarps(PlanAttr plan) const { return 0; }
   /// Whether consumer warpgroups take whole tiles in turn, one's epilogue

@@ -405,6 +405,9 @@ static constexpr double kPingPongLoneTileSlowdown = 1.11;
 /// The partial tiles' round trip of a split-K matmul (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
 
+/// HBM bytes each byte of split K's partials costs, per trip (see its use).
+static constexpr double kPartialsHbmCost = 1.5;
+
 /// Whether `bytes` re-read through L2 take more than the 3/4 of it that a
 /// matmul's streaming operands leave them (see the uses: B's re-reads, split
 /// K's partials).
@@ -584,18 +587,27 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     double l2Rate = target.getL2Gbps() * 1e9;
     if (exceedsL2Share(work.matmulRhsBytes, target))
       l2Rate *= kL2RateBeyondCapacity;
-    // Split K's partials are written once and read once: through L2 where
-    // they fit beside the streaming operands, else through HBM, competing
-    // with the weight. Measured on the H200 (2026-12-03, bench/results/
-    // 2026-12-03-h200-s8-smallm, the sweep's small-m-tma run): 14336x4096 at
-    // M = 128 on 128x128 ping-pong tiles split 8 ways (896 units, 59 MB of
-    // partials, more than L2) ran 104 us where this model without the
-    // partials said 39.2 and the unsplit 128x128 wgmma tile ran 45.7; 4096 x
-    // 4096 at M = 256 split 6 (25 MB) ran 33.5 us against 23.8 predicted.
-    // The constant round trip below stays for the latency of the arrival.
+    // Split K's partials are written once and read back once by the tile's
+    // last arrival. Where the path measured them apart from its round trip
+    // (wgmma_tma), through HBM: the weight streaming through L2 beside them
+    // evicts them whatever their size, and their scalar stores and the last
+    // arrival's loads move at 2/3 of the weight stream's rate. Measured on
+    // the H200 (2026-12-05, bench/results/2026-12-05-h200-s14-mid,
+    // bench/NOTES.md section 37): at 64 rows, 14336x4096 on 64x128 tiles
+    // ran 34.4 us unsplit and 54.6 split 8 ways (29 MB of partials), 2048 x
+    // 8192 0.57 us more per MB of partials; fitted with the TMA path's
+    // facts over 346 plans, factors 1.25-1.5 fit equally, 1 or 2 worse.
+    // Elsewhere through L2 where they fit beside the streaming operands,
+    // else through HBM, competing with the weight (2026-12-03, bench/
+    // results/2026-12-03-h200-s8-smallm: 14336x4096 at M = 128 on 128x128
+    // tiles split 8, 59 MB of partials, ran 104 us where the model without
+    // them said 39.2); the mma.sync round trip measured below holds the
+    // rest of their cost.
     if (tiling) {
       double workspaceBytes = getSplitKWorkspaceBytes(plan);
-      if (exceedsL2Share(workspaceBytes, target))
+      if (tiling->partialsThroughHbm)
+        hbmBytes += kPartialsHbmCost * 2 * workspaceBytes;
+      else if (exceedsL2Share(workspaceBytes, target))
         hbmBytes += 2 * workspaceBytes;
       else
         l2Bytes += 2 * workspaceBytes;
@@ -731,7 +743,20 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     int64_t blocks = tiling->blocks > 0 ? tiling->blocks
                                         : planFromTiling(work, *tiling).units();
     int64_t smCount = target.getSmCount();
-    if (tiling->weightBytesInFlightPerWarp > 0 && tiling->threads > 0) {
+    if (tiling->bytesInFlightPerBlock > 0) {
+      // A producer's stage ring in flight per block: each SM streams its
+      // resident blocks' rings per loaded round trip (Little's law), which
+      // a few SMs with deep rings can take most of HBM with.
+      int64_t resident =
+          std::min<int64_t>(getResidentBlocksPerSm(*tiling, target),
+                            llvm::divideCeil(blocks, smCount));
+      double perSmRate = static_cast<double>(resident) *
+                         tiling->bytesInFlightPerBlock /
+                         (kLoadedHbmRoundTripUs * 1e-6);
+      hbmRate = std::min(
+          hbmRate,
+          static_cast<double>(std::min<int64_t>(blocks, smCount)) * perSmRate);
+    } else if (tiling->weightBytesInFlightPerWarp > 0 && tiling->threads > 0) {
       // Warps that wait on their own loads: each SM streams its resident
       // warps' bytes in flight per loaded round trip (Little's law), which
       // a few SMs with many warps each can exceed their share of HBM by.
@@ -769,11 +794,10 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   // tiles split 4 ways ran 9.8-11.2 us where the K loop and the launch
   // predict 6.3 us; the 4.2 us between is priced here as a constant (one
   // shape measured; its dependence on the tile and the split is not).
-  // wgmma_tma's split K (small-m-tma) runs the same scheme per consumer
-  // warp and is priced with the same constant, measured on mma.sync only:
-  // its own round trip is not measured yet.
+  // A path that measured its own round trip says so (wgmma_tma's consumer
+  // warps arrive one by one, no block barrier: 1 us).
   if (work.hasMatmul() && tiling && tiling->splitK > 1)
-    tPred += kSplitKRoundTripUs * 1e-6;
+    tPred += tiling->splitKRoundTripUs.value_or(kSplitKRoundTripUs) * 1e-6;
   Limiter limiter =
       launch >= dominant.seconds ? Limiter::launch : dominant.limiter;
 

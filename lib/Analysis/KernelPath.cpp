@@ -109,6 +109,9 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.copiedByConsumers = consumersCopyOperands();
   tiling.hbmEfficiencyShare = getHbmEfficiencyShare(plan);
   tiling.weightBytesInFlightPerWarp = getWeightBytesInFlightPerWarp(plan);
+  tiling.bytesInFlightPerBlock = getBytesInFlightPerBlock(plan);
+  tiling.splitKRoundTripUs = getSplitKRoundTripUs();
+  tiling.partialsThroughHbm = pricesPartialsThroughHbm();
   tiling.pingpong = isPingPong(plan);
   // The consumers are the warps past the producers: all of them on each
   // tile (cooperative), or half on each (ping-pong).

@@ -4,7 +4,8 @@
 
 // small-m-tma (issue 19) lets wgmma_tma offer 64-row ping-pong tiles and K
 // split over 2, 3, 4, 6 or 8 units, priced by the cost model like every
-// other plan, the split's partials included (through L2 here: they fit).
+// other plan, the split's partials included (through HBM, at 2/3 of the
+// weight's rate: bench/NOTES.md section 37).
 // On by default since the sweep timed them (bench/results/2026-12-03-h200-
 // s8-smallm); small-m-tma=false gives the plans sol chose without them.
 // split-k=N (test-only) keeps the plans that split K exactly N ways.
@@ -16,17 +17,20 @@
 // WITHOUT-LABEL: func.func @o_proj_decode16_keeps_swap_ab
 //       WITHOUT:   plan = #sol.plan<path = swap_ab, tile = [16, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>
 
-// 64-token down projection (K = 14336): 64-row tiles, K split 8 ways,
-// 256 units on 132 blocks: 37.1 us against mma.sync's 66.4.
+// 64-token down projection (K = 14336): 64-row tiles, K split 2 ways (64
+// blocks whose stage rings stream the weight at the HBM rate; more splits
+// only add partials): 35.3 us against mma.sync's 66.4. Measured on an H100
+// (2026-12-05, bench/results/2026-12-05-h100-s15-refit): 46.9 us, the
+// model's next three plans 47.7-49.6, cuBLAS 47.3.
 // CHECK-LABEL: func.func @down_decode64_takes_short_split_tiles
-//       CHECK:   t_pred_us = 37.059, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 8, schedule = pingpong>
+//       CHECK:   t_pred_us = 35.347, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>
 // WITHOUT-LABEL: func.func @down_decode64_takes_short_split_tiles
 //       WITHOUT:   t_pred_us = 66.379, {{.*}}plan = #sol.plan<path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>
 
 // A narrow deep weight (N = 256, K = 7168) at 512 rows: 16 tiles of 64x128
-// leave most SMs idle until K is split 6 ways (14.5 us against 22.7).
+// leave most SMs idle until K is split 6 ways (10.8 us against 22.7).
 // CHECK-LABEL: func.func @narrow_deep512_splits_k
-//       CHECK:   t_pred_us = 14.495, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>
+//       CHECK:   t_pred_us = 10.769, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>
 // WITHOUT-LABEL: func.func @narrow_deep512_splits_k
 //       WITHOUT:   t_pred_us = 22.705, {{.*}}plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 4>
 // SPLIT3-LABEL: func.func @narrow_deep512_splits_k

@@ -239,6 +239,44 @@ public:
     return plan.getSchedule() == ConsumerSchedule::pingpong;
   }
 
+  // The three facts below were fitted together on the H200 (2026-12-05,
+  // bench/results/2026-12-05-h200-s14-mid, bench/NOTES.md section 37): the
+  // 346 wgmma_tma plans timed at 40 and 64 rows against 11 decode weights
+  // (64- and 128-row tiles, split 1-8). With the model's earlier terms
+  // (share-of-SMs HBM rate, mma.sync's K step and split round trip,
+  // partials in L2) its median error there was 17 % and its pick 21 %
+  // slower than the best plan on average; with these, 8 % and 3 %.
+
+  /// The whole stage ring: TMA keeps every stage's A and B boxes in flight
+  /// while the consumers drain the others. 8 stages of 64x128 tiles hold
+  /// 196 KB, ~245 GB/s per SM over the loaded round trip: a weight of a few
+  /// MB on 16-48 blocks streamed at 1.6-3.6 TB/s where the share of SMs
+  /// with work said 0.5-1.6 (2b.kv at 64 rows: 7.7 us measured for 4 MB
+  /// on 16 blocks, 13.8 predicted). Rates from 140 to 250 GB/s per SM fit
+  /// the plans equally.
+  int64_t getBytesInFlightPerBlock(PlanAttr plan) const override {
+    ArrayRef<int64_t> tile = plan.getTile();
+    return getWgmmaSmemBytes(tile[1], plan.getStages(), tile[0]);
+  }
+  /// A consumer warp's partials, its arrival and (last) the sum of the
+  /// others' (emitSplitKEpilogue): 1 us over the unsplit kernel, where the
+  /// mma.sync path's block-wide scheme measured 4.2; the partials' bytes
+  /// are priced apart (CostModel.cpp). The data fit 1 us equally well as a
+  /// fill every TMA kernel pays (its unsplit plans measured 3-6 % over the
+  /// model), but as a fill it tipped mid-M near-ties (2048 x 2048 at 1024
+  /// rows) to the cp.async wgmma path, which then ran 1.1-1.25x slower
+  /// (H100, 2026-12-05, bench/results/2026-12-05-h100-s15-refit/
+  /// skinny-midm.json): the split's cost it stays.
+  std::optional<double> getSplitKRoundTripUs() const override { return 1.0; }
+  bool pricesPartialsThroughHbm() const override { return true; }
+  /// The ring hides each step's loads: a step costs its wgmma issue and two
+  /// barriers, not a round trip. Step costs of 0 to 0.2 us fit the plans
+  /// above equally; 0.25 and more (mma.sync's 0.28) price deep K loops
+  /// that the ring hid and move picks to shallower splits that ran slower.
+  KStep getKStep(PlanAttr plan) const override {
+    return {plan.getTile()[2], 0.1};
+  }
+
   /// Persistent: at most one block per SM (the stage ring fills its shared
   /// memory), whole clusters only; never more blocks than cluster-sized
   /// groups of tiles.
