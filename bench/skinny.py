@@ -13,9 +13,10 @@ For each weight (N, K) of SHAPES and each M, the implementations:
   sol_noswap  sol without the swap_ab path (paths=gemv,mma_sync,wgmma,
               wgmma_tma): what sol chose before it;
   sol_previous  with --previous, the plan `sol` had in that earlier run
-              of this script (its own row of the same shape and M), forced
-              by its options: whether a change to the model chose faster
-              plans, timed in the same run (bench/NOTES.md section 37);
+              of this script (its own row of the same shape and M), asked
+              for by its options (an error row where they give another
+              plan): whether a change to the model chose faster plans,
+              timed in the same run (bench/NOTES.md section 37);
   PATH_rN     the cost model's N-th plan of each path of --paths
               (paths=PATH rank=N), for N < --ranks (or PATH:RANKS's own): whether the model's
               order is the measured one. --ranks all times every plan of
@@ -43,7 +44,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep import rotating, rotation  # noqa: E402
 from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
-                    sol_runner, time_graph_call)
+                    sol_plan_name, sol_runner, time_graph_call)
 
 # name -> (N, K): decode's weights in real models (their configs on the
 # Hugging Face hub): attention q/o, the GQA k/v projection, the MLP's gate
@@ -70,9 +71,10 @@ def sol_text(m, n, k, dtype):
 
 
 def plan_options(name):
-    """sol-to-ptx options that force the plan named as sol_plan_name names
+    """sol-to-ptx options asking for the plan named as sol_plan_name names
     it ("wgmma_tma64x128.pingpong/sk8", "mma_sync16x64/sk4"); None for a
-    plan they cannot name (swap_ab's K warps, a cluster)."""
+    plan they cannot name (swap_ab's K warps, a cluster). `tiles` binds the
+    wgmma paths only: implementations() checks the plan they gave."""
     match = re.fullmatch(r"([a-z_]+?)(\d+)x(\d+)(?:\.(\w+))?(?:/sk(\d+))?",
                          name)
     if not match:
@@ -108,8 +110,8 @@ def implementations(m, n, k, dtype, ranks, paths, previous=None):
     ranked = {}      # path -> the plans its ranks compiled
     done = set()     # paths whose ranks ran past their last candidate
     for name, option in options.items():
-        path = name.rsplit("_r", 1)[0] if name not in ("sol", "sol_noswap") \
-            else None
+        path = name.rsplit("_r", 1)[0] \
+            if name not in ("sol", "sol_noswap", "sol_previous") else None
         if path in done:
             continue
         try:
@@ -134,6 +136,15 @@ def implementations(m, n, k, dtype, ranks, paths, previous=None):
             continue
         run = sol_runner(compilation)
         impls[name] = (lambda x, w, run=run: run([x, w])[0], compilation)
+    # The options name a tile only for the wgmma paths (sol-tile's `tiles`):
+    # elsewhere they may give another plan, which must not pass for it.
+    fn, compilation = impls.get("sol_previous", (None, None))
+    if compilation is not None:
+        got = sol_plan_name(compilation.kernels[0].manifest["plan"])
+        if got != previous:
+            impls["sol_previous"] = (ValueError(
+                f"options {options['sol_previous']!r} gave {got}, not "
+                f"{previous}"), None)
     return impls
 
 

@@ -186,8 +186,9 @@ struct MatmulTiling {
   /// (KernelPathInfo::getHbmEfficiencyShare).
   double hbmEfficiencyShare = 1.0;
   /// Weight bytes each warp keeps in flight where its loads go straight to
-  /// registers (KernelPathInfo::getWeightBytesInFlightPerWarp); 0: the
-  /// model's share of SMs with work bounds the HBM rate instead.
+  /// registers (KernelPathInfo::getWeightBytesInFlightPerWarp); 0 with no
+  /// bytesInFlightPerBlock either: the model's share of SMs with work
+  /// bounds the HBM rate instead.
   int64_t weightBytesInFlightPerWarp = 0;
   /// Bytes each block's load pipeline keeps in flight where a producer
   /// issues them ahead of use (KernelPathInfo::getBytesInFlightPerBlock: a

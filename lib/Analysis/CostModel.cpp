@@ -743,28 +743,21 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     int64_t blocks = tiling->blocks > 0 ? tiling->blocks
                                         : planFromTiling(work, *tiling).units();
     int64_t smCount = target.getSmCount();
-    if (tiling->bytesInFlightPerBlock > 0) {
-      // A producer's stage ring in flight per block: each SM streams its
-      // resident blocks' rings per loaded round trip (Little's law), which
-      // a few SMs with deep rings can take most of HBM with.
+    // Loads a block keeps in flight: a producer's whole stage ring (TMA),
+    // or each warp's own loads where the warps wait on them.
+    double blockBytesInFlight =
+        static_cast<double>(tiling->bytesInFlightPerBlock);
+    if (blockBytesInFlight <= 0 && tiling->threads > 0)
+      blockBytesInFlight = static_cast<double>(tiling->threads / 32) *
+                           tiling->weightBytesInFlightPerWarp;
+    if (blockBytesInFlight > 0) {
+      // Each SM streams its resident blocks' bytes in flight per loaded
+      // round trip (Little's law), which a few SMs with deep queues can
+      // take more than their share of HBM with.
       int64_t resident =
           std::min<int64_t>(getResidentBlocksPerSm(*tiling, target),
                             llvm::divideCeil(blocks, smCount));
-      double perSmRate = static_cast<double>(resident) *
-                         tiling->bytesInFlightPerBlock /
-                         (kLoadedHbmRoundTripUs * 1e-6);
-      hbmRate = std::min(
-          hbmRate,
-          static_cast<double>(std::min<int64_t>(blocks, smCount)) * perSmRate);
-    } else if (tiling->weightBytesInFlightPerWarp > 0 && tiling->threads > 0) {
-      // Warps that wait on their own loads: each SM streams its resident
-      // warps' bytes in flight per loaded round trip (Little's law), which
-      // a few SMs with many warps each can exceed their share of HBM by.
-      int64_t resident =
-          std::min<int64_t>(getResidentBlocksPerSm(*tiling, target),
-                            llvm::divideCeil(blocks, smCount));
-      double perSmRate = static_cast<double>(resident) * tiling->threads / 32 *
-                         tiling->weightBytesInFlightPerWarp /
+      double perSmRate = static_cast<double>(resident) * blockBytesInFlight /
                          (kLoadedHbmRoundTripUs * 1e-6);
       hbmRate = std::min(
           hbmRate,

@@ -239,7 +239,7 @@ public:
     return plan.getSchedule() == ConsumerSchedule::pingpong;
   }
 
-  // The three facts below were fitted together on the H200 (2026-12-05,
+  // The four facts below were fitted together on the H200 (2026-12-05,
   // bench/results/2026-12-05-h200-s14-mid, bench/NOTES.md section 37): the
   // 346 wgmma_tma plans timed at 40 and 64 rows against 11 decode weights
   // (64- and 128-row tiles, split 1-8). With the model's earlier terms
@@ -249,11 +249,11 @@ public:
 
   /// The whole stage ring: TMA keeps every stage's A and B boxes in flight
   /// while the consumers drain the others. 8 stages of 64x128 tiles hold
-  /// 196 KB, ~245 GB/s per SM over the loaded round trip: a weight of a few
-  /// MB on 16-48 blocks streamed at 1.6-3.6 TB/s where the share of SMs
-  /// with work said 0.5-1.6 (2b.kv at 64 rows: 7.7 us measured for 4 MB
-  /// on 16 blocks, 13.8 predicted). Rates from 140 to 250 GB/s per SM fit
-  /// the plans equally.
+  /// 196 KB, ~245 GB/s per SM over the loaded round trip, where the share
+  /// of SMs with work gave 16 blocks 0.52 TB/s in all: the 2 MB 512 x 2048
+  /// weight at 64 rows on 16 blocks (split 4) ran 7.7 us against 13.8
+  /// predicted that way, 256 x 7168 on 12 blocks (split 6) 10.5 against
+  /// 20.9. Rates from 140 to 250 GB/s per SM fit the plans equally.
   int64_t getBytesInFlightPerBlock(PlanAttr plan) const override {
     ArrayRef<int64_t> tile = plan.getTile();
     return getWgmmaSmemBytes(tile[1], plan.getStages(), tile[0]);
