@@ -434,6 +434,45 @@ TEST_F(CostModelTest, TmaRingStreamsAFewBlocksAtItsInFlightRate) {
               0.01);
 }
 
+TEST_F(CostModelTest, CopiesOfTheComputeWarpsMoveAtEachSmsRate) {
+  // 64 rows against a 4096 x 4096 weight on 16x64 tiles: A is re-read once
+  // per column of tiles (64), B once per row (4), 168 MB through L2. Where
+  // the compute warps copy them (cp.async), each SM with work moves 42
+  // bytes a ns: 132 SMs of the 256 blocks' grid give 5.5 TB/s, not the
+  // target's 10.8; a grid of 64 blocks has 64 SMs' worth. The 256 tiles
+  // fill 256 of two waves' 264 slots.
+  OwningOpRef<ModuleOp> module = matmul(64, 4096, 4096);
+  ASSERT_TRUE(module);
+  KernelWork work = countOpWork(firstMatmul(*module));
+  MatmulTiling copied;
+  copied.tileM = 16;
+  copied.tileN = 64;
+  copied.blocks = 256;
+  copied.smCopyBytesPerUs = 42000;
+  double l2Bytes = static_cast<double>(work.matmulLhsBytes) * 64 +
+                   static_cast<double>(work.matmulRhsBytes) * 4;
+  double waveEfficiency = 256.0 / 264;
+  CostAttr cost = estimateCost(work, h200, &copied);
+  EXPECT_EQ(cost.getLimiter(), Limiter::l2);
+  EXPECT_NEAR(cost.getTPredUs(),
+              h200.getLaunchUs() +
+                  l2Bytes / (42000 * 1e6 * 132) / waveEfficiency * 1e6,
+              0.01);
+  MatmulTiling fewer = copied;
+  fewer.blocks = 64;
+  EXPECT_NEAR(estimateCost(work, h200, &fewer).getTPredUs(),
+              h200.getLaunchUs() +
+                  l2Bytes / (42000 * 1e6 * 64) / waveEfficiency * 1e6,
+              0.01);
+  // Without the path's rate, the target's.
+  MatmulTiling target = copied;
+  target.smCopyBytesPerUs = 0;
+  EXPECT_NEAR(estimateCost(work, h200, &target).getTPredUs(),
+              h200.getLaunchUs() +
+                  l2Bytes / (h200.getL2Gbps() * 1e9) / waveEfficiency * 1e6,
+              0.01);
+}
+
 TEST_F(CostModelTest, DynamicShapesAreUnknownNeverANumber) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       R"(func.func @f(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>) -> tensor<?x64xf16> {

@@ -160,9 +160,11 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_TRUE(pingpong.pingpong);
   EXPECT_EQ(pingpong.threads, kWgmmaTmaThreads);
   EXPECT_EQ(pingpong.path, KernelPath::wgmma_tma);
-  // The cp.async paths copy with the consumer warps at the model's
-  // pipelined step latency; their 16-row tiles reach part of the HBM rate
-  // (0.72 with 64 columns and more, 0.54 with 16). gemv is no tensor-core
+  // The cp.async paths copy with the consumer warps. mma.sync's step costs
+  // 0.1 us at least, each SM with work copies 42 bytes a ns of 64-deep
+  // tiles and 24 of 32-deep ones, a split's round trip is 1 us, and its
+  // 16-row tiles reach part of the HBM rate (0.72 with 64 columns and more,
+  // 0.54 with 16). gemv is no tensor-core
   // path; its warps walk K 32 x 8 halves a step, its 4 steps in flight at
   // once (0.07 us a step, 0.01 more for each row past the first), with the
   // registers for them: K = 64 is one step, so 1 x (1 + 4 rows) vectors and
@@ -172,7 +174,9 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_TRUE(mma.copiedByConsumers);
   EXPECT_TRUE(mma.tensorCores);
   EXPECT_EQ(mma.consumerWarps, 0);
-  EXPECT_EQ(mma.kStepUs, 0);
+  EXPECT_EQ(mma.kStepUs, 0.1);
+  EXPECT_EQ(mma.tileK, 32);
+  EXPECT_EQ(mma.smCopyBytesPerUs, 24000);
   EXPECT_EQ(mma.hbmEfficiencyShare, 0.72);
   EXPECT_EQ(mma.registerBoundBlocksPerSm, 0);
   MatmulShape wide = shape(8, 14336, 4096);
@@ -181,6 +185,11 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
                       sizes(wide))
           .hbmEfficiencyShare,
       0.54);
+  EXPECT_EQ(
+      getMatmulTiling(getMmaSyncPlan(&context, wide, {16, 16, 64, 1, 1, 6}),
+                      sizes(wide))
+          .smCopyBytesPerUs,
+      42000);
   MatmulTiling gemv = getMatmulTiling(getGemvPlan(&context, shape(4, 64, 64)),
                                       sizes(shape(4, 64, 64)));
   EXPECT_FALSE(gemv.tensorCores);
@@ -217,8 +226,9 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
   EXPECT_EQ(tma.tileK, 64);
   EXPECT_EQ(tma.splitKRoundTripUs, 1.0);
   EXPECT_TRUE(tma.partialsThroughHbm);
+  EXPECT_EQ(tma.smCopyBytesPerUs, 0);
   EXPECT_EQ(mma.bytesInFlightPerBlock, 0);
-  EXPECT_FALSE(mma.splitKRoundTripUs.has_value());
+  EXPECT_EQ(mma.splitKRoundTripUs, 1.0);
   EXPECT_FALSE(mma.partialsThroughHbm);
   // 32 rows on 8 warps: 2 x (2 + 4) vectors, 16 accumulators and 16 more,
   // 80 registers: three 256-thread blocks an SM.

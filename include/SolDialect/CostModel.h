@@ -194,6 +194,10 @@ struct MatmulTiling {
   /// issues them ahead of use (KernelPathInfo::getBytesInFlightPerBlock: a
   /// TMA stage ring); 0: not such a path.
   int64_t bytesInFlightPerBlock = 0;
+  /// Bytes per microsecond each SM with work copies into shared memory
+  /// where the path measured it (KernelPathInfo::getSmCopyBytesPerUs); 0:
+  /// the target's L2 rate bounds the operand re-reads.
+  double smCopyBytesPerUs = 0;
   /// Microseconds a split-K tile's partials' arrival and last-arrival sum
   /// add after the K loop where the path measured its own
   /// (KernelPathInfo::getSplitKRoundTripUs); none: the model's default.

@@ -222,6 +222,12 @@ public:
   /// cost model caps each SM's HBM rate at its blocks' bytes over a loaded
   /// round trip, as for the warps above. 0: not such a path.
   virtual int64_t getBytesInFlightPerBlock(PlanAttr plan) const { return 0; }
+  /// Bytes per microsecond each SM with work copies from L2 into shared
+  /// memory, for a path whose compute warps issue their own copies
+  /// (cp.async), as measured: the cost model prices the tiles' operand
+  /// re-reads at this rate times the SMs with work. 0: at the target's L2
+  /// rate.
+  virtual double getSmCopyBytesPerUs(PlanAttr plan) const { return 0; }
   /// Microseconds the split-K scheme (SplitKReduction.cpp) adds after a
   /// split tile's K loop on this path, as measured; none: the model's
   /// default.

@@ -402,7 +402,8 @@ static constexpr double kPingPongClusterCoupling = 1.13;
 /// each (see its use).
 static constexpr double kPingPongLoneTileSlowdown = 1.11;
 
-/// The partial tiles' round trip of a split-K matmul (see its use).
+/// The partial tiles' round trip of a split-K matmul on a path that
+/// measured none (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
 
 /// HBM bytes each byte of split K's partials costs, per trip (see its use).
@@ -587,6 +588,17 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     double l2Rate = target.getL2Gbps() * 1e9;
     if (exceedsL2Share(work.matmulRhsBytes, target))
       l2Rate *= kL2RateBeyondCapacity;
+    // Where the compute warps copy their own operands (cp.async), each SM
+    // with work moves them at the path's measured rate, which is below what
+    // L2 gives the TMA engine; measured with weights of up to 117 MB, so
+    // L2's capacity is in that figure.
+    if (tiling && tiling->smCopyBytesPerUs > 0) {
+      int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
+      l2Rate = std::min(
+          target.getL2Gbps() * 1e9,
+          tiling->smCopyBytesPerUs * 1e6 *
+              static_cast<double>(std::min(blocks, target.getSmCount())));
+    }
     // Split K's partials are written once and read back once by the tile's
     // last arrival. Where the path measured them apart from its round trip
     // (wgmma_tma), through HBM: the weight streaming through L2 beside them
@@ -781,14 +793,14 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
   });
   double tPred = launch + dominant.seconds + tEpiloguePred;
   // Split K across blocks: each block's f32 partial tile goes through L2 and
-  // an arrival count, and the last block of a tile sums them in order before
-  // its epilogue. Measured on the H200 (2026-11-30, bench/results/
-  // 2026-11-30-h200-run2.json and -s3-final): the 16-token decode on 16x64
-  // tiles split 4 ways ran 9.8-11.2 us where the K loop and the launch
-  // predict 6.3 us; the 4.2 us between is priced here as a constant (one
-  // shape measured; its dependence on the tile and the split is not).
-  // A path that measured its own round trip says so (wgmma_tma's consumer
-  // warps arrive one by one, no block barrier: 1 us).
+  // an arrival count, and the last block of a tile sums them before its
+  // epilogue. Each path that splits K measured its own round trip
+  // (getSplitKRoundTripUs: 1 us on mma.sync and on wgmma_tma); the default
+  // is the first figure, from before the K step was measured per path
+  // (H200, 2026-11-30, bench/results/2026-11-30-h200-run2.json: 16-token
+  // decode on 16x64 tiles split 4 ways ran 9.8-11.2 us where the K loop at
+  // 0.28 us a step and the launch predicted 6.3), a conservative price for
+  // a path that measured none.
   if (work.hasMatmul() && tiling && tiling->splitK > 1)
     tPred += tiling->splitKRoundTripUs.value_or(kSplitKRoundTripUs) * 1e-6;
   Limiter limiter =

@@ -110,6 +110,7 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.hbmEfficiencyShare = getHbmEfficiencyShare(plan);
   tiling.weightBytesInFlightPerWarp = getWeightBytesInFlightPerWarp(plan);
   tiling.bytesInFlightPerBlock = getBytesInFlightPerBlock(plan);
+  tiling.smCopyBytesPerUs = getSmCopyBytesPerUs(plan);
   tiling.splitKRoundTripUs = getSplitKRoundTripUs();
   tiling.partialsThroughHbm = pricesPartialsThroughHbm();
   tiling.pingpong = isPingPong(plan);

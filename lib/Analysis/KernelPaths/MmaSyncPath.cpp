@@ -165,6 +165,31 @@ public:
   double getHbmEfficiencyShare(PlanAttr plan) const override {
     return plan.getTile()[1] >= 64 ? 0.72 : 0.54;
   }
+  /// What the warps' cp.async copies into padded shared memory move per SM
+  /// with work, whatever the blocks per SM: 42 bytes per ns for 64-deep
+  /// tiles (128-byte rows of each operand), 24 for 32-deep ones (64-byte
+  /// rows, half a cache line per copy). Fitted on the H200 (bench/results/
+  /// 2026-12-04-h200-s13-skinny and 2026-12-05-h200-s14-mid: 86 mma.sync
+  /// plans of 2-64 rows on 11 weights of 0.5-117 MB, bench/NOTES.md section
+  /// 38) with the K step and round trip below: median error 5 %, where the
+  /// target's 10.8 TB/s of L2, a 0.28 us step and a 4.2 us round trip gave
+  /// 34 % (under on the wide weights by up to 1.7x, over on the narrow ones
+  /// by up to 1.6x). 42 x 132 SMs is 5.5 TB/s. Not measured on other chips.
+  double getSmCopyBytesPerUs(PlanAttr plan) const override {
+    return plan.getTile()[2] * 2 >= 128 ? 42000 : 24000;
+  }
+  /// The step's floor once copies bound it no longer: a stage's barrier and
+  /// its MMAs. Steps of 0.05-0.2 us fit the plans above equally (none is
+  /// bound by it); 0.28, measured on 2026-11-29 before the register budget,
+  /// priced 16x16 tiles 1.5-2.3x over.
+  KStep getKStep(PlanAttr plan) const override {
+    return {plan.getTile()[2], 0.1};
+  }
+  /// The blocks' partials through L2, an arrival count and the last
+  /// arrival's sum: 1 us over the unsplit kernel, fitted with the terms
+  /// above (0.75 and 1.25 fit within a point of median error; the 4.2 of
+  /// the default over-priced every split plan of a narrow weight by 3 us).
+  std::optional<double> getSplitKRoundTripUs() const override { return 1.0; }
   /// mma.sync cannot issue at Hopper's wgmma rate: sol's mma.sync kernel
   /// measured 254 TFLOP/s on the o_proj prefill (H200, 2026-11-29,
   /// bench/results/2026-11-29-h200-gpu-check), 0.257 of 989, i.e. 0.37 of

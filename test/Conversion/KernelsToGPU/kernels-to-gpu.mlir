@@ -10,11 +10,11 @@
 // functions are gone: launching is the runtime's job.
 // CHECK-LABEL: gpu.module @mma_sync_residual_matmul_0
 //       CHECK:   gpu.func @mma_sync_residual_matmul_0(%[[A:.*]]: memref<9216xf16>, %[[B:.*]]: memref<20480xf16>, %[[R:.*]]: memref<720xf16>, %[[O:.*]]: memref<720xf16>) kernel
-//  CHECK-SAME:     known_block_size = array<i32: 32, 1, 1>
-//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 16, 256]
+//  CHECK-SAME:     known_block_size = array<i32: 64, 1, 1>
+//  CHECK-SAME:     sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64]
 //       CHECK:     gpu.dynamic_shared_memory
-//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<4x16x264xf16, #gpu.address_space<workgroup>>
-//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<4x16x264xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SA:.*]] = memref.view {{.*}} to memref<4x16x72xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[SB:.*]] = memref.view {{.*}} to memref<4x32x72xf16, #gpu.address_space<workgroup>>
 //       CHECK:     %[[VALID:.*]] = arith.select %{{.*}}, %c8, %c0 : index
 //       CHECK:     nvgpu.device_async_copy %[[A]][%{{.*}}], %[[SA]][%c0, %{{.*}}, %{{.*}}], 8, %[[VALID]] {bypassL1} : memref<9216xf16>
 //       CHECK:     nvvm.cp.async.commit.group
