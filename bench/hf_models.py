@@ -157,16 +157,42 @@ class Fp8Linear(torch.nn.Module):
         return y.reshape(*x.shape[:-1], -1)
 
 
-def quantise_fp8(model, skip=("lm_head",)):
+class Fp8WeightOnlyLinear(torch.nn.Module):
+    """A weight-only fp8 linear layer (torchao's float8 weight-only
+    inference layers compute the same): the weight's e4m3 codes with a scale
+    per output channel, made once; at each call the codes are dequantised,
+    `(codes.float() * scale).to(x.dtype)`, and multiplied with the
+    unquantised activation, bias after. Decode reads half the weight bytes
+    of bf16 and quantises nothing per call. The eager module is its own
+    reference: sol computes the same sum with the scale on the f32 product
+    (docs/fp8.md, "Weight-only"), which differs only by the dequantised
+    weight's bf16 rounding."""
+
+    def __init__(self, linear):
+        super().__init__()
+        w = linear.weight.detach().float()
+        scale = (w.abs().amax(1, keepdim=True) / E4M3_MAX).clamp_min(1e-12)
+        self.register_buffer("w", (w / scale).to(torch.float8_e4m3fn))
+        self.register_buffer("scale_w", scale)      # [N, 1]
+        self.bias = linear.bias
+
+    def forward(self, x):
+        w = (self.w.float() * self.scale_w).to(x.dtype)
+        return torch.nn.functional.linear(x, w, self.bias)
+
+
+def quantise_fp8(model, skip=("lm_head",), weight_only=False):
     """Replaces every nn.Linear of `model` (but the `skip` names, and any
     whose K is not a multiple of 16, which fp8 tensor cores need) with an
-    Fp8Linear of its weight; returns the names replaced."""
+    Fp8Linear of its weight (an Fp8WeightOnlyLinear with `weight_only`);
+    returns the names replaced."""
+    layer = Fp8WeightOnlyLinear if weight_only else Fp8Linear
     replaced = []
     for name, module in list(model.named_modules()):
         for child_name, child in list(module.named_children()):
             if isinstance(child, torch.nn.Linear) and \
                     child_name not in skip and child.in_features % 16 == 0:
-                setattr(module, child_name, Fp8Linear(child))
+                setattr(module, child_name, layer(child))
                 replaced.append(f"{name}.{child_name}" if name else
                                 child_name)
     return replaced

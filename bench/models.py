@@ -63,8 +63,10 @@ def rel_err(got, ref):
 
 # --profile: where each row's torch.profiler table goes (None: no profile).
 PROFILE_DIR = None
-# --fp8: the models' linear layers quantised to fp8 (issue 20).
-FP8 = False
+# --fp8 / --fp8-weight-only: the models' linear layers quantised to fp8
+# (issue 20): "dynamic" (activations quantised per token at each call) or
+# "weight_only" (bf16 activations against fp8 weight codes).
+FP8 = None
 
 
 def profile(fn, name, calls=5):
@@ -119,13 +121,15 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
     dtype = torch.bfloat16 if device == "cuda" or FP8 else torch.float32
     model, decoder = hf_models.build(family, size, dtype, device)
     if FP8:
-        # Every decoder linear layer fp8 (hf_models.Fp8Linear); `ok` then
-        # compares with twice the eager fp8 model's own error against the
-        # float32 model, which includes the quantisation.
-        hf_models.quantise_fp8(model)
+        # Every decoder linear layer fp8 (hf_models.Fp8Linear, or
+        # Fp8WeightOnlyLinear); `ok` then compares with twice the eager fp8
+        # model's own error against the float32 model, which includes the
+        # quantisation.
+        hf_models.quantise_fp8(model, weight_only=FP8 == "weight_only")
     reference, _ = hf_models.build(family, size, torch.float32, device)
-    if FP8:
-        family = f"{family}-fp8"   # the rows' model name
+    if FP8:   # the rows' model name
+        family = f"{family}-fp8" + ("-weight-only" if FP8 == "weight_only"
+                                    else "")
     cases = [("prefill", b, t) for b, t in PREFILL]
     if decoder:
         cases += [("decode", b, DECODE_PAST) for b in DECODE_BATCHES]
@@ -260,6 +264,10 @@ def main():
                         help="quantise every decoder linear layer to fp8 "
                         "(e4m3 per-channel weights, per-token activations; "
                         "the lm_head stays bf16)")
+    parser.add_argument("--fp8-weight-only", action="store_true",
+                        help="quantise every decoder linear layer's weight to "
+                        "fp8 (e4m3 per-channel codes, dequantised in the "
+                        "graph; bf16 activations; the lm_head stays bf16)")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")
@@ -269,7 +277,8 @@ def main():
     if args.tune:
         SOL_OPTIONS["tune"] = args.tune
     PROFILE_DIR = args.profile
-    FP8 = args.fp8
+    FP8 = "weight_only" if args.fp8_weight_only else \
+        "dynamic" if args.fp8 else None
     if PROFILE_DIR:
         os.makedirs(PROFILE_DIR, exist_ok=True)
     if args.verbose:

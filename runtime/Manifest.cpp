@@ -812,7 +812,8 @@ static bool parseOp(FieldReader &reader, const Json &entry, size_t id,
 /// The shapes docs/fp8.md gives an fp8 matmul's scales: f32 each; scale_a
 /// one value ([] or [1]) or one per row of A (A's shape with K = 1);
 /// scale_b one value or one per column ([N]); scale_out one value, and
-/// only for an fp8 result. The reference reads them by these shapes.
+/// only for an fp8 result. A weight-only fp8 matmul (16-bit A, fp8 B)
+/// takes scale_b alone. The reference reads them by these shapes.
 static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
                                const ProgramOp &op, const std::string &where) {
   auto isPerTensor = [](const Shape &shape) {
@@ -820,6 +821,7 @@ static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
   };
   const Shape &a = manifest.program[op.operands[0]].shape;
   bool fp8 = isFp8DType(manifest.program[op.operands[0]].dtype);
+  bool weightOnly = !fp8 && isFp8DType(manifest.program[op.operands[1]].dtype);
   struct {
     const char *name;
     int id;
@@ -831,7 +833,10 @@ static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
       continue;
     const ProgramOp &value = manifest.program[scale.id];
     std::string prefix = where + ": \"" + scale.name + "\" ";
-    if (!fp8)
+    if (weightOnly && scale.id != op.scaleB)
+      return reader.fail(prefix + "on a weight-only fp8 matmul, which "
+                                  "takes scale_b alone");
+    if (!fp8 && !weightOnly)
       return reader.fail(prefix + "on a matmul of non-fp8 operands");
     if (value.dtype != DType::F32)
       return reader.fail(prefix + "is " + getDTypeName(value.dtype) +

@@ -285,6 +285,56 @@ def fp8_case(pattern, kinds, scales, m, n, k):
     raise ValueError(pattern)
 
 
+#: weight-only fp8 (docs/fp8.md, "Weight-only"): A's 16-bit type, B's codes.
+WEIGHT_ONLY_KINDS = {"bf16e4m3": ("bf16", "f8E4M3FN"),
+                     "f16e5m2": ("f16", "f8E5M2")}
+
+
+def weight_only_case(pattern, kinds, scales, m, n, k):
+    """A 16-bit A against fp8 weight codes with their scale_b per tensor
+    (`tensor`, [1]) or per output channel (`channel`, [n]), the result in
+    A's type; plain (`wmm`) or with a bias and a residual (`wmm_bias_residual`)."""
+    a_type, b_type = WEIGHT_ONLY_KINDS[kinds]
+    f = Fn(pattern)
+    x = f.arg([m, k], a_type)
+    w = f.arg([n, k], b_type)
+    sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    y = f.op("sol.matmul {}, {} transpose_b scale_b({} : {}) : {}, {} -> {}".format(
+        x[0], w[0], sb[0], t(sb[1], "f32"), t(x[1], a_type), t(w[1], b_type),
+        t([m, n], a_type)), [m, n], a_type)
+    if pattern == "wmm":
+        return f.text([y])
+    if pattern == "wmm_bias_residual":
+        b = f.arg([n], a_type)
+        r = f.arg([m, n], a_type)
+        return f.text([f.binary("add", f.binary("add", y, b, [m, n]), r, [m, n])])
+    raise ValueError(pattern)
+
+
+def weight_only_cases(profile, dynamic):
+    """Weight-only fp8 at decode's rows (gemv, the one path that takes it:
+    1 to 16 rows), K a multiple of 16 (16 codes per 128-bit load). The GPU
+    profile takes every pattern x scale x shape; the CPU one (CI's time)
+    the plain matmul per tensor at the first shape and the epilogue per
+    channel at the odd one."""
+    ms = [1, 7, 16] if profile == "gpu" else [1, 7]
+    nks = [(1000, 1024), (77, 208)] if profile == "gpu" else [(24, 48), (77, 80)]
+    combos = [(p, s, nk) for p in ("wmm", "wmm_bias_residual")
+              for s in ("tensor", "channel") for nk in nks]
+    if profile != "gpu":
+        combos = [("wmm", "tensor", nks[0]), ("wmm_bias_residual", "channel", nks[1])]
+    for kinds in WEIGHT_ONLY_KINDS:
+        for pattern, scales, (n, k) in combos:
+            if dynamic:
+                name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, DYN, n, k)
+                yield name, with_dim_range(
+                    weight_only_case(pattern, kinds, scales, "?", n, k), 1, max(ms), ms)
+                continue
+            for m in ms:
+                name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
+                yield name, weight_only_case(pattern, kinds, scales, m, n, k)
+
+
 def fp8_cases(profile, dynamic=False):
     """The fp8 matmuls (--fp8): e4m3 x e4m3 over every pattern, scale kind
     and shape; the mixed kinds on the plain pattern at the first shape; a
@@ -311,6 +361,7 @@ def fp8_cases(profile, dynamic=False):
                     for m in ms:
                         name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
                         yield name, fp8_case(pattern, kinds, scales, m, n, k)
+    yield from weight_only_cases(profile, dynamic)
     # Sibling matmuls, from 129 rows (a partial second 128-row tile).
     if not dynamic:
         n, k = nks[0]

@@ -218,10 +218,11 @@ TEST(Fp8RuntimeTest, ManifestRefusesScalesItCannotMean) {
       {R"("name": "sa", "role": "input", "dtype": "f32", "shape": [3, 1])",
        R"("name": "sa", "role": "input", "dtype": "f32", "shape": [4, 1])",
        "\"scale_a\" has shape [4, 1]"},
-      // Scales on bf16 operands.
+      // A bf16 A against fp8 codes is weight-only: its A has no scale.
       {R"("name": "a", "role": "input", "dtype": "f8e4m3fn")",
        R"("name": "a", "role": "input", "dtype": "bf16")",
-       "\"scale_a\" on a matmul of non-fp8 operands"},
+       "\"scale_a\" on a weight-only fp8 matmul, which takes scale_b "
+       "alone"},
       // A scale names a later value.
       {R"("scale_a": 2)", R"("scale_a": 6)", "\"scale_a\""},
       // A bf16 result with scale_out.
@@ -237,6 +238,18 @@ TEST(Fp8RuntimeTest, ManifestRefusesScalesItCannotMean) {
     EXPECT_NE(error.find(c.expected), std::string::npos)
         << "expected: " << c.expected << "\nerror: " << error;
   }
+}
+
+/// Scales on a matmul of bf16 operands mean nothing: refused.
+TEST(Fp8RuntimeTest, ManifestRefusesScalesOnSixteenBitOperands) {
+  Manifest manifest;
+  std::string error;
+  EXPECT_FALSE(parseManifest(
+      makeFp8Manifest(3, 5, 16, "bf16", "bf16", true, true, "bf16"), "",
+      manifest, error));
+  EXPECT_NE(error.find("\"scale_a\" on a matmul of non-fp8 operands"),
+            std::string::npos)
+      << error;
 }
 
 TEST(Fp8RuntimeTest, DefaultToleranceIsHalfAnUlpWithSlack) {

@@ -103,6 +103,38 @@ TEST_F(KernelPathTest, RegistryOrderIsThePlannersTieOrder) {
   }
 }
 
+TEST_F(KernelPathTest, OnlyGemvReadsWeightOnlyFp8) {
+  // A bf16 A against e4m3 codes: a path whose loads read both operands as
+  // one type would read the codes as bf16 values, so every matmul path but
+  // gemv refuses it by name (a new path refuses it unless it converts the
+  // weight alone), at decode's rows and past them.
+  for (int64_t rows : {1, 16, 64}) {
+    MatmulShape s = shape(rows, 2560, 2560);
+    s.elementType = BFloat16Type::get(&context);
+    s.weightType = Float8E4M3FNType::get(&context);
+    ASSERT_TRUE(s.isWeightOnlyFp8());
+    PlanRequest request{nullptr, h200, &s};
+    for (const KernelPathInfo *info : getKernelPaths()) {
+      if (!info->isMatmulPath())
+        continue;
+      std::string why = info->whyNot(request);
+      if (info->getPath() == KernelPath::gemv && rows <= 16) {
+        EXPECT_EQ(why, "") << rows;
+        continue;
+      }
+      EXPECT_NE(why, "") << info->getName().str() << " at " << rows;
+      if (info->getPath() != KernelPath::gemv)
+        EXPECT_NE(why.find("weight-only fp8"), std::string::npos)
+            << info->getName().str() << ": " << why;
+    }
+  }
+  // The same shape with a bf16 weight is no weight-only matmul.
+  MatmulShape plain = shape(1, 2560, 2560);
+  plain.weightType = plain.elementType;
+  EXPECT_FALSE(plain.isWeightOnlyFp8());
+  EXPECT_FALSE(plain.hasFp8Operand());
+}
+
 TEST_F(KernelPathTest, ChipRulesAreThePaths) {
   // The A100 runs mma.sync, swap_ab (mma.sync's MMA, so its chip rule)
   // and gemv but not wgmma; the H200 all of them.

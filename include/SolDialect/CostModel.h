@@ -78,11 +78,21 @@ struct MatmulShape {
   /// tile_n / 2 columns of each.
   int64_t siblings = 1;
   bool transposeB = false;
-  /// Element type of A and B (null: no matmul).
+  /// Element type of A, and of B unless the matmul is weight-only fp8
+  /// (null: no matmul).
   Type elementType;
+  /// Element type of B: elementType, another fp8 kind in an fp8 pair, or
+  /// fp8 codes against a 16-bit A (weight-only fp8).
+  Type weightType;
   /// A and B are arguments of the kernel (not computed inside it): what a
   /// TMA map, made on the host for a buffer, can describe.
   bool operandsAreKernelArgs = false;
+
+  /// Whether either operand is fp8.
+  bool hasFp8Operand() const;
+  /// Whether a 16-bit A reads fp8 weight codes (docs/fp8.md, "Weight-only"):
+  /// a path takes it only if it converts the weight alone, which gemv does.
+  bool isWeightOnlyFp8() const;
 
   /// Rows over all slices: what the cost model tiles (it prices a batched
   /// B's slices as more rows).

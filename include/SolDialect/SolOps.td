@@ -87,8 +87,15 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
 
     /// Whether `type` is an fp8 element type a matmul takes (e4m3, e5m2).
     static bool isFp8(::mlir::Type type);
-    /// Whether the operands are fp8 (the verifier makes both or neither).
+    /// Whether both operands are fp8 (an fp8 A needs an fp8 B).
     bool hasFp8Operands() { return isFp8(getLhs().getType().getElementType()); }
+    /// Whether this is a weight-only fp8 matmul: a 16-bit A against fp8
+    /// weight codes, dequantised by scale_b (docs/fp8.md, "Weight-only").
+    bool isWeightOnlyFp8() {
+      return !hasFp8Operands() && isFp8(getRhs().getType().getElementType());
+    }
+    /// Whether B is fp8 (both operands, or weight-only).
+    bool hasFp8Weight() { return isFp8(getRhs().getType().getElementType()); }
     /// Whether any of scale_a, scale_b, scale_out is present.
     bool hasScales() { return getScaleA() || getScaleB() || getScaleOut(); }
 

@@ -25,6 +25,13 @@
 
 namespace mlir::sol {
 
+/// The refusal of a weight-only fp8 matmul (a 16-bit A against fp8 weight
+/// codes, docs/fp8.md) by a path whose operand loads do not convert the
+/// weight alone (every path but gemv); empty for any other matmul. `needs`
+/// says what the path would need.
+std::string whyNotWeightOnlyFp8(const MatmulShape &shape, StringRef path,
+                                StringRef needs);
+
 //===----------------------------------------------------------------------===//
 // mma_sync (KernelPaths/MmaSyncPath.cpp)
 //===----------------------------------------------------------------------===//

@@ -260,7 +260,18 @@ FailureOr<MatmulShape> mlir::sol::getMatmulShape(RankedTensorType lhs,
     shape.rows = m;
   }
   shape.elementType = lhs.getElementType();
+  shape.weightType = rhs.getElementType();
   return shape;
+}
+
+bool MatmulShape::hasFp8Operand() const {
+  return (elementType && MatmulOp::isFp8(elementType)) ||
+         (weightType && MatmulOp::isFp8(weightType));
+}
+
+bool MatmulShape::isWeightOnlyFp8() const {
+  return elementType && weightType && !MatmulOp::isFp8(elementType) &&
+         MatmulOp::isFp8(weightType);
 }
 
 FailureOr<MatmulShape> mlir::sol::getMatmulShape(MatmulOp matmul) {
@@ -451,6 +462,12 @@ static constexpr double kWarpCopyBytesPerUs = 16384 / 0.92;
 /// The share of the target's mma_efficiency (calibrated on wgmma-class
 /// kernels) that the plan's path reaches: a fact of the path, measured
 /// (KernelPaths/*.cpp); the default plan is a wgmma-class one.
+/// The element type whose conversions price a path's SIMT work: a
+/// weight-only fp8 matmul's codes (its A is 16-bit), else A's.
+static Type getConvertedType(const MatmulShape &shape) {
+  return shape.isWeightOnlyFp8() ? shape.weightType : shape.elementType;
+}
+
 static double pathShareOfMmaEfficiency(const MatmulTiling *tiling,
                                        TargetAttr target, Type elementType) {
   if (!tiling || !tiling->path)
@@ -553,10 +570,11 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
                          shape.tilesAlongN(plan.tileN) * plan.tileN * k;
     double scale = static_cast<double>(work.tcFlops) /
                    (2.0 * m * n * k); // other matmuls, if any
-    tTcPred = paddedFlops * scale /
-              (pathPeak * target.getMmaEfficiency() *
-               pathShareOfMmaEfficiency(tiling, target, shape.elementType) *
-               waveEfficiency);
+    tTcPred =
+        paddedFlops * scale /
+        (pathPeak * target.getMmaEfficiency() *
+         pathShareOfMmaEfficiency(tiling, target, getConvertedType(shape)) *
+         waveEfficiency);
 
     // Each output tile reads its A panel (tileM x K) and B panel (K x tileN)
     // through L2: A is re-read once per column of tiles, B once per row.

@@ -11,6 +11,7 @@
 #include "KernelPaths/KernelPaths.h"
 #include "SolDialect/DynamicShapes.h"
 #include "SolDialect/Target.h"
+#include "SolDialect/TilePlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -261,6 +262,19 @@ LaunchGeometry mlir::sol::getPlanLaunchGeometry(PlanAttr plan,
                                                 const LaunchSizes &sizes) {
   return lookupKernelPath(plan.getPath())
       .getLaunchGeometry(PlanChoices::of(plan), sizes);
+}
+
+std::string mlir::sol::whyNotWeightOnlyFp8(const MatmulShape &shape,
+                                           StringRef path, StringRef needs) {
+  if (!shape.isWeightOnlyFp8())
+    return {};
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  os << MatmulOp::kNoFp8PathYet << ": " << path << " reads both operands as "
+     << "one type, and a weight-only fp8 matmul (" << shape.elementType
+     << " A, " << shape.weightType << " weight codes) needs " << needs
+     << " (gemv converts the weight alone)";
+  return reason;
 }
 
 std::string mlir::sol::whyNotLaunchableOn(const LaunchGeometry &geometry,

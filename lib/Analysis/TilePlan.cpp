@@ -203,10 +203,15 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       return failure();
     }
     // Only wgmma_tma takes fp8 (docs/fp8.md): say why each path refused.
-    if (MatmulOp::isFp8(shape->elementType) && constraints.paths.empty() &&
+    if (shape->hasFp8Operand() && constraints.paths.empty() &&
         !constraints.narrowsPlans()) {
       failureReason =
-          "no path takes this " + typeName(shape->elementType) + " matmul";
+          "no path takes this " +
+          (shape->isWeightOnlyFp8()
+               ? "weight-only fp8 (" + typeName(shape->elementType) + " x " +
+                     typeName(shape->weightType) + ")"
+               : typeName(shape->elementType)) +
+          " matmul";
       for (const KernelPathInfo *path : paths)
         if (path->isMatmulPath())
           if (std::string why = path->whyNot(request); !why.empty())

@@ -490,6 +490,7 @@ static LogicalResult verifyScales(MatmulOp op, int64_t n) {
   Type elementType = lhs.getElementType();
   Type resultElementType = op.getResult().getType().getElementType();
   bool fp8 = op.hasFp8Operands();
+  bool weightOnly = op.isWeightOnlyFp8();
   struct Scale {
     Value value;
     StringRef name;
@@ -499,7 +500,14 @@ static LogicalResult verifyScales(MatmulOp op, int64_t n) {
   for (auto [value, name] : scales) {
     if (!value)
       continue;
-    if (!fp8)
+    // A weight-only matmul's A holds values, not codes: only B's codes
+    // have a scale, and its result is 16-bit.
+    if (weightOnly && name != "scale_b")
+      return op.emitOpError()
+             << name << " is given but only the weight is fp8 (operand #0 "
+             << "(lhs) is " << elementType
+             << "): a weight-only fp8 matmul takes scale_b alone";
+    if (!fp8 && !weightOnly)
       return op.emitOpError()
              << name << " is given but the operands are " << elementType
              << ": scales dequantise fp8 operands (f8E4M3FN, f8E5M2); scale "
@@ -573,16 +581,25 @@ LogicalResult MatmulOp::verify() {
                        "lhs (")
            << lhs.getRank() << ", same batch dims), got rank " << rhs.getRank();
   // fp8 pairs freely (e4m3 and e5m2 on either side: wgmma's four kinds);
-  // every other matmul has one element type.
+  // a 16-bit A may read fp8 weight codes (weight-only fp8: decode's bytes
+  // are the weight's, and its activations need no quantising); every other
+  // matmul has one element type.
   bool lhsFp8 = isFp8(lhs.getElementType());
   bool rhsFp8 = isFp8(rhs.getElementType());
-  if (lhsFp8 != rhsFp8)
+  bool lhs16 = lhs.getElementType().isF16() || lhs.getElementType().isBF16();
+  if (lhsFp8 && !rhsFp8)
     return emitOpError("operand #0 (lhs) is ")
            << lhs.getElementType() << " but operand #1 (rhs) is "
            << rhs.getElementType()
-           << ": an fp8 matmul takes fp8 on both sides (f8E4M3FN or "
-              "f8E5M2, in any pair); convert the other operand with sol.cast";
-  if (!lhsFp8 && lhs.getElementType() != rhs.getElementType())
+           << ": an fp8 A takes an fp8 B (f8E4M3FN or f8E5M2, in any "
+              "pair); convert the other operand with sol.cast";
+  if (rhsFp8 && !lhsFp8 && !lhs16)
+    return emitOpError("operand #0 (lhs) is ")
+           << lhs.getElementType() << " but operand #1 (rhs) is "
+           << rhs.getElementType()
+           << ": fp8 weight codes take an fp8 A or, weight-only, an f16 or "
+              "bf16 A";
+  if (!rhsFp8 && lhs.getElementType() != rhs.getElementType())
     return emitOpError("operand #0 (lhs) and operand #1 (rhs) must have one "
                        "element type, got ")
            << lhs.getElementType() << " and " << rhs.getElementType();

@@ -218,6 +218,7 @@ static FusionDecision checkSiblingPairAcrossRange(MatmulOp anchor,
       problem->transposeB = anchor.getTransposeB();
       problem->n = rhs.getDimSize(problem->transposeB ? 0 : 1);
       problem->elementType = lhs.getElementType();
+      problem->weightType = rhs.getElementType();
     }
     if (!problem)
       return FusionDecision::forbid("the matmul's rows at m = " +

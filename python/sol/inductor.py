@@ -190,6 +190,86 @@ def _weight_of(b):
     return b, False
 
 
+def _arg_of(node, target, index=0):
+    """`node.args[index]` when `node` calls `target` (a set of ops), else
+    None."""
+    if isinstance(node, torch.fx.Node) and node.op == "call_function" and \
+            node.target in target and len(node.args) > index:
+        return node.args[index]
+    return None
+
+
+def _cast_to(node):
+    """The dtype a convert_element_type / _to_copy `node` casts to, else
+    None."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function" \
+            or node.target not in _CASTS:
+        return None
+    if set(node.kwargs) - {"dtype"}:
+        return None
+    if node.target == prims.convert_element_type.default:
+        return node.args[1] if len(node.args) > 1 else None
+    return node.kwargs.get("dtype")
+
+
+def _dequantised_weight(weight):
+    """(codes, scale or None, chain) when `weight` (a matmul's B, [N, K]
+    before its transpose) is fp8 weight codes dequantised to a 16-bit type
+    in the graph (weight-only fp8, docs/fp8.md): `codes.to(T)`, or
+    `(codes.to(f32) * scale).to(T)` with an f32 scale per output channel
+    ([N, 1]) or per tensor, as torchao's float8 weight-only layers and
+    bench/hf_models.py's Fp8WeightOnlyLinear write it. `chain` is the
+    dequantising nodes from the codes' first cast to `weight`. sol reads the
+    codes and applies the scale to the f32 product (scale_b), so the
+    dequantised weight is never written; else None."""
+    if _cast_to(weight) not in (torch.float16, torch.bfloat16):
+        return None
+    chain, scale, codes = [weight], None, weight.args[0]
+    mul = codes
+    if isinstance(mul, torch.fx.Node) and mul.op == "call_function" and \
+            mul.target == aten.mul.Tensor and len(mul.args) == 2:
+        cast, scale = mul.args
+        if _cast_to(cast) is None:
+            cast, scale = scale, cast
+        if _cast_to(cast) != torch.float32 or not _is_tensor(scale) or \
+                _val(scale).dtype != torch.float32:
+            return None
+        chain, codes = [cast, mul, weight], cast.args[0]
+    if not _is_tensor(codes) or _val(codes).dtype not in _FP8 or \
+            len(_shape(codes)) != 2 or not _val(codes).is_contiguous():
+        return None
+    if scale is not None and \
+            _scale_role(scale, _shape(codes)[0]) not in ("scalar", "channel"):
+        return None
+    return codes, scale, chain
+
+
+def _scale_role(scale, n):
+    """How a scale enters sol.matmul: 'scalar' (one value), 'vector' ([N] or
+    [1, N], per output channel as _scaled_mm writes it), 'channel' ([N, 1],
+    per output channel as a dequantised [N, K] weight's rows scale), else
+    None."""
+    shape = _shape(scale)
+    if all(_same_dim(d, 1) for d in shape):
+        return "scalar"
+    if len(shape) >= 1 and _same_dim(shape[-1], n) and \
+            all(_same_dim(d, 1) for d in shape[:-1]):
+        return "vector"
+    if len(shape) == 2 and _same_dim(shape[0], n) and _same_dim(shape[1], 1):
+        return "channel"
+    return None
+
+
+def _weight_only(node):
+    """`_dequantised_weight` of a mm/addmm root's transposed weight, or
+    None."""
+    if node.target not in (aten.mm.default, aten.addmm.default):
+        return None
+    b = node.args[2] if node.target == aten.addmm.default else node.args[1]
+    weight, transpose_b = _weight_of(b)
+    return _dequantised_weight(weight) if transpose_b else None
+
+
 _SCALED_MM_ARGS = ("self", "mat2", "scale_a", "scale_b", "bias",
                    "scale_result", "out_dtype", "use_fast_accum")
 
@@ -203,9 +283,11 @@ def _scaled_mm_args(node):
 
 
 def _scales_of(node):
-    """(scale_a, scale_b) nodes of an fp8 root; (None, None) otherwise."""
+    """(scale_a, scale_b) nodes of an fp8 root (a weight-only one's scale_b
+    alone, or none); (None, None) otherwise."""
     if node.target != aten._scaled_mm.default:
-        return None, None
+        weight_only = _weight_only(node)
+        return None, weight_only[1] if weight_only else None
     named = _scaled_mm_args(node)
     return named["scale_a"], named["scale_b"]
 
@@ -233,6 +315,9 @@ def _matmul_parts(node):
         a, b = node.args[:2]
         bias = None
     weight, transpose_b = _weight_of(b)
+    weight_only = _dequantised_weight(weight) if transpose_b else None
+    if weight_only:
+        weight = weight_only[0]
     return a, weight, transpose_b, bias
 
 
@@ -474,6 +559,9 @@ def _why_not_scales(node, m, n):
             continue
         if not _is_tensor(scale) or _val(scale).dtype != torch.float32:
             return f"_scaled_mm's {what} is not an f32 tensor"
+        if what == "scale_b" and _scale_role(scale, n) == "channel" and \
+                node.target != aten._scaled_mm.default:
+            continue   # a dequantised weight's per-row scale
         kind = _classify_input(scale, m, 1 if per == "rows" else n)
         if kind not in ("scalar", per):
             return f"_scaled_mm's {what}: {kind}"
@@ -497,15 +585,19 @@ class _Grower:
             return
         a, b, transpose_b, bias = parts
         dtypes = _FP8 if node.target == aten._scaled_mm.default else _DTYPES
+        # Weight-only fp8: a 16-bit A against the codes its graph
+        # dequantised (`_dequantised_weight`).
+        weight_only = _weight_only(node) is not None
         for what, operand in (("A", a), ("B", b)):
             if not _is_tensor(operand):
                 self.refused[node.name] = f"{what} is not a tensor"
                 return
-            if _val(operand).dtype not in dtypes:
+            allowed = _FP8 if weight_only and what == "B" else dtypes
+            if _val(operand).dtype not in allowed:
                 self.refused[node.name] = \
                     f"{what} has dtype {_val(operand).dtype}"
                 return
-        if _val(a).dtype != _val(b).dtype:
+        if not weight_only and _val(a).dtype != _val(b).dtype:
             self.refused[node.name] = "A and B have different dtypes"
             return
         if len(_shape(a)) != 2 or len(_shape(b)) != 2:
@@ -778,6 +870,8 @@ class _Spec:
             ty = f"tensor<{shape[0]}x{shape[1]}x{elem}>"
         elif role == "vector":
             ty = f"tensor<{shape[-1]}x{elem}>"
+        elif role == "channel":   # [N, 1], flattened to [N]
+            ty = f"tensor<{shape[0]}x{elem}>"
         else:
             ty = f"tensor<{elem}>"
         self.values[node] = (f"%arg{index}", ty)
@@ -819,7 +913,11 @@ class _Spec:
             av, bv = self.arg(a, "a"), self.arg(b, "b")
             tb = " transpose_b" if transpose_b else ""
             for what, scale in zip(("scale_a", "scale_b"), _scales_of(node)):
-                if scale is not None:
+                if scale is not None and what == "scale_b" and \
+                        _scale_role(scale, cols) == "channel":
+                    sv = self.arg(scale, "channel")
+                    tb += f" {what}({sv[0]} : {sv[1]})"
+                elif scale is not None:
                     sv = self.operand(scale, 1 if what == "scale_a" else cols)
                     tb += f" {what}({sv[0]} : {sv[1]})"
             name = self.fresh()
@@ -877,11 +975,15 @@ class _Spec:
                 + ", ".join(t for _, t in results) + "\n  }")
 
 
-def _aten_program(region, inputs, outputs, aliases=None):
+def _aten_program(region, inputs, outputs, aliases=None, roles=None):
     """The region's ATen ops as JSON: the fallback when sol cannot run it.
-    Values: {"in": i} an op input, {"node": j} an earlier op's result;
-    `aliases` maps a node to the input that holds its value (_value_key)."""
-    where = {n: {"in": i} for i, n in enumerate(inputs)}
+    Values: {"in": i} an op input, {"node": j} an earlier op's result,
+    {"col": v} a [N, 1] input flattened to [N] (`roles`); `aliases` maps a
+    node to the input that holds its value (_value_key). A weight-only fp8
+    matmul's dequantisation comes before it, marked "prologue": sol reads
+    the codes, the ATen ops the dequantised weight."""
+    where = {n: {"col": {"in": i}} if roles and roles[i] == "channel" else
+             {"in": i} for i, n in enumerate(inputs)}
     for node, same in (aliases or {}).items():
         where[node] = where[same]
     program = []
@@ -907,6 +1009,19 @@ def _aten_program(region, inputs, outputs, aliases=None):
     for node in needed:
         if node.target in _MATMULS:
             a, b, transpose_b, bias = _matmul_parts(node)
+            weight_only = _weight_only(node)
+            if weight_only:
+                for step in weight_only[2]:
+                    if step not in where:
+                        program.append({
+                            "op": str(step.target), "prologue": True,
+                            "args": [encode(x) for x in step.args],
+                            "kwargs": {k: encode(v)
+                                       for k, v in step.kwargs.items()}})
+                        where[step] = {"node": len(program) - 1}
+                dequantise = {"codes": encode(weight_only[0]), "dtype": str(
+                    _val(weight_only[2][-1]).dtype).replace("torch.", "")}
+                b = weight_only[2][-1]
             args = [encode(a), {"t": encode(b)} if transpose_b else encode(b)]
             kwargs = {}
             if node.target == aten._scaled_mm.default:
@@ -918,6 +1033,8 @@ def _aten_program(region, inputs, outputs, aliases=None):
                 args = [encode(bias)] + args
             program.append({"op": str(node.target), "args": args,
                             "kwargs": kwargs})
+            if weight_only:   # the codes and the type they dequantise to
+                program[-1]["dequantise"] = dequantise
         elif node.target in _RESHAPES:
             program.append({"op": "reshape_rows", "args": [
                 encode(node.args[0])], "kwargs": {},
@@ -1040,6 +1157,11 @@ DYNAMIC_RANGE = (1, 65536)
 # the set's range, so one set from M = 1 keeps two kernels at every M.
 # Below, the decode paths' kernels; from here, one sibling kernel.
 SIBLING_ROWS = 128
+# The most rows a weight-only fp8 region has kernels for: gemv's (the one
+# path that reads fp8 codes against a 16-bit A; kGemvMaxRows in
+# lib/Analysis/KernelPaths/KernelPaths.h). Past them the op runs Inductor's
+# code for the region (`_past_max_rows`).
+WEIGHT_ONLY_ROWS = 16
 
 
 def _may_pair(spec):
@@ -1052,6 +1174,8 @@ def dynamic_sets(spec):
     """The region's dynamic kernel sets: (key, min M, max M) each, the key
     "?" for the one from DYNAMIC_RANGE's start."""
     lo, hi = DYNAMIC_RANGE
+    if spec.get("max_rows"):
+        return [("?", lo, min(hi, spec["max_rows"]))]
     if spec.get("sibling_sets") and lo < SIBLING_ROWS <= hi:
         return [("?", lo, SIBLING_ROWS - 1),
                 (f"?{SIBLING_ROWS}", SIBLING_ROWS, hi)]
@@ -1091,7 +1215,13 @@ def wants_dynamic(spec, text, m):
     failure to compile that set."""
     return (spec.get("dynamic", True) and
             DYNAMIC_RANGE[0] <= m <= DYNAMIC_RANGE[1] and
-            text not in dynamic_failures)
+            not _past_max_rows(spec, m) and text not in dynamic_failures)
+
+
+def _past_max_rows(spec, m):
+    """Whether M is past the rows any of the region's kernels take (a
+    weight-only fp8 region's `max_rows`): the op runs its fallback there."""
+    return bool(spec.get("max_rows")) and m > spec["max_rows"]
 
 
 def compile_region(spec, m, rank=0):
@@ -1154,6 +1284,8 @@ def _flatten(tensor, role, m):
         return tensor.reshape(m, tensor.shape[-1])
     if role == "vector":
         return tensor.reshape(tensor.shape[-1]).contiguous()
+    if role == "channel":
+        return tensor.reshape(tensor.shape[0]).contiguous()
     if role == "scalar":
         return tensor.reshape(()).contiguous()
     return tensor.contiguous()
@@ -1200,7 +1332,7 @@ def _fused_first(inputs, out_dims, spec_text):
                 for s, dt in zip(shapes, spec["out_dtypes"])]
     key = (spec_text, m)
     call_key = (spec_text[:_SPEC_KEY_CHARS], *out_dims)
-    if key not in failures:
+    if key not in failures and not _past_max_rows(spec, m):
         try:
             tuned = tune(inputs, shapes, spec, spec_text, m)
             measured = inputs[0].is_cuda and spec.get("measure")
@@ -1407,6 +1539,20 @@ def _cublas_matmuls(spec):
     def operands(inputs):
         values, calls = [], []
         for op in mats:
+            dequantise = op.get("dequantise")
+            if dequantise:
+                # Weight-only fp8: Inductor's code casts and scales the
+                # codes in one kernel per call (1 byte read, 2 written per
+                # element), then calls cuBLAS. The cast alone moves those
+                # bytes (a bar no slower than Inductor's; compiling the
+                # dequantisation here would nest torch.compile in the
+                # compile that traces this region).
+                a = _decode(op["args"][-2], inputs, values)
+                codes = _decode(dequantise["codes"], inputs, values)
+                dtype = getattr(torch, dequantise["dtype"])
+                calls.append((_dequantise_then_mm, (
+                    a.reshape(-1, a.shape[-1]), codes, dtype), {}))
+                continue
             a, b = [_decode(x, inputs, values) for x in op["args"][-2:]]
             a = a.reshape(-1, a.shape[-1])
             if op["op"] != "aten._scaled_mm.default":
@@ -1429,6 +1575,10 @@ def _cublas_matmuls(spec):
             first, last = results[0], results[-1]
             torch.mul(first, last if last.shape == first.shape else first)
     return run
+
+
+def _dequantise_then_mm(a, codes, dtype):
+    return torch.mm(a, codes.to(dtype).t())
 
 
 # How much faster than the bar sol must measure to keep a region. A
@@ -1626,6 +1776,8 @@ def _decode(arg, inputs, values):
         return values[arg["node"]]
     if "t" in arg:
         return _decode(arg["t"], inputs, values).t()
+    if "col" in arg:   # a per-row scale, an input flattened to [N]
+        return _decode(arg["col"], inputs, values).reshape(-1, 1)
     if "list" in arg:
         return [_decode(a, inputs, values) for a in arg["list"]]
     if "dtype" in arg:
@@ -2265,7 +2417,7 @@ def _replace_region(graph, region, options, resolver, entry):
                                             for n in spec.inputs):
         raise _LeftToInductor(FP8_OPTION_OFF)
     aten_program, aten_outputs = _aten_program(region, spec.inputs, outputs,
-                                               spec.aliases)
+                                               spec.aliases, spec.roles)
     record = {
         "ir": ir, "roles": spec.roles, "target": options.get("target"),
         "options": {k: options[k] for k in ("fast_math", "sol_options")
@@ -2296,17 +2448,50 @@ def _replace_region(graph, region, options, resolver, entry):
     # before.
     if int(options.get("tune") or 0) > 0:
         record["tune"] = int(options["tune"])
+    # Weight-only fp8 has kernels for decode's rows alone (gemv's).
+    if any(_weight_only(root) for root in region.roots):
+        record["max_rows"] = WEIGHT_ONLY_ROWS
     text = _keyed(json.dumps(record, sort_keys=True))
+    m = _hint(region.m)
+    if _past_max_rows(record, m):
+        # Traced past the rows (a prefill): the region is sol's only where
+        # the graph serves decode's rows too (a dynamic M), and at the
+        # example M the op runs Inductor's code for it.
+        if not (record["dynamic"] and isinstance(region.m, torch.SymInt)):
+            raise _LeftToInductor(
+                f"weight-only fp8 at {m} rows: sol reads fp8 codes against "
+                f"a 16-bit A on gemv alone, up to {WEIGHT_ONLY_ROWS} rows")
+        for key, _, _ in dynamic_sets(record):
+            compilation = compile_region(record, key)
+        entry.ir = region_ir(record, "?")
+        entry.dynamic = True
+        _describe_kernels(entry, compilation, WEIGHT_ONLY_ROWS)
+        _insert_fused(graph, region, outputs, spec, text, resolver)
+        entry.status = "sol"
+        return
     # Compile now (the dynamic kernel set, else at the example M): a region
     # sol refuses stays with Inductor, and the report has the plan and the
     # predicted time at the example M.
-    m = _hint(region.m)
     entry.ir = region_ir(record, m)   # kept in the report if sol refuses it
     compilation, entry.ir = _compile_at_trace(record, text, m)
     entry.dynamic = text not in dynamic_failures and record["dynamic"]
     if record.get("tune"):
         compilation = _tune_at_trace(record, text, spec.inputs, outputs, m,
                                      compilation, entry)
+    _describe_kernels(entry, compilation, m)
+    # Measured at the graph's example M (for a dynamic M, its hint; other
+    # M are measured when they are first seen, in the op).
+    if record["measure"]:
+        verdict = _measure_at_trace(record, text, spec.inputs, outputs, m)
+        if verdict:
+            raise _LeftToInductor(verdict)
+    _insert_fused(graph, region, outputs, spec, text, resolver)
+    entry.status = "sol"
+
+
+def _describe_kernels(entry, compilation, m):
+    """The report's kernels of a region at M: each one's plan, predicted
+    time (and the M it was priced at, where another) and FLOPs."""
     for kernel in compilation.kernels:
         row = plan_row(kernel.manifest, m)
         cost, cost_m = cost_near(kernel.manifest, row, m)
@@ -2322,12 +2507,10 @@ def _replace_region(graph, region, options, resolver, entry):
             _plan_text(priced.get("plan", {})),
             "flops": int(cost.get("tc_flops", 0)) +
             int(cost.get("ew_flops", 0))})
-    # Measured at the graph's example M (for a dynamic M, its hint; other
-    # M are measured when they are first seen, in the op).
-    if record["measure"]:
-        verdict = _measure_at_trace(record, text, spec.inputs, outputs, m)
-        if verdict:
-            raise _LeftToInductor(verdict)
+
+
+def _insert_fused(graph, region, outputs, spec, text, resolver):
+    """Replaces the region's members with one sol::fused call."""
     last = region.members[-1]
     out_dims = []
     for node in outputs:
@@ -2347,7 +2530,6 @@ def _replace_region(graph, region, options, resolver, entry):
     for node in reversed(region.members):
         if not node.users:
             graph.erase_node(node)
-    entry.status = "sol"
 
 
 def _compile_at_trace(record, text, m):

@@ -15,16 +15,44 @@ func.func @fp8_weight_k_major(%x: tensor<16x32xf8E4M3FN>, %w: tensor<32x8xf8E4M3
 // -----
 
 func.func @fp8_lhs_f16_rhs(%x: tensor<16x32xf8E4M3FN>, %w: tensor<8x32xf16>) {
-  // expected-error @+1 {{'sol.matmul' op operand #0 (lhs) is 'f8E4M3FN' but operand #1 (rhs) is 'f16': an fp8 matmul takes fp8 on both sides (f8E4M3FN or f8E5M2, in any pair); convert the other operand with sol.cast}}
+  // expected-error @+1 {{'sol.matmul' op operand #0 (lhs) is 'f8E4M3FN' but operand #1 (rhs) is 'f16': an fp8 A takes an fp8 B (f8E4M3FN or f8E5M2, in any pair); convert the other operand with sol.cast}}
   %0 = sol.matmul %x, %w transpose_b : tensor<16x32xf8E4M3FN>, tensor<8x32xf16> -> tensor<16x8xf16>
   return
 }
 
 // -----
 
-func.func @f16_lhs_fp8_rhs(%x: tensor<16x32xf16>, %w: tensor<8x32xf8E5M2>) {
-  // expected-error @+1 {{'sol.matmul' op operand #0 (lhs) is 'f16' but operand #1 (rhs) is 'f8E5M2': an fp8 matmul takes fp8 on both sides}}
-  %0 = sol.matmul %x, %w transpose_b : tensor<16x32xf16>, tensor<8x32xf8E5M2> -> tensor<16x8xf16>
+// Weight-only fp8 takes a 16-bit A: an f32 one has no path that would
+// convert the codes to meet it.
+func.func @f32_lhs_fp8_rhs(%x: tensor<16x32xf32>, %w: tensor<8x32xf8E5M2>) {
+  // expected-error @+1 {{'sol.matmul' op operand #0 (lhs) is 'f32' but operand #1 (rhs) is 'f8E5M2': fp8 weight codes take an fp8 A or, weight-only, an f16 or bf16 A}}
+  %0 = sol.matmul %x, %w transpose_b : tensor<16x32xf32>, tensor<8x32xf8E5M2> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// A weight-only matmul's A holds values: it has no scale of its own.
+func.func @weight_only_scale_a(%x: tensor<16x32xbf16>, %w: tensor<8x32xf8E4M3FN>, %s: tensor<16x1xf32>) {
+  // expected-error @+1 {{'sol.matmul' op scale_a is given but only the weight is fp8 (operand #0 (lhs) is 'bf16'): a weight-only fp8 matmul takes scale_b alone}}
+  %0 = sol.matmul %x, %w transpose_b scale_a(%s : tensor<16x1xf32>) : tensor<16x32xbf16>, tensor<8x32xf8E4M3FN> -> tensor<16x8xbf16>
+  return
+}
+
+// -----
+
+// The weight-only layout rule is fp8's: codes stored [N, K].
+func.func @weight_only_k_major(%x: tensor<16x32xbf16>, %w: tensor<32x8xf8E4M3FN>) {
+  // expected-error @+1 {{'sol.matmul' op operand #1 (rhs) is 'f8E4M3FN' stored [K, N] ([32, 8])}}
+  %0 = sol.matmul %x, %w : tensor<16x32xbf16>, tensor<32x8xf8E4M3FN> -> tensor<16x8xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_only_fp8_result(%x: tensor<16x32xbf16>, %w: tensor<8x32xf8E4M3FN>) {
+  // expected-error @+1 {{'sol.matmul' op result element type 'f8E4M3FN' is fp8 but the operands are 'bf16': only an fp8 matmul writes fp8}}
+  %0 = sol.matmul %x, %w transpose_b : tensor<16x32xbf16>, tensor<8x32xf8E4M3FN> -> tensor<16x8xf8E4M3FN>
   return
 }
 

@@ -3,7 +3,10 @@
 // channel, plain and with a bf16 bias and tanh GELU, bf16 results, at odd
 // shapes (M = 1, 7, 33; N x K = 24 x 48 and 77 x 80: K a multiple of 16 but
 // not of the 128-deep K tile, N odd), and a sibling pair (SwiGLU: one A and
-// its scale_a, two weights with their own scale_b) at 129 rows. Each case
+// its scale_a, two weights with their own scale_b) at 129 rows; and
+// weight-only fp8 (bf16 or f16 A against e4m3 or e5m2 weight codes with
+// scale_b alone, the result in A's type, plain per tensor and with a bias
+// and a residual per channel) at 1 and 7 rows, on gemv. Each case
 // goes the whole way to PTX, the decode rows (M = 1 and 7) on the gemv path
 // (cvt.rn.f16x2.e4m3x2 / e5m2x2 conversions, f32 FMAs), the rest on the
 // wgmma_tma path (m64nNk32 e4m3/e5m2 wgmma), every PTX assembled by ptxas
@@ -20,15 +23,19 @@
 // RUN: cat %t.d/*.json | FileCheck %s --check-prefix=PLAN
 // RUN: cat %t.d/*.ptx | FileCheck %s --check-prefix=PTX
 // RUN: cat %t.d/qmm_swiglu_e4m3_token_129x24x48__qmm_swiglu_matmul_0.json | FileCheck %s --check-prefix=SIBLING
+// RUN: cat %t.d/wmm_bias_residual_bf16e4m3_channel_7x77x80__wmm_bias_residual_matmul_0.json | FileCheck %s --check-prefix=WEIGHT
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
 // RUN: ls %t.d/*.json > %t.list
 // RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
-// GEN: 38 cases
-// CUBINS: 38
+// GEN: 46 cases
+// CUBINS: 46
 // PLAN-NOT: "path": "{{mma_sync|simt|wgmma}}"
 // PLAN-DAG: "path": "wgmma_tma"
 // PLAN-DAG: "path": "gemv"
+// WEIGHT: "dtype": "bf16"
+// WEIGHT: "dtype": "f8e4m3fn"
+// WEIGHT: "path": "gemv"
 // SIBLING: "tensor_maps": [
 // SIBLING-COUNT-3: "dtype": "f8e4m3fn"
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
@@ -36,5 +43,5 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e5m2
 // PTX-DAG: cvt.rn.f16x2.e4m3x2
 // PTX-DAG: cvt.rn.f16x2.e5m2x2
-// CHECK: cpu fp8 matrix: 38 passed, 0 failed
+// CHECK: cpu fp8 matrix: 46 passed, 0 failed
 // CHECK-NOT: FAIL

@@ -17,18 +17,32 @@ using namespace mlir;
 using namespace mlir::sol;
 using namespace mlir::sol::paths;
 
+/// Elements a lane takes per 128-bit weight load: 16 bytes of the weight's
+/// type (a weight-only fp8 weight's 16 codes face 16 elements of A, two
+/// 128-bit loads of it).
+static int64_t getGemvVector(const MatmulShape &shape) {
+  Type weight = shape.weightType ? shape.weightType : shape.elementType;
+  return 16 / (weight.getIntOrFloatBitWidth() / 8);
+}
+
+/// 128-bit loads of A per row for each weight load.
+static int64_t getGemvALoadsPerWeightLoad(const MatmulShape &shape) {
+  return getGemvVector(shape) *
+         (shape.elementType.getIntOrFloatBitWidth() / 8) / 16;
+}
+
 std::string mlir::sol::whyNotGemv(const MatmulShape &shape) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
-  int64_t bytes = shape.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t vector = getGemvVector(shape);
   if (!shape.transposeB)
     os << "gemv streams rows of an [N, K] weight; B is [K, N]";
   else if (shape.batch != 1)
     os << "gemv takes one weight; B is batched";
   else if (shape.rows > kGemvMaxRows)
     os << shape.rows << " rows of A exceed gemv's " << kGemvMaxRows;
-  else if (shape.k % (16 / bytes) != 0)
-    os << "K = " << shape.k << " is not a multiple of " << 16 / bytes
+  else if (shape.k % vector != 0)
+    os << "K = " << shape.k << " is not a multiple of " << vector
        << ": gemv's 128-bit loads need aligned rows";
   return reason;
 }
@@ -45,8 +59,7 @@ PlanAttr mlir::sol::getGemvPlan(MLIRContext *context,
                                 const MatmulShape &shape) {
   PlanChoices choices;
   // tile = [rows, columns (warps) per block, elements per 128-bit load].
-  choices.tile = {shape.rows, kGemvWarps,
-                  16 / (shape.elementType.getIntOrFloatBitWidth() / 8)};
+  choices.tile = {shape.rows, kGemvWarps, getGemvVector(shape)};
   choices.warps = {1, kGemvWarps};
   LaunchSizes sizes;
   sizes.matmul = shape;
@@ -60,7 +73,7 @@ public:
 
   std::string whyNot(const PlanRequest &request) const override {
     std::string reason = whyNotGemv(*request.matmul);
-    if (reason.empty() && MatmulOp::isFp8(request.matmul->elementType))
+    if (reason.empty() && request.matmul->hasFp8Operand())
       reason = whyNotFp8OnChip(request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;
   }
@@ -105,7 +118,8 @@ public:
   /// h200-gpu-check-v5-gemv16), 16 rows x 2560 x 2560 ran 27.85 us, 24.6 us
   /// past the launch for 0.21 GFLOP = 8.5 TFLOP/s, 0.127 of the 66.9 SIMT
   /// peak, i.e. 0.18 of the 0.70 mma_efficiency. fp8 operands cost more
-  /// instructions per element than f16 (kFp8ConversionSlowdown).
+  /// instructions per element than f16 (kFp8ConversionSlowdown); the cost
+  /// model passes the weight's type for a weight-only fp8 matmul.
   double getMmaEfficiencyShare(TargetAttr target,
                                Type elementType) const override {
     return MatmulOp::isFp8(elementType) ? 0.18 / kFp8ConversionSlowdown : 0.18;
@@ -116,6 +130,8 @@ public:
   /// 3 per weight element (its FMA, both operands' conversions). An
   /// estimate from the instruction count, not a timing: the GPU run of
   /// bench/fp8.py is where it is checked (bench/NOTES.md section 33).
+  /// Weight-only fp8 issues the same 4 (the FMA, the code's two, A's one);
+  /// not yet timed.
   static constexpr double kFp8ConversionSlowdown = 4.0 / 3.0;
 
   /// A warp walks K 32 x tile[2] elements a step (a 128-bit load per lane),
@@ -144,7 +160,8 @@ public:
     int64_t steps = llvm::divideCeilSigned(shape.k, 32 * choices.tile[2]);
     int64_t loads = std::min(kGemvLoadsPerStep, steps);
     geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
-        geometry.getThreads(), loads * (1 + rows), rows);
+        geometry.getThreads(),
+        loads * (1 + rows * getGemvALoadsPerWeightLoad(shape)), rows);
     return geometry;
   }
   // The default row rule: tile[0] is the plan's rows (a table row's m_max),

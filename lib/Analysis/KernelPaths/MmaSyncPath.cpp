@@ -39,6 +39,10 @@ std::string mlir::sol::whyNotMmaSync(const MatmulShape &shape) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
   Type type = shape.elementType;
+  if (std::string why = whyNotWeightOnlyFp8(
+          shape, "mma.sync", "the weight's fragments converted to 16 bits");
+      !why.empty())
+    return why;
   if (MatmulOp::isFp8(type)) {
     // sm_89 and newer have mma.sync.m16n8k32 for e4m3/e5m2 (docs/fp8.md);
     // its fragments are K-major on both sides, loaded without ldmatrix.trans.

@@ -37,7 +37,12 @@ public:
   std::string whyNot(const PlanRequest &request) const override {
     // mma.sync refuses fp8 too, but the SIMT kernel's scalar loads would
     // read fp8 as another float: no fallback of it.
-    if (MatmulOp::isFp8(request.matmul->elementType))
+    if (std::string why =
+            whyNotWeightOnlyFp8(*request.matmul, "the SIMT fallback",
+                                "a converting load of the weight alone");
+        !why.empty())
+      return why;
+    if (request.matmul->hasFp8Operand())
       return MatmulOp::kNoFp8PathYet.str() +
              ": the SIMT fallback does not convert fp8 operands";
     if (whyNotMmaSync(*request.matmul).empty())

@@ -39,7 +39,11 @@ std::string mlir::sol::whyNotSwapAb(const MatmulShape &shape) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
   Type type = shape.elementType;
-  if (MatmulOp::isFp8(type))
+  if (std::string why = whyNotWeightOnlyFp8(
+          shape, "swap_ab", "the weight's fragments converted to 16 bits");
+      !why.empty())
+    os << why;
+  else if (MatmulOp::isFp8(type))
     os << MatmulOp::kNoFp8PathYet << ": swap_ab's mma.sync m16n8k32 " << type
        << " (sm_89 and newer) is not generated";
   else if (!type.isF16() && !type.isBF16())

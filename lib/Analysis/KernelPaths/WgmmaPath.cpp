@@ -27,6 +27,11 @@ std::string mlir::sol::whyNotWgmmaTensorCores(const MatmulShape &shape,
   llvm::raw_string_ostream os(reason);
   if (target.getChip() != "sm_90a") {
     os << "wgmma needs sm_90a; the target is " << target.getChip();
+  } else if (std::string why = whyNotWeightOnlyFp8(
+                 shape, "wgmma",
+                 "the weight tile converted to 16 bits in shared memory");
+             !why.empty()) {
+    os << why;
   } else if (MatmulOp::isFp8(shape.elementType)) {
     // What the fp8 path will be (docs/fp8.md): wgmma.mma_async m64nNk32 with
     // both operands K-major in shared memory, 32 K per instruction, the

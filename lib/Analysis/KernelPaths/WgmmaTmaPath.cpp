@@ -58,6 +58,11 @@ static std::string whyNotFp8WgmmaTma(const MatmulShape &shape,
 /// The tensor cores' own refusal (the cp.async wgmma path's), or fp8's.
 static std::string whyNotTmaTensorCores(const MatmulShape &shape,
                                         TargetAttr target) {
+  if (std::string why = whyNotWeightOnlyFp8(
+          shape, "wgmma_tma",
+          "the weight tile converted to 16 bits in shared memory");
+      !why.empty())
+    return why;
   return MatmulOp::isFp8(shape.elementType)
              ? whyNotFp8WgmmaTma(shape, target)
              : whyNotWgmmaTensorCores(shape, target);

@@ -4,7 +4,9 @@
 // weight row, 128-bit loads, a shuffle reduction, the epilogue in the lanes.
 // fp8 operands load 16 codes per 128-bit access and convert them pairwise
 // to f16 (cvt.rn.f16x2.{e4m3,e5m2}x2, sm_89+) before the f32 FMAs: the
-// weight's bytes halve, which is decode's whole cost (docs/fp8.md).
+// weight's bytes halve, which is decode's whole cost (docs/fp8.md). A
+// weight-only fp8 kernel (16-bit A, fp8 codes) meets each 16-code weight
+// load with two 128-bit loads of each row of A.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,9 +62,15 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value globalA = kernel.args[kernel.spec.lhsArg];
   Value globalB = kernel.args[kernel.spec.rhsArg];
   Type elemType = cast<MemRefType>(globalA.getType()).getElementType();
-  // An fp8 pair may mix kinds (e4m3 x e5m2): each operand's own vector type.
+  // An fp8 pair may mix kinds (e4m3 x e5m2), and a weight-only kernel
+  // reads 16-bit A against fp8 codes: each operand's own vector type. A
+  // lane's step is one 128-bit load of the weight.
   Type weightType = cast<MemRefType>(globalB.getType()).getElementType();
-  int64_t vector = 16 / (elemType.getIntOrFloatBitWidth() / 8);
+  int64_t vector = 16 / (weightType.getIntOrFloatBitWidth() / 8);
+  int64_t aBytes = elemType.getIntOrFloatBitWidth() / 8;
+  // A's elements per 128-bit load, and its loads per weight load.
+  int64_t aVector = std::min<int64_t>(vector, 16 / aBytes);
+  int64_t aLoads = vector / aVector;
   if (!kernel.spec.transposeB || kernel.spec.batchedB || tile.size() != 3 ||
       tile[0] != g.rows || g.rows < 1 || g.rows > kGemvMaxRows ||
       tile[2] != vector || g.k % vector != 0)
@@ -105,7 +113,7 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value warp = ib.div(tid, 32);
   Value lane = ib.rem(tid, 32);
   Value col = ib.add(ib.mul(bid, warps), warp);
-  auto vecType = VectorType::get({vector}, elemType);
+  auto vecType = VectorType::get({aVector}, elemType);
   auto weightVecType = VectorType::get({vector}, weightType);
   int64_t alignBytes = 16;
 
@@ -142,12 +150,15 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         for (int64_t m = 0; m < rows; ++m) {
           auto dot = [&](OpBuilder &b) -> Value {
             IndexBuilder lb(b, loc);
-            Value x =
-                vector::LoadOp::create(b, loc, vecType, globalA,
-                                       ValueRange{lb.add(lb.c(m * g.k), safeK)},
-                                       false, llvm::MaybeAlign(alignBytes));
+            SmallVector<Value> xs;
+            for (int64_t part = 0; part < aLoads; ++part) {
+              Value x = vector::LoadOp::create(
+                  b, loc, vecType, globalA,
+                  ValueRange{lb.add(lb.c(m * g.k + part * aVector), safeK)},
+                  false, llvm::MaybeAlign(alignBytes));
+              llvm::append_range(xs, unpackToF32(b, loc, x));
+            }
             Value sum = acc[m];
-            SmallVector<Value> xs = unpackToF32(b, loc, x);
             for (int64_t e = 0; e < vector; ++e)
               sum = math::FmaOp::create(b, loc, w[e], xs[e], sum);
             return sum;

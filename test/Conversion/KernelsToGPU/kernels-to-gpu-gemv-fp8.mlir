@@ -53,3 +53,34 @@ func.func @f16_decode(%x: tensor<1x208xf16>, %w: tensor<77x208xf16>) -> tensor<1
   return %m : tensor<1x77xf16>
 }
 }
+
+// -----
+
+// Weight-only fp8 (a bf16 A against e4m3 codes): each lane's 128-bit load
+// of 16 codes meets two 128-bit loads of 8 bf16 elements of each row of A,
+// which convert to f32 with no fp8 conversion; scale_b alone multiplies the
+// sum, then the bias.
+// CHECK-LABEL: gpu.func @weight_only_decode_matmul_0
+//  CHECK-SAME:   %arg0: memref<416xbf16>, %arg1: memref<16016xf8E4M3FN>, %arg2: memref<77xf32>, %arg3: memref<77xbf16>, %arg4: memref<154xbf16>
+//  CHECK-SAME:   path = gemv, tile = [2, 4, 16]
+//       CHECK:   vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<16016xf8E4M3FN>, vector<16xf8E4M3FN>
+//       CHECK:   nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
+//       CHECK:   %[[X0:.*]] = vector.load %arg0[%[[K0:.*]]] {alignment = 16 : i64} : memref<416xbf16>, vector<8xbf16>
+//   CHECK-NOT:   nvvm.convert
+//       CHECK:   %[[K1:.*]] = arith.addi %[[K0]], %c8
+//       CHECK:   vector.load %arg0[%[[K1]]] {alignment = 16 : i64} : memref<416xbf16>, vector<8xbf16>
+//   CHECK-NOT:   nvvm.convert
+//       CHECK:   math.fma
+//       CHECK:   gpu.shuffle xor
+//       CHECK:   scf.if
+//       CHECK:     %[[SB:.*]] = memref.load %arg2[%{{.*}}] : memref<77xf32>
+//       CHECK:     %[[COL:.*]] = arith.mulf %{{.*}}, %[[SB]] : f32
+//       CHECK:     arith.addf %[[COL]], %{{.*}} : f32
+//       CHECK:     arith.truncf %{{.*}} : f32 to bf16
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @weight_only_decode(%x: tensor<2x208xbf16>, %w: tensor<77x208xf8E4M3FN>, %sw: tensor<77xf32>, %bias: tensor<77xbf16>) -> tensor<2x77xbf16> {
+  %m = sol.matmul %x, %w transpose_b scale_b(%sw : tensor<77xf32>) : tensor<2x208xbf16>, tensor<77x208xf8E4M3FN> -> tensor<2x77xbf16>
+  %s = sol.add %m, %bias : tensor<2x77xbf16>, tensor<77xbf16> -> tensor<2x77xbf16>
+  return %s : tensor<2x77xbf16>
+}
+}
