@@ -325,14 +325,19 @@ def weight_only_cases(profile, dynamic):
         combos = [("wmm", "tensor", nks[0]), ("wmm_bias_residual", "channel", nks[1])]
     for kinds in WEIGHT_ONLY_KINDS:
         for pattern, scales, (n, k) in combos:
-            if dynamic:
-                name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, DYN, n, k)
-                yield name, with_dim_range(
-                    weight_only_case(pattern, kinds, scales, "?", n, k), 1, max(ms), ms)
-                continue
-            for m in ms:
-                name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
-                yield name, weight_only_case(pattern, kinds, scales, m, n, k)
+            yield from per_m(weight_only_case, pattern, kinds, scales, n, k, ms, dynamic)
+
+
+def per_m(make, pattern, kinds, scales, n, k, ms, dynamic):
+    """`make`'s case at each M of `ms`, or with `dynamic` one function with
+    `?` for M hinting them all, named pattern_kinds_scales_MxNxK."""
+    if dynamic:
+        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, DYN, n, k)
+        yield name, with_dim_range(make(pattern, kinds, scales, "?", n, k), 1, max(ms), ms)
+        return
+    for m in ms:
+        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
+        yield name, make(pattern, kinds, scales, m, n, k)
 
 
 def fp8_cases(profile, dynamic=False):
@@ -353,14 +358,7 @@ def fp8_cases(profile, dynamic=False):
         for pattern in FP8_PATTERNS if kinds == "e4m3" else FP8_PATTERNS[:1]:
             for scales in ("tensor", "token"):
                 for n, k in nks if kinds == "e4m3" else nks[:1]:
-                    if dynamic:
-                        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, DYN, n, k)
-                        yield name, with_dim_range(
-                            fp8_case(pattern, kinds, scales, "?", n, k), 1, max(ms), ms)
-                        continue
-                    for m in ms:
-                        name = "{}_{}_{}_{}x{}x{}".format(pattern, kinds, scales, m, n, k)
-                        yield name, fp8_case(pattern, kinds, scales, m, n, k)
+                    yield from per_m(fp8_case, pattern, kinds, scales, n, k, ms, dynamic)
     yield from weight_only_cases(profile, dynamic)
     # Sibling matmuls, from 129 rows (a partial second 128-row tile).
     if not dynamic:

@@ -442,6 +442,12 @@ def split_fused_projections(graph):
             continue
         root, chain, items, bounds = found
         a, weight, _, bias = _matmul_parts(root)
+        # A weight-only fp8 projection's halves read its dequantised weight
+        # (a bf16 matmul each): slicing the codes alone would drop the
+        # dequantisation.
+        weight_only = _weight_only(root)
+        if weight_only:
+            weight = weight_only[2][-1]
         for item, (first, last) in zip(items, bounds):
             with graph.inserting_before(item):
                 half = graph.call_function(aten.slice.Tensor,

@@ -184,3 +184,21 @@ print(f"== bar: casts then mm {len(casts)}, kept by sol "
 casts, region, ok = measured(2.0, 1.0)
 print(f"== bar: casts then mm {len(casts)}, left to Inductor "
       f"{region.status != 'sol'} ({region.status})")
+
+# A fused gate-up projection (Phi-3's gate_up_proj, chunked into gate and
+# up) is split into two matmuls over the weight's row halves: a weight-only
+# one's halves read its dequantised weight (slicing the codes alone would
+# drop the dequantisation), and q/k/v's fused projection and the rest keep
+# their codes.
+# CHECK: == phi3 weight-only: within 2 %: True, weight-only regions 6
+phi, _ = hf_models.build("phi3", dtype=torch.bfloat16)
+hf_models.quantise_fp8(phi, weight_only=True)
+torch._dynamo.reset()
+before = len(inductor.history)
+with torch.no_grad():
+    ids = hf_models.tokens(phi, 2, 5, "cpu")
+    got = hf_models.prefill(torch.compile(phi, backend="sol", dynamic=True),
+                            ids)
+    error = relative(got, hf_models.prefill(phi, ids))
+print(f"== phi3 weight-only: within 2 %: {error <= TOLERANCE}, weight-only "
+      f"regions {len(weight_only_regions(inductor.history[before:]))}")
