@@ -29,7 +29,11 @@ Output: a list of rows {"workload", "m", "n", "k", "impl", "us", "ok",
 --graphs), "card", "date", "torch"}, impl in sol_fp8,
 sol_bf16, scaled_mm (`torch._scaled_mm` then the epilogue), inductor_fp8
 (torch.compile of that), bf16 (eager bf16: F.linear's cuBLAS and the
-epilogue).
+epilogue); at M <= 32 weight-only fp8 (the bf16 activations against the
+weight codes and their per-channel scale): sol_wo (the planner's path),
+sol_wo_gemv and sol_wo_swap_ab (each path pinned), and inductor_wo
+(torch.compile of the weight dequantised to bf16, then the linear:
+torchao's float8 weight-only form).
 """
 
 import argparse
@@ -54,15 +58,19 @@ WORKLOADS = {"oproj": (2560, 2560, "residual"),
              "mlp": (10240, 2560, "bias_gelu")}
 
 
-def sol_text(m, n, k, epilogue, fp8):
-    """The workload as a sol function: fp8 operands with their scales, or
-    bf16 ones."""
-    x = f"tensor<{m}x{k}x{'f8E4M3FN' if fp8 else 'bf16'}>"
+def sol_text(m, n, k, epilogue, fp8, weight_only=False):
+    """The workload as a sol function: fp8 operands with their scales, bf16
+    ones, or (`weight_only`) a bf16 A against fp8 weight codes with their
+    scale per channel."""
+    x = f"tensor<{m}x{k}x{'f8E4M3FN' if fp8 and not weight_only else 'bf16'}>"
     w = f"tensor<{n}x{k}x{'f8E4M3FN' if fp8 else 'bf16'}>"
     y, v = f"tensor<{m}x{n}xbf16>", f"tensor<{n}xbf16>"
     args = [f"%x: {x}", f"%w: {w}"]
     scales = ""
-    if fp8:
+    if fp8 and weight_only:
+        args.append(f"%sw: tensor<{n}xf32>")
+        scales = f" scale_b(%sw : tensor<{n}xf32>)"
+    elif fp8:
         args += [f"%sx: tensor<{m}x1xf32>", f"%sw: tensor<{n}xf32>"]
         scales = (f" scale_a(%sx : tensor<{m}x1xf32>)"
                   f" scale_b(%sw : tensor<{n}xf32>)")
@@ -99,7 +107,7 @@ def inputs(m, n, k, epilogue, seed, device="cuda"):
     extra = extra.bfloat16()
     xb = (xq.float() * sx).bfloat16()
     wb = (wq.float() * sw[:, None]).bfloat16()
-    return (xq, wq, sx, sw, extra), (xb, wb, extra)
+    return (xq, wq, sx, sw, extra), (xb, wb, extra), (xb, wq, sw, extra)
 
 
 def epilogue_of(epilogue, h, extra):
@@ -114,9 +122,15 @@ def reference(fp8_args, epilogue):
     return epilogue_of(epilogue, h, extra.double())
 
 
+# Weight-only impls' sol-to-ptx options: the planner's pick, and each of
+# the two paths that read fp8 codes against a 16-bit A pinned.
+WEIGHT_ONLY_VARIANTS = {"sol_wo": None, "sol_wo_gemv": "paths=gemv",
+                        "sol_wo_swap_ab": "paths=swap_ab"}
+
+
 def implementations(m, n, k, epilogue):
     """impl -> (function of the argument set, its sol compilation or None,
-    whether it takes the fp8 set)."""
+    which argument set it takes: "fp8", "bf16" or "weight_only")."""
     import sol
 
     def scaled_mm(xq, wq, sx, sw, extra):
@@ -127,14 +141,36 @@ def implementations(m, n, k, epilogue):
     def bf16(xb, wb, extra):
         return epilogue_of(epilogue, torch.nn.functional.linear(xb, wb), extra)
 
+    def dequantise_then_linear(xb, wq, sw, extra):
+        # torchao's float8 weight-only form (bench/hf_models.py's
+        # Fp8WeightOnlyLinear): the weight dequantised, then the linear.
+        wb = (wq.float() * sw[:, None]).to(torch.bfloat16)
+        return epilogue_of(epilogue, torch.nn.functional.linear(xb, wb),
+                           extra)
+
     impls = {}
-    for name, fp8 in (("sol_fp8", True), ("sol_bf16", False)):
-        compilation = sol.compile(sol_module(sol_text(m, n, k, epilogue, fp8)))
+    for name, fp8 in (("sol_fp8", "fp8"), ("sol_bf16", "bf16")):
+        compilation = sol.compile(sol_module(
+            sol_text(m, n, k, epilogue, fp8 == "fp8")))
         run = sol_runner(compilation)
         impls[name] = (lambda *a, run=run: run(list(a))[0], compilation, fp8)
-    impls["scaled_mm"] = (scaled_mm, None, True)
-    impls["inductor_fp8"] = (torch.compile(scaled_mm), None, True)
-    impls["bf16"] = (bf16, None, False)
+    impls["scaled_mm"] = (scaled_mm, None, "fp8")
+    impls["inductor_fp8"] = (torch.compile(scaled_mm), None, "fp8")
+    impls["bf16"] = (bf16, None, "bf16")
+    if m <= 32:   # sol's weight-only kernels (gemv, swap_ab) stop at 32 rows
+        for name, options in WEIGHT_ONLY_VARIANTS.items():
+            try:
+                compilation = sol.compile(
+                    sol_module(sol_text(m, n, k, epilogue, True, True)),
+                    options=options)
+            except sol.SolError as error:   # a path that refuses M
+                print(f"{name} at {m}: {str(error).splitlines()[0]}")
+                continue
+            run = sol_runner(compilation)
+            impls[name] = (lambda *a, run=run: run(list(a))[0], compilation,
+                           "weight_only")
+    impls["inductor_wo"] = (torch.compile(dequantise_then_linear), None,
+                            "weight_only")
     return impls
 
 
@@ -142,29 +178,33 @@ def implementations(m, n, k, epilogue):
 HBM_BYTES_PER_S = 4.8e12
 
 
-def hbm_ideal_us(m, n, k, fp8, epilogue):
+def hbm_ideal_us(m, n, k, kind, epilogue):
     """The row's least traffic at the HBM peak: A and B once (1 byte per
     fp8 code, 2 per bf16 element), the bf16 extra operand (the residual's
     [M, N], the bias's [N]) and result, the scales (f32)."""
-    operand = 1 if fp8 else 2
+    a_bytes = 1 if kind == "fp8" else 2
+    b_bytes = 2 if kind == "bf16" else 1
     extra = m * n if epilogue == "residual" else n
-    scales = (m + n) * 4 if fp8 else 0
-    return ((m * k + n * k) * operand + (extra + m * n) * 2 + scales) \
+    scales = {"fp8": (m + n) * 4, "weight_only": n * 4, "bf16": 0}[kind]
+    return (m * k * a_bytes + n * k * b_bytes + (extra + m * n) * 2 + scales) \
         / HBM_BYTES_PER_S * 1e6
 
 
 def measure(workload, m, meta, graphs=False):
     from sol.inductor import l2_bytes
     n, k, epilogue = WORKLOADS[workload]
-    fp8_args, bf16_args = inputs(m, n, k, epilogue, seed=m * 7919 + n)
+    fp8_args, bf16_args, weight_only_args = inputs(m, n, k, epilogue,
+                                                   seed=m * 7919 + n)
+    arg_sets = {"fp8": fp8_args, "bf16": bf16_args,
+                "weight_only": weight_only_args}
     ref = reference(fp8_args, epilogue)
     rows = []
-    for impl, (fn, compilation, fp8) in implementations(m, n, k,
-                                                        epilogue).items():
-        args = fp8_args if fp8 else bf16_args
+    for impl, (fn, compilation, kind) in implementations(m, n, k,
+                                                         epilogue).items():
+        args = arg_sets[kind]
         row = dict(meta, workload=workload, m=m, n=n, k=k, impl=impl,
                    us=None, plan=None, t_pred_us=None,
-                   t_hbm_us=hbm_ideal_us(m, n, k, fp8, epilogue))
+                   t_hbm_us=hbm_ideal_us(m, n, k, kind, epilogue))
         if compilation is not None:
             row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
         try:
@@ -214,16 +254,15 @@ def main():
             rows += measure(workload, m, meta, args.graphs)
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
-    print(f"{'workload':8} {'M':>5} " + " ".join(
-        f"{i:>13}" for i in ("sol_fp8", "sol_bf16", "scaled_mm",
-                             "inductor_fp8", "bf16")))
+    columns = ("sol_fp8", "sol_bf16", "scaled_mm", "inductor_fp8", "bf16",
+               *WEIGHT_ONLY_VARIANTS, "inductor_wo")
+    print(f"{'workload':8} {'M':>5} " + " ".join(f"{i:>14}" for i in columns))
     for workload in args.workloads.split(","):
         for m in map(int, args.ms.split(",")):
             us = {r["impl"]: r["us"] for r in rows
                   if r["workload"] == workload and r["m"] == m}
             print(f"{workload:8} {m:>5} " + " ".join(
-                f"{us.get(i) or float('nan'):13.1f}" for i in
-                ("sol_fp8", "sol_bf16", "scaled_mm", "inductor_fp8", "bf16")))
+                f"{us.get(i) or float('nan'):14.1f}" for i in columns))
     return 0
 
 

@@ -33,8 +33,8 @@ class Reference(unittest.TestCase):
         a missing epilogue would be off by the order of the outputs."""
         for epilogue in ("residual", "bias_gelu"):
             for m, n, k in SHAPES:
-                fp8_args, bf16_args = fp8.inputs(m, n, k, epilogue, seed=m,
-                                                 device="cpu")
+                fp8_args, bf16_args, weight_only_args = fp8.inputs(
+                    m, n, k, epilogue, seed=m, device="cpu")
                 ref = fp8.reference(fp8_args, epilogue)
                 xq, wq, sx, sw, extra = fp8_args
                 h = torch._scaled_mm(xq, wq.t(), scale_a=sx,
@@ -47,6 +47,13 @@ class Reference(unittest.TestCase):
                 got = fp8.epilogue_of(epilogue,
                                       (xb.float() @ wb.float().t()), extra)
                 self.assertLessEqual(rel_err(got, ref), REL_TOL)
+                # Weight-only: the bf16 activations against the codes and
+                # their per-channel scale.
+                xb, wq, sw, extra = weight_only_args
+                got = fp8.epilogue_of(
+                    epilogue, xb.float() @ (wq.float() * sw[:, None]).t(),
+                    extra)
+                self.assertLessEqual(rel_err(got, ref), REL_TOL)
                 # One scale for the whole weight (its channels' mean) in
                 # place of the per-channel ones is caught: the channels'
                 # absmax differ by more than the tolerance.
@@ -56,8 +63,8 @@ class Reference(unittest.TestCase):
 
     def test_codes_cover_the_range(self):
         """absmax / 448 maps each row onto the whole e4m3 range."""
-        fp8_args, _ = fp8.inputs(16, 32, 64, "residual", seed=3,
-                                 device="cpu")
+        fp8_args, _, _ = fp8.inputs(16, 32, 64, "residual", seed=3,
+                                    device="cpu")
         xq = fp8_args[0].float()
         self.assertEqual(xq.abs().amax(1).tolist(), [448.0] * 16)
 
@@ -69,12 +76,20 @@ class SpeedOfLight(unittest.TestCase):
         # the result 0.35 % of it at 2560 x 2560; prefill is not
         # weight-bound.
         n = k = 2560
-        codes = fp8.hbm_ideal_us(1, n, k, True, "residual")
-        bf16 = fp8.hbm_ideal_us(1, n, k, False, "residual")
+        codes = fp8.hbm_ideal_us(1, n, k, "fp8", "residual")
+        bf16 = fp8.hbm_ideal_us(1, n, k, "bf16", "residual")
         self.assertAlmostEqual(codes * 4.8e12 / 1e6, n * k,
                                delta=n * k * 5e-3)
         self.assertAlmostEqual(codes / bf16, 0.5, delta=5e-3)
-        self.assertGreater(fp8.hbm_ideal_us(8192, n, k, True, "residual"),
+        # Weight-only reads the same codes (its bf16 token is 2 x 2560
+        # bytes more) and at 32 rows 32 x 2560 x 2 bytes of activations.
+        self.assertAlmostEqual(
+            fp8.hbm_ideal_us(1, n, k, "weight_only", "residual") / codes, 1.0,
+            delta=5e-3)
+        self.assertGreater(
+            fp8.hbm_ideal_us(32, n, k, "weight_only", "residual"),
+            fp8.hbm_ideal_us(32, n, k, "fp8", "residual"))
+        self.assertGreater(fp8.hbm_ideal_us(8192, n, k, "fp8", "residual"),
                            5 * codes)
 
 
@@ -82,9 +97,12 @@ class Modules(unittest.TestCase):
     def texts(self):
         for epilogue in ("residual", "bias_gelu"):
             for m, n, k in SHAPES:
-                for quantised in (True, False):
+                kinds = [(True, False), (False, False)]
+                if m <= 32:   # weight-only kernels (gemv, swap_ab) stop there
+                    kinds.append((True, True))
+                for quantised, weight_only in kinds:
                     yield sol_module(fp8.sol_text(m, n, k, epilogue,
-                                                  quantised))
+                                                  quantised, weight_only))
 
     def test_modules_parse(self):
         sol_opt = os.environ.get("SOL_OPT")

@@ -139,6 +139,10 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_sab \
 
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
 "$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
+# Weight-only fp8 on swap_ab at the rows gemv takes too (the planner's
+# pick there may be either path).
+variants "--fp8" '^wmm(_bias_residual)?_(bf16e4m3|f16e5m2)_(tensor|channel)_(1|7|16)x(1000x1024|77x208)$' \
+  "paths=swap_ab" "_wsab:"
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x1024|2560x2560)$' \
   "small-m-tma=true paths=wgmma_tma" \
   "_fp8m64:schedules=pingpong tiles=64x128,64x192,64x256" \

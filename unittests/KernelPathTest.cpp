@@ -103,12 +103,13 @@ TEST_F(KernelPathTest, RegistryOrderIsThePlannersTieOrder) {
   }
 }
 
-TEST_F(KernelPathTest, OnlyGemvReadsWeightOnlyFp8) {
+TEST_F(KernelPathTest, OnlyConvertingPathsReadWeightOnlyFp8) {
   // A bf16 A against e4m3 codes: a path whose loads read both operands as
   // one type would read the codes as bf16 values, so every matmul path but
-  // gemv refuses it by name (a new path refuses it unless it converts the
-  // weight alone), at decode's rows and past them.
-  for (int64_t rows : {1, 16, 64}) {
+  // gemv and swap_ab (which convert the weight alone) refuses it by name (a
+  // new path refuses it unless it converts the weight), at decode's rows
+  // and past them; each converting path up to its own rows.
+  for (int64_t rows : {1, 16, 32, 64}) {
     MatmulShape s = shape(rows, 2560, 2560);
     s.elementType = BFloat16Type::get(&context);
     s.weightType = Float8E4M3FNType::get(&context);
@@ -118,15 +119,26 @@ TEST_F(KernelPathTest, OnlyGemvReadsWeightOnlyFp8) {
       if (!info->isMatmulPath())
         continue;
       std::string why = info->whyNot(request);
-      if (info->getPath() == KernelPath::gemv && rows <= 16) {
-        EXPECT_EQ(why, "") << rows;
+      bool converts = info->getPath() == KernelPath::gemv ||
+                      info->getPath() == KernelPath::swap_ab;
+      int64_t maxRows =
+          info->getPath() == KernelPath::gemv ? kGemvMaxRows : kSwapAbMaxRows;
+      if (converts && rows <= maxRows) {
+        EXPECT_EQ(why, "") << info->getName().str() << " at " << rows;
         continue;
       }
       EXPECT_NE(why, "") << info->getName().str() << " at " << rows;
-      if (info->getPath() != KernelPath::gemv)
+      if (!converts)
         EXPECT_NE(why.find("weight-only fp8"), std::string::npos)
             << info->getName().str() << ": " << why;
     }
+    // Before sm_89 there is no instruction to convert the codes with.
+    PlanRequest onA100{nullptr, a100, &s};
+    for (KernelPath path : {KernelPath::gemv, KernelPath::swap_ab})
+      if (rows <= kGemvMaxRows)
+        EXPECT_NE(lookupKernelPath(path).whyNot(onA100).find("sm_89"),
+                  std::string::npos)
+            << rows;
   }
   // The same shape with a bf16 weight is no weight-only matmul.
   MatmulShape plain = shape(1, 2560, 2560);

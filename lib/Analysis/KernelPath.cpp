@@ -56,6 +56,16 @@ int64_t mlir::sol::paths::getSmVersion(TargetAttr target) {
   return chip ? chip->smVersion : 0;
 }
 
+std::string mlir::sol::paths::whyNotFp8ConversionOnChip(StringRef path,
+                                                        TargetAttr target) {
+  if (getSmVersion(target) >= 89)
+    return "";
+  return path.str() +
+         " converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or "
+         "newer; the target is " +
+         target.getChip().str();
+}
+
 /// Registers a thread needs besides its loaded vectors and accumulators:
 /// addresses, indices, the loop. From ptxas (CUDA 13, sm_90a, 2026-12-04):
 /// swap_ab's 8-row, 16-warp kernel keeps its trip's 12 loads (48
@@ -273,7 +283,7 @@ std::string mlir::sol::whyNotWeightOnlyFp8(const MatmulShape &shape,
   os << MatmulOp::kNoFp8PathYet << ": " << path << " reads both operands as "
      << "one type, and a weight-only fp8 matmul (" << shape.elementType
      << " A, " << shape.weightType << " weight codes) needs " << needs
-     << " (gemv converts the weight alone)";
+     << " (gemv and swap_ab convert the weight alone)";
   return reason;
 }
 

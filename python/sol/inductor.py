@@ -1163,11 +1163,11 @@ DYNAMIC_RANGE = (1, 65536)
 # the set's range, so one set from M = 1 keeps two kernels at every M.
 # Below, the decode paths' kernels; from here, one sibling kernel.
 SIBLING_ROWS = 128
-# The most rows a weight-only fp8 region has kernels for: gemv's (the one
-# path that reads fp8 codes against a 16-bit A; kGemvMaxRows in
-# lib/Analysis/KernelPaths/KernelPaths.h). Past them the op runs Inductor's
-# code for the region (`_past_max_rows`).
-WEIGHT_ONLY_ROWS = 16
+# The most rows a weight-only fp8 region has kernels for: swap_ab's (gemv
+# and swap_ab are the paths that read fp8 codes against a 16-bit A;
+# kSwapAbMaxRows in include/SolDialect/TilePlan.h). Past them the op runs
+# Inductor's code for the region (`_past_max_rows`).
+WEIGHT_ONLY_ROWS = 32
 
 
 def _may_pair(spec):
@@ -2454,7 +2454,7 @@ def _replace_region(graph, region, options, resolver, entry):
     # before.
     if int(options.get("tune") or 0) > 0:
         record["tune"] = int(options["tune"])
-    # Weight-only fp8 has kernels for decode's rows alone (gemv's).
+    # Weight-only fp8 has kernels for decode's rows alone (gemv's, swap_ab's).
     if any(_weight_only(root) for root in region.roots):
         record["max_rows"] = WEIGHT_ONLY_ROWS
     text = _keyed(json.dumps(record, sort_keys=True))
@@ -2466,7 +2466,7 @@ def _replace_region(graph, region, options, resolver, entry):
         if not (record["dynamic"] and isinstance(region.m, torch.SymInt)):
             raise _LeftToInductor(
                 f"weight-only fp8 at {m} rows: sol reads fp8 codes against "
-                f"a 16-bit A on gemv alone, up to {WEIGHT_ONLY_ROWS} rows")
+                f"a 16-bit A on gemv and swap_ab alone, up to {WEIGHT_ONLY_ROWS} rows")
         for key, _, _ in dynamic_sets(record):
             compilation = compile_region(record, key)
         entry.ir = region_ir(record, "?")

@@ -5,9 +5,9 @@
 # ordinary linear of the unquantised bf16 activation), the lm_head in bf16.
 # The pass folds each dequantisation into its matmul: the region reads the
 # codes and its scale_b (sol.matmul's weight-only form, docs/fp8.md), so
-# the dequantised weight is never written. Regions have gemv kernels for
-# 1-16 rows; past them (a prefill) the op runs Inductor's code for the
-# region. One graph serves both prefill shapes; each decode batch size is
+# the dequantised weight is never written. Regions have gemv and swap_ab
+# kernels for 1-32 rows; past them (a prefill) the op runs Inductor's code
+# for the region. One graph serves both prefill shapes; each decode batch size is
 # a graph of its own (the static cache's batch dim is static).
 #
 # Reference: the eager module (the dequantised weight as bf16, then the
@@ -42,7 +42,7 @@ logging.getLogger("transformers").setLevel(logging.ERROR)
 
 TOLERANCE = 2e-2
 DECODE = [(2, 6), (3, 9)]      # (batch, cached tokens): M = 2 and 3
-PREFILL = [(2, 5), (3, 12)]    # M = 10 (gemv) and 36 (past gemv's rows)
+PREFILL = [(2, 5), (3, 12)]    # M = 10 and 36 (past swap_ab's 32 rows)
 
 
 def relative(got, ref):
@@ -112,7 +112,17 @@ with torch.no_grad():
         print(f"prefill {batch}x{tokens}: within 2 %: {error <= TOLERANCE} "
               f"({error:.4f})")
 # CHECK: prefill graphs: 1
-print(f"prefill graphs: {len(inductor.history[before:])}")
+prefill_graphs = inductor.history[before:]
+print(f"prefill graphs: {len(prefill_graphs)}")
+# The prefill graph's M is dynamic: each region's kernel set covers 1-32
+# rows, gemv's rows and swap_ab's up to its four n8 token tiles (the report
+# gives the plan at the traced M, 10 here, and the one its price is from,
+# at the set's 32).
+# CHECK: prefill kernels: gemv at 10, swap_ab at 32
+print("prefill kernels: " + ", ".join(sorted({
+    f"{k['plan'].split()[0]} at 10, {k['cost_plan'].split()[0]} at "
+    f"{k['cost_m']}" for r in weight_only_regions(prefill_graphs)
+    for k in r.kernels})))
 
 # The check can fail: the same codes without their scales.
 for module in model.modules():

@@ -1,15 +1,18 @@
 // RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics
 
 // Weight-only fp8 (docs/fp8.md, "Weight-only"): a 16-bit A against fp8
-// weight codes, dequantised by scale_b. gemv is the one path that converts
-// the weight alone; every other path refuses it with what it would need,
-// so no kernel reads codes as 16-bit values.
+// weight codes, dequantised by scale_b. gemv and swap_ab are the paths that
+// convert the weight alone (gemv to f32 for its FMAs, swap_ab to A's type
+// for its MMAs); every other path refuses it with what it would need, so no
+// kernel reads codes as 16-bit values.
 
-// Decode: gemv streams 6.6 MB of codes where the bf16 weight is 13.1; the
-// cost model prices the codes' conversion as the fp8 pair's.
+// Decode: the codes are 6.6 MB where the bf16 weight is 13.1, and both
+// converting paths are priced on them; at one row on the H200 the model
+// puts swap_ab's 8-row tile (its converted fragments on tensor cores) a
+// little ahead of gemv's SIMT FMAs (5.34 us).
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_decode_takes_gemv(%x: tensor<1x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xbf16> {
-  // expected-remark @+1 {{plan gemv: 1 rows, a warp per column, predicted 5.3381 us (1 candidates; no mma.sync: fp8 is not generated here yet: mma.sync reads both operands as one type, and a weight-only fp8 matmul (bf16 A, f8E4M3FN weight codes) needs the weight's fragments converted to 16 bits (gemv converts the weight alone))}}
+func.func @weight_only_decode_takes_a_converting_path(%x: tensor<1x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xbf16> {
+  // expected-remark @+1 {{plan swap_ab: 8 rows, 16 columns per block, K over 8 warps, predicted 5.0672 us; next swap_ab: 8 rows, 32 columns per block, K over 8 warps at 5.0673 us (26 candidates; no mma.sync: fp8 is not generated here yet: mma.sync reads both operands as one type, and a weight-only fp8 matmul (bf16 A, f8E4M3FN weight codes) needs the weight's fragments converted to 16 bits (gemv and swap_ab convert the weight alone))}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<1x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<1x2560xbf16> {
   ^bb0(%a: tensor<1x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -22,10 +25,26 @@ func.func @weight_only_decode_takes_gemv(%x: tensor<1x2560xbf16>, %w: tensor<256
 
 // -----
 
-// Past gemv's 16 rows no path takes it: each says why.
+// 29 rows (past gemv's 16): swap_ab's four n8 token tiles.
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_past_gemv_rows_is_refused(%x: tensor<64x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<64x2560xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 64 rows of A exceed gemv's 16; swap_ab: fp8 is not generated here yet: swap_ab reads both operands as one type}}
+func.func @weight_only_past_gemv_rows_takes_swap_ab(%x: tensor<29x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<29x2560xbf16> {
+  // expected-remark-re @+1 {{plan swap_ab: 32 rows, {{.*}} columns per block, K over {{.*}} warps, predicted {{.*}}}}
+  %0 = sol.kernel @k ins(%x, %w, %sw : tensor<29x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<29x2560xbf16> {
+  ^bb0(%a: tensor<29x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
+        : tensor<29x2560xbf16>, tensor<2560x2560xf8E4M3FN> -> tensor<29x2560xbf16>
+    sol.yield %m : tensor<29x2560xbf16>
+  }
+  return %0 : tensor<29x2560xbf16>
+}
+}
+
+// -----
+
+// Past swap_ab's 32 rows no path takes it: each says why.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @weight_only_past_swap_ab_rows_is_refused(%x: tensor<64x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<64x2560xbf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 64 rows of A exceed gemv's 16; swap_ab: 64 rows of A exceed swap_ab's 32 (four n8 tiles); mma_sync: fp8 is not generated here yet: mma.sync reads both operands as one type}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<64x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<64x2560xbf16> {
   ^bb0(%a: tensor<64x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -38,14 +57,29 @@ func.func @weight_only_past_gemv_rows_is_refused(%x: tensor<64x2560xbf16>, %w: t
 
 // -----
 
-// Decode's dynamic range (the torch backend's weight-only set, 1..16 rows
-// in full): a gemv kernel per M.
+// A weight whose K is not a multiple of 16 codes fits neither path's
+// 128-bit loads.
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_dynamic_decode_takes_gemv_rows(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
-  // expected-remark @+4 {{plan for M in 1..1: gemv: 1 rows, a warp per column}}
-  // expected-remark @+3 {{plan for M in 2..2: gemv: 2 rows, a warp per column}}
-  // expected-remark @+2 {{plan for M in 3..3: gemv: 3 rows, a warp per column}}
-  // expected-remark @+1 {{plan for M in 4..4: gemv: 4 rows, a warp per column}}
+func.func @weight_only_unaligned_k_is_refused(%x: tensor<8x200xbf16>, %w: tensor<64x200xf8E4M3FN>, %sw: tensor<64xf32>) -> tensor<8x64xbf16> {
+  // expected-error-re @+1 {{sol-tile: cannot plan kernel @k: no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: {{.*}}; swap_ab: K = 200 is not a multiple of 16: swap_ab's 128-bit loads need aligned rows{{.*}}}}
+  %0 = sol.kernel @k ins(%x, %w, %sw : tensor<8x200xbf16>, tensor<64x200xf8E4M3FN>, tensor<64xf32>) -> tensor<8x64xbf16> {
+  ^bb0(%a: tensor<8x200xbf16>, %b: tensor<64x200xf8E4M3FN>, %sb: tensor<64xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<64xf32>)
+        : tensor<8x200xbf16>, tensor<64x200xf8E4M3FN> -> tensor<8x64xbf16>
+    sol.yield %m : tensor<8x64xbf16>
+  }
+  return %0 : tensor<8x64xbf16>
+}
+}
+
+// -----
+
+// Decode's dynamic range (the torch backend's weight-only set, 1..32 rows
+// in full): the model's plan per M range, one swap_ab 8-row kernel for 1..4
+// rows here.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @weight_only_dynamic_decode_plans_each_range(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 4>} {
+  // expected-remark @+1 {{plan for M in 1..4: swap_ab: 8 rows, 16 columns per block, K over 8 warps, predicted 5.076 us at M = 4; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<?x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<?x2560xbf16> {
   ^bb0(%a: tensor<?x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -58,10 +92,10 @@ func.func @weight_only_dynamic_decode_takes_gemv_rows(%x: tensor<?x2560xbf16>, %
 
 // -----
 
-// A dynamic M past 16 rows names the first M no path takes.
+// A dynamic M past 32 rows names an M no path takes.
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_dynamic_past_gemv_rows_is_refused(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: at M = 32 (of its range 1..64): no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 32 rows of A exceed gemv's 16}}
+func.func @weight_only_dynamic_past_swap_ab_rows_is_refused(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k: at M = 64 (of its range 1..64): no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 64 rows of A exceed gemv's 16; swap_ab: 64 rows of A exceed swap_ab's 32}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<?x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<?x2560xbf16> {
   ^bb0(%a: tensor<?x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -71,4 +105,3 @@ func.func @weight_only_dynamic_past_gemv_rows_is_refused(%x: tensor<?x2560xbf16>
   return %0 : tensor<?x2560xbf16>
 }
 }
-

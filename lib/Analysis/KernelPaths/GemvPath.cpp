@@ -74,17 +74,8 @@ public:
   std::string whyNot(const PlanRequest &request) const override {
     std::string reason = whyNotGemv(*request.matmul);
     if (reason.empty() && request.matmul->hasFp8Operand())
-      reason = whyNotFp8OnChip(request.target);
+      reason = whyNotFp8ConversionOnChip("gemv", request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;
-  }
-  /// fp8 codes convert pairwise with cvt.rn.f16x2.e4m3x2 / e5m2x2, which
-  /// PTX has from sm_89 (docs/fp8.md, section 5).
-  static std::string whyNotFp8OnChip(TargetAttr target) {
-    if (getSmVersion(target) >= 89)
-      return "";
-    return "gemv converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or "
-           "newer; the target is " +
-           target.getChip().str();
   }
   std::string whyNotOnChip(TargetAttr target) const override {
     return whyNotGemvOnChip(target);

@@ -9,7 +9,10 @@
 // K and sum through shared memory, which puts a narrow weight (a GQA k/v
 // projection, 512 columns) on enough warps to keep HBM busy, where gemv's warp
 // per column cannot. The standard answer for M = 2-32 (CUTLASS's and vLLM's
-// swap-AB GEMMs).
+// swap-AB GEMMs). A weight-only fp8 weight (16-bit A against fp8 codes)
+// loads 16 codes per 128-bit access and converts them to A's type in
+// registers, exactly (every e4m3/e5m2 value is an f16 and a bf16), so
+// 8-32 token decode keeps tensor cores on half the weight bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +26,18 @@ using namespace mlir;
 using namespace mlir::sol;
 using namespace mlir::sol::paths;
 
-/// Elements of one 128-bit lane load.
-static int64_t getVectorElements(Type elementType) {
-  return 16 / (elementType.getIntOrFloatBitWidth() / 8);
+/// Elements of one 128-bit lane load of the weight: its codes for a
+/// weight-only fp8 matmul (A then takes two loads per weight load).
+static int64_t getVectorElements(const MatmulShape &shape) {
+  Type weight = shape.weightType ? shape.weightType : shape.elementType;
+  return 16 / (weight.getIntOrFloatBitWidth() / 8);
+}
+
+/// 128-bit token loads per weight load of each n8 tile: one, or two
+/// against 16 fp8 codes.
+static int64_t getTokenLoadsPerWeightLoad(const MatmulShape &shape) {
+  return getVectorElements(shape) * shape.elementType.getIntOrFloatBitWidth() /
+         8 / 16;
 }
 
 /// 128-bit loads of each weight row a lane has in flight per trip: four
@@ -39,11 +51,7 @@ std::string mlir::sol::whyNotSwapAb(const MatmulShape &shape) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
   Type type = shape.elementType;
-  if (std::string why = whyNotWeightOnlyFp8(
-          shape, "swap_ab", "the weight's fragments converted to 16 bits");
-      !why.empty())
-    os << why;
-  else if (MatmulOp::isFp8(type))
+  if (MatmulOp::isFp8(type))
     os << MatmulOp::kNoFp8PathYet << ": swap_ab's mma.sync m16n8k32 " << type
        << " (sm_89 and newer) is not generated";
   else if (!type.isF16() && !type.isBF16())
@@ -56,9 +64,9 @@ std::string mlir::sol::whyNotSwapAb(const MatmulShape &shape) {
   else if (shape.rows > kSwapAbMaxRows)
     os << shape.rows << " rows of A exceed swap_ab's " << kSwapAbMaxRows
        << " (four n8 tiles)";
-  else if (shape.k % getVectorElements(type) != 0)
+  else if (shape.k % getVectorElements(shape) != 0)
     os << "K = " << shape.k << " is not a multiple of "
-       << getVectorElements(type)
+       << getVectorElements(shape)
        << ": swap_ab's 128-bit loads need aligned rows";
   return reason;
 }
@@ -74,7 +82,7 @@ static int64_t getRowsTile(int64_t rows) {
 static PlanChoices getChoices(const MatmulShape &shape, int64_t rowsTile,
                               int64_t warpsK, int64_t groups) {
   PlanChoices choices;
-  int64_t laneK = 4 * getVectorElements(shape.elementType) *
+  int64_t laneK = 4 * getVectorElements(shape) *
                   getLoadsPerTrip(rowsTile); // a warp's K per trip
   choices.tile = {rowsTile, kSwapAbColumnsPerWarp * groups, warpsK * laneK};
   choices.warps = {warpsK, groups};
@@ -98,6 +106,8 @@ public:
 
   std::string whyNot(const PlanRequest &request) const override {
     std::string reason = whyNotSwapAb(*request.matmul);
+    if (reason.empty() && request.matmul->isWeightOnlyFp8())
+      reason = whyNotFp8ConversionOnChip("swap_ab", request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;
   }
   /// The mma_sync path's m16n8k16 MMA, and so its chip rule.
@@ -174,7 +184,8 @@ public:
   /// A block per `tile[1]` output columns (and per `tile[0]` rows, one
   /// block row for every M a plan serves), warps[0] x warps[1] warps, the
   /// shared memory each warp's f32 partial sums take, and registers for a
-  /// whole trip's loads: its weight and token vectors.
+  /// whole trip's loads: its weight and token vectors (two token vectors
+  /// per tile against each load of fp8 codes).
   LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
                                    const LaunchSizes &sizes) const override {
     const MatmulShape &shape = sizes.matmul;
@@ -186,7 +197,9 @@ public:
     geometry.smem = choices.warps[0] * choices.tile[1] * choices.tile[0] * 4;
     int64_t nTiles = choices.tile[0] / 8;
     geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
-        geometry.getThreads(), getLoadsPerTrip(choices.tile[0]) * (2 + nTiles),
+        geometry.getThreads(),
+        getLoadsPerTrip(choices.tile[0]) *
+            (2 + nTiles * getTokenLoadsPerWeightLoad(shape)),
         4 * nTiles);
     return geometry;
   }

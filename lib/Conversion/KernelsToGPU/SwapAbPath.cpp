@@ -8,7 +8,11 @@
 // order of K inside a fragment is free as long as both operands agree, so a
 // lane's eight consecutive elements feed two m16n8k16 MMAs. The warps of a
 // block split K, store their f32 partials in shared memory and the block
-// sums them in warp order (deterministic) before the epilogue.
+// sums them in warp order (deterministic) before the epilogue. A weight-only
+// fp8 weight loads 16 codes per 128-bit access against two loads of each
+// token and converts each code pair to A's 16-bit type in registers
+// (cvt.rn.f16x2.e4m3x2, then to bf16 through f32: exact), so the MMAs are
+// A's own and the weight's bytes halve.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,16 +25,20 @@ namespace {
 /// lib/Analysis/KernelPaths says how the planner chose it).
 struct SwapAbLayout {
   int64_t rowsTile, nTiles, columns, warpsK, groups, vector, loads, warpK;
+  /// 128-bit token loads per weight load: 1, or 2 against fp8 codes.
+  int64_t tokenLoads;
 };
 } // namespace
 
 static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
+                                               Type weightType,
                                                const MatmulGeometry &g) {
   ArrayRef<int64_t> tile = spec.plan.getTile();
   ArrayRef<int64_t> warps = spec.plan.getWarps();
   SwapAbLayout l{};
   bool wellFormed = tile.size() == 3 && warps.size() == 2 &&
                     (elemType.isF16() || elemType.isBF16()) &&
+                    (weightType == elemType || MatmulOp::isFp8(weightType)) &&
                     spec.transposeB && !spec.batchedB;
   if (wellFormed) {
     l.rowsTile = tile[0];
@@ -38,7 +46,8 @@ static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
     l.columns = tile[1];
     l.warpsK = warps[0];
     l.groups = warps[1];
-    l.vector = 16 / (elemType.getIntOrFloatBitWidth() / 8);
+    l.vector = 16 / (weightType.getIntOrFloatBitWidth() / 8);
+    l.tokenLoads = l.vector / 8;
     wellFormed = (l.rowsTile == 8 || l.rowsTile == 16 || l.rowsTile == 32) &&
                  l.groups >= 1 && l.warpsK >= 1 && l.warpsK * l.groups <= 32 &&
                  l.columns == kSwapAbColumnsPerWarp * l.groups &&
@@ -48,7 +57,8 @@ static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
   if (!wellFormed)
     return spec.func.emitError(
         "sol kernel: the swap_ab plan does not fit the kernel (it needs f16 "
-        "or bf16 operands, an [N, K] weight, tile = [8, 16 or 32 rows, 16 x "
+        "or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, "
+        "tile = [8, 16 or 32 rows, 16 x "
         "warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector "
         "of K], at most 32 warps, and K a multiple of the vector)");
   l.loads = tile[2] / (l.warpsK * 4 * l.vector);
@@ -56,16 +66,51 @@ static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
   return l;
 }
 
-/// Elements `first` and `first + 1` of `v` as one mma.sync operand
-/// register: a vector<2xf16>, or for bf16 the i32 the intrinsic takes.
-static Value getOperandPair(OpBuilder &b, Location loc, Value v,
-                            int64_t first) {
-  Value pair = vector::ShuffleOp::create(b, loc, v, v,
-                                         ArrayRef<int64_t>{first, first + 1});
+/// A pair of 16-bit elements as one mma.sync operand register: the
+/// vector<2xf16> itself, or for bf16 the i32 the intrinsic takes.
+static Value getOperandRegister(OpBuilder &b, Location loc, Value pair) {
   auto type = cast<VectorType>(pair.getType());
   if (!type.getElementType().isBF16())
     return pair;
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+}
+
+/// The operand registers of 128-bit loads, element pairs (0, 1), (2, 3), ...
+/// in order: 16-bit elements as they are; fp8 codes (an i8 vector of
+/// `codeType`'s codes) converted pairwise to `elemType` (cvt.rn.f16x2.
+/// {e4m3,e5m2}x2, sm_89+; to bf16 through f32, where every code's value is
+/// exact).
+static SmallVector<Value> getOperandRegisters(OpBuilder &b, Location loc,
+                                              ArrayRef<Value> loads,
+                                              Type codeType, Type elemType) {
+  SmallVector<Value> registers;
+  for (Value v : loads) {
+    auto type = cast<VectorType>(v.getType());
+    int64_t count = type.getNumElements();
+    if (!type.getElementType().isInteger(8)) {
+      for (int64_t e = 0; e < count; e += 2)
+        registers.push_back(
+            getOperandRegister(b, loc,
+                               vector::ShuffleOp::create(
+                                   b, loc, v, v, ArrayRef<int64_t>{e, e + 1})));
+      continue;
+    }
+    auto halfPair = VectorType::get({2}, b.getF16Type());
+    for (int64_t e = 0; e < count; e += 2) {
+      Value pair =
+          vector::ShuffleOp::create(b, loc, v, v, ArrayRef<int64_t>{e, e + 1});
+      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+          b, loc, Type(halfPair), pair, /*relu=*/false, codeType);
+      if (elemType.isBF16()) {
+        Value wide = arith::ExtFOp::create(
+            b, loc, VectorType::get({2}, b.getF32Type()), halves);
+        halves = arith::TruncFOp::create(b, loc, VectorType::get({2}, elemType),
+                                         wide);
+      }
+      registers.push_back(getOperandRegister(b, loc, halves));
+    }
+  }
+  return registers;
 }
 
 LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
@@ -75,15 +120,15 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   Value globalA = kernel.args[spec.lhsArg];
   Value globalB = kernel.args[spec.rhsArg];
   Type elemType = cast<MemRefType>(globalA.getType()).getElementType();
-  if (cast<MemRefType>(globalB.getType()).getElementType() != elemType)
-    return spec.func.emitError(
-        "sol kernel: swap_ab takes A and B of one element type");
-  FailureOr<SwapAbLayout> layout = getSwapAbLayout(spec, elemType, g);
+  Type weightType = cast<MemRefType>(globalB.getType()).getElementType();
+  FailureOr<SwapAbLayout> layout =
+      getSwapAbLayout(spec, elemType, weightType, g);
   if (failed(layout))
     return failure();
   const SwapAbLayout &l = *layout;
   MLIRContext *ctx = b.getContext();
-  auto vecType = VectorType::get({l.vector}, elemType);
+  auto weightVecType = VectorType::get({l.vector}, weightType);
+  auto tokenVecType = VectorType::get({8}, elemType);
   // Warp w of the block takes chunk (trip * warpsK + w) of K, warpK wide.
   int64_t chunks = llvm::divideCeilSigned(g.k, l.warpK);
   int64_t trips = llvm::divideCeilSigned(chunks, l.warpsK);
@@ -139,13 +184,10 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
                            loop.getRegionIterArgs().end());
     Value chunk = lb.add(lb.mul(loop.getInductionVar(), l.warpsK), warpK);
     Value kBase = lb.add(lb.mul(chunk, l.warpK), laneK);
-    Value zeroVec = arith::ConstantOp::create(
-        b, loc, vecType,
-        DenseElementsAttr::get(vecType, b.getZeroAttr(elemType)));
     // Every load of the trip first: the bytes in flight are the kernel's
     // speed.
     SmallVector<std::array<Value, 2>> weights;
-    SmallVector<SmallVector<Value, 4>> tokens;
+    SmallVector<SmallVector<SmallVector<Value, 2>, 4>> tokens;
     SmallVector<Value> valids;
     for (int64_t u = 0; u < l.loads; ++u) {
       Value k = lb.add(kBase, u * 4 * l.vector);
@@ -155,16 +197,27 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
         safeK = lb.select(valid, k, lb.c(0));
       }
       valids.push_back(valid);
-      auto load = [&](Value global, Value rowOffset) -> Value {
-        return vector::LoadOp::create(b, loc, vecType, global,
-                                      ValueRange{lb.add(rowOffset, safeK)},
-                                      false, llvm::MaybeAlign(16));
+      // fp8 codes as i8: the LLVM lowering stores a code as one, and a
+      // masked code is 0 (+0.0).
+      auto load = [&](VectorType type, Value global, Value offset) -> Value {
+        Value v = vector::LoadOp::create(b, loc, type, global,
+                                         ValueRange{lb.add(offset, safeK)},
+                                         false, llvm::MaybeAlign(16));
+        if (!MatmulOp::isFp8(type.getElementType()))
+          return v;
+        return arith::BitcastOp::create(
+            b, loc, VectorType::get(type.getShape(), b.getI8Type()), v);
       };
-      weights.push_back(
-          {load(globalB, weightRows[0]), load(globalB, weightRows[1])});
-      SmallVector<Value, 4> x;
-      for (int64_t j = 0; j < l.nTiles; ++j)
-        x.push_back(load(globalA, tokenRows[j]));
+      weights.push_back({load(weightVecType, globalB, weightRows[0]),
+                         load(weightVecType, globalB, weightRows[1])});
+      SmallVector<SmallVector<Value, 2>, 4> x;
+      for (int64_t j = 0; j < l.nTiles; ++j) {
+        SmallVector<Value, 2> parts;
+        for (int64_t part = 0; part < l.tokenLoads; ++part)
+          parts.push_back(load(tokenVecType, globalA,
+                               lb.add(tokenRows[j], lb.c(part * 8))));
+        x.push_back(std::move(parts));
+      }
       tokens.push_back(std::move(x));
     }
     auto resultType =
@@ -172,32 +225,36 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     NVVM::MMATypes ptxType =
         elemType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     for (int64_t u = 0; u < l.loads; ++u) {
-      // Past K both operands are zero: a clamped load may hold an Inf.
-      auto masked = [&](Value v) {
-        return valids[u]
-                   ? arith::SelectOp::create(b, loc, valids[u], v, zeroVec)
-                         .getResult()
-                   : v;
+      // Past K both operands are zero: a clamped load may hold an Inf (or
+      // a NaN code).
+      auto registers = [&](ArrayRef<Value> loads) {
+        SmallVector<Value, 2> masked;
+        for (Value v : loads) {
+          if (valids[u]) {
+            Value zero = arith::ConstantOp::create(b, loc, v.getType(),
+                                                   b.getZeroAttr(v.getType()));
+            v = arith::SelectOp::create(b, loc, valids[u], v, zero);
+          }
+          masked.push_back(v);
+        }
+        return getOperandRegisters(b, loc, masked, weightType, elemType);
       };
-      Value w0 = masked(weights[u][0]), w1 = masked(weights[u][1]);
-      SmallVector<Value, 4> xs;
-      for (Value x : tokens[u])
-        xs.push_back(masked(x));
-      // Elements 4h..4h+3 of the lane's vectors are fragment columns
-      // {2t, 2t+1} and {2t+8, 2t+9} of MMA h, in both operands.
+      SmallVector<Value> w0 = registers(weights[u][0]);
+      SmallVector<Value> w1 = registers(weights[u][1]);
+      SmallVector<SmallVector<Value>> xs;
+      for (ArrayRef<Value> x : tokens[u])
+        xs.push_back(registers(x));
+      // Element pairs 2h and 2h + 1 of the lane's vectors are fragment
+      // columns {2t, 2t+1} and {2t+8, 2t+9} of MMA h, in both operands.
       for (int64_t h = 0; h < l.vector / 4; ++h) {
-        SmallVector<Value, 4> aFrag = {getOperandPair(b, loc, w0, 4 * h),
-                                       getOperandPair(b, loc, w1, 4 * h),
-                                       getOperandPair(b, loc, w0, 4 * h + 2),
-                                       getOperandPair(b, loc, w1, 4 * h + 2)};
+        SmallVector<Value, 4> aFrag = {w0[2 * h], w1[2 * h], w0[2 * h + 1],
+                                       w1[2 * h + 1]};
         for (int64_t j = 0; j < l.nTiles; ++j) {
-          Value x = xs[j];
           SmallVector<Value> c(acc.begin() + j * 4, acc.begin() + j * 4 + 4);
           Value d = NVVM::MmaOp::create(
               b, loc, resultType, aFrag,
-              ValueRange{getOperandPair(b, loc, x, 4 * h),
-                         getOperandPair(b, loc, x, 4 * h + 2)},
-              c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              ValueRange{xs[j][2 * h], xs[j][2 * h + 1]}, c,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
               std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
               std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                              NVVM::MMALayout::col});

@@ -61,3 +61,31 @@ func.func @deep29(%x: tensor<29x8192xf16>, %w: tensor<64x8192xf16>) -> tensor<29
   return %m : tensor<29x64xf16>
 }
 }
+
+// -----
+
+// Weight-only fp8 (docs/fp8.md, "Weight-only"): a lane's 128-bit weight load
+// is 16 e4m3 codes (bitcast to i8: a masked code is 0, +0.0), met by two
+// 128-bit loads of its token; each code pair converts to f16x2
+// (cvt.rn.f16x2.e4m3x2) and, for a bf16 A, to bf16 through f32 (exact:
+// every e4m3 value is a bf16), so the MMAs are bf16 ones on half the
+// weight's bytes; scale_b multiplies the sum in the epilogue.
+// CHECK-LABEL: gpu.func @weight_only8_matmul_0
+//  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [8, 16, {{[0-9]+}}]
+//       CHECK:   vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<65536xf8E4M3FN>, vector<16xf8E4M3FN>
+//       CHECK:   arith.bitcast %{{.*}} : vector<16xf8E4M3FN> to vector<16xi8>
+//       CHECK:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8192xbf16>, vector<8xbf16>
+//       CHECK:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8192xbf16>, vector<8xbf16>
+//       CHECK:   nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
+//       CHECK:   arith.extf %{{.*}} : vector<2xf16> to vector<2xf32>
+//       CHECK:   arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+//       CHECK:   nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
+//       CHECK:   gpu.barrier
+//       CHECK:   memref.load %arg2
+//       CHECK:   arith.mulf
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @weight_only8(%x: tensor<8x1024xbf16>, %w: tensor<64x1024xf8E4M3FN>, %sw: tensor<64xf32>) -> tensor<8x64xbf16> {
+  %m = sol.matmul %x, %w transpose_b scale_b(%sw : tensor<64xf32>) : tensor<8x1024xbf16>, tensor<64x1024xf8E4M3FN> -> tensor<8x64xbf16>
+  return %m : tensor<8x64xbf16>
+}
+}
