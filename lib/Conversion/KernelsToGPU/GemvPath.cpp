@@ -32,14 +32,8 @@ static SmallVector<Value> unpackToF32(OpBuilder &b, Location loc, Value v) {
   }
   Value codes = arith::BitcastOp::create(
       b, loc, VectorType::get({count}, b.getI8Type()), v);
-  auto pairType = VectorType::get({2}, b.getF16Type());
   for (int64_t e = 0; e < count; e += 2) {
-    // A shuffle, not extract_strided_slice: the latter has no direct LLVM
-    // lowering in convert-vector-to-llvm.
-    Value pair = vector::ShuffleOp::create(b, loc, codes, codes,
-                                           ArrayRef<int64_t>{e, e + 1});
-    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-        b, loc, Type(pairType), pair, /*relu=*/false, elem);
+    Value halves = convertFp8PairToF16(b, loc, codes, e, elem);
     for (int64_t h = 0; h < 2; ++h)
       out.push_back(extendToF32(
           b, loc,

@@ -199,6 +199,20 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value v) {
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
+/// Codes `first` and `first + 1` of `codes` (an i8 vector of `codeType`'s
+/// fp8 codes) as a vector<2xf16>: one cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+;
+/// exact). The conversion every path that reads fp8 codes in registers
+/// starts from (gemv, swap_ab). A shuffle, not extract_strided_slice: the
+/// latter has no direct LLVM lowering in convert-vector-to-llvm.
+inline Value convertFp8PairToF16(OpBuilder &b, Location loc, Value codes,
+                                 int64_t first, Type codeType) {
+  Value pair = vector::ShuffleOp::create(b, loc, codes, codes,
+                                         ArrayRef<int64_t>{first, first + 1});
+  return NVVM::ConvertF8x2ToF16x2Op::create(
+      b, loc, Type(VectorType::get({2}, b.getF16Type())), pair,
+      /*relu=*/false, codeType);
+}
+
 //===----------------------------------------------------------------------===//
 // The cp.async tile copier (CpAsyncCopier.cpp)
 //===----------------------------------------------------------------------===//

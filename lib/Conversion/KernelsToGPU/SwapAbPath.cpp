@@ -95,12 +95,8 @@ static SmallVector<Value> getOperandRegisters(OpBuilder &b, Location loc,
                                    b, loc, v, v, ArrayRef<int64_t>{e, e + 1})));
       continue;
     }
-    auto halfPair = VectorType::get({2}, b.getF16Type());
     for (int64_t e = 0; e < count; e += 2) {
-      Value pair =
-          vector::ShuffleOp::create(b, loc, v, v, ArrayRef<int64_t>{e, e + 1});
-      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-          b, loc, Type(halfPair), pair, /*relu=*/false, codeType);
+      Value halves = convertFp8PairToF16(b, loc, v, e, codeType);
       if (elemType.isBF16()) {
         Value wide = arith::ExtFOp::create(
             b, loc, VectorType::get({2}, b.getF32Type()), halves);
