@@ -213,6 +213,86 @@ inline Value convertFp8PairToF16(OpBuilder &b, Location loc, Value codes,
       /*relu=*/false, codeType);
 }
 
+/// Whether codes of `codeType` meet an A of `elemType` through
+/// convertE4M3PairToBF16 instead of the conversion unit: e4m3fn against
+/// bf16 only. cvt's route to bf16 takes four conversions a pair (to f16x2,
+/// two to f32, one pack), all on the SM's conversion path; to f16 it is one
+/// cvt and stays; e5m2's infinities have no integer route as cheap.
+inline bool convertsE4M3ToBF16WithIntegerOps(Type codeType, Type elemType) {
+  return isa<Float8E4M3FNType>(codeType) && elemType.isBF16();
+}
+
+/// A vector of fp8 codes as i8 (16 of them, a 128-bit load) as its four
+/// 32-bit words, code 4w in word w's low byte.
+inline SmallVector<Value, 4> getCodeWords(OpBuilder &b, Location loc,
+                                          Value codes) {
+  int64_t count = cast<VectorType>(codes.getType()).getNumElements();
+  Value words = vector::BitCastOp::create(
+      b, loc, VectorType::get({count / 4}, b.getI32Type()), codes);
+  SmallVector<Value, 4> out;
+  for (int64_t w = 0; w < count / 4; ++w)
+    out.push_back(
+        vector::ExtractOp::create(b, loc, words, ArrayRef<int64_t>{w}));
+  return out;
+}
+
+/// Codes 2 * `pair` and 2 * `pair` + 1 of `word` (four e4m3fn codes as an
+/// i32, code 0 in the low byte) as a vector<2xbf16>, exact, in three integer
+/// ops and one bf16x2 multiply: a byte permute makes each code the low byte
+/// of its 16-bit half over a byte of its sign, a shift by 4 puts the code's
+/// exponent and mantissa under bf16's and the sign at bit 15, and a mask
+/// clears the rest. That reads each code as a bf16 2^120 too small (bf16's
+/// bias 127 against e4m3's 7; subnormal codes become bf16 subnormals) and
+/// the multiply restores it. A NaN code (0x7f, 0xff) reads as +-480:
+/// callers mark NaN codes with markE4M3NaNCodes.
+inline Value convertE4M3PairToBF16(OpBuilder &b, Location loc, Value word,
+                                   int64_t pair) {
+  auto i32 = b.getI32Type();
+  auto c32 = [&](uint32_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
+  };
+  // Selector nibbles pick result bytes 0..3: nibble i (0..3) is the word's
+  // byte i, i + 8 that byte's sign replicated.
+  Value placed = NVVM::PermuteOp::create(b, loc, i32, word, c32(0),
+                                         c32(pair == 0 ? 0x9180 : 0xb3a2),
+                                         NVVM::PermuteMode::DEFAULT);
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, placed, c32(4)), c32(0x87f087f0));
+  auto bf16x2 = VectorType::get({2}, b.getBF16Type());
+  Value scaled = LLVM::BitcastOp::create(b, loc, bf16x2, bits);
+  Value bias = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(bf16x2, b.getFloatAttr(b.getBF16Type(), 0x1p120)));
+  return arith::MulFOp::create(b, loc, scaled, bias);
+}
+
+/// `flags` with bit 7 of each byte set where that byte of `word` (four
+/// e4m3fn codes) is a NaN code (0x7f or 0xff), OR-ed in: a code's low seven
+/// bits plus one carry into bit 7 only from 0x7f, and never into the next
+/// byte. A lane accumulates this over its weight row to make the row's
+/// outputs NaN as the reference's are, which convertE4M3PairToBF16 alone
+/// would not.
+inline Value markE4M3NaNCodes(OpBuilder &b, Location loc, Value word,
+                              Value flags) {
+  auto c32 = [&](uint32_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value low = arith::AndIOp::create(b, loc, word, c32(0x7f7f7f7f));
+  Value carried = arith::AddIOp::create(b, loc, low, c32(0x01010101));
+  return arith::OrIOp::create(b, loc, flags, carried);
+}
+
+/// Whether `flags` (markE4M3NaNCodes's) saw a NaN code.
+inline Value sawE4M3NaNCode(OpBuilder &b, Location loc, Value flags) {
+  Value mask = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(int32_t(0x80808080u)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                               arith::AndIOp::create(b, loc, flags, mask),
+                               zero);
+}
+
 //===----------------------------------------------------------------------===//
 // The cp.async tile copier (CpAsyncCopier.cpp)
 //===----------------------------------------------------------------------===//
