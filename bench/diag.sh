@@ -22,6 +22,9 @@
 #   plan-check [ARGS]     one pinned plan on odd shapes against float64
 #                         (bench/plan_check.py ARGS: --options, --epilogues,
 #                         --shapes, --seed). Carry .capi. Writes plan_check.txt.
+#   fp8-codes             every fp8 weight code through the weight-only
+#                         paths, exactly (bench/fp8_codes.py: one-hot A,
+#                         NaN codes). Carry .capi. Writes fp8_codes.txt.
 #   matrix     [--part P] [--select RE] [--exclude RE] [--plan KEY=VALUE]
 #              [--seed N] [--sanitize NAME]... [--tools LIST]
 #                         sol-run --check-only over a bundle's manifests
@@ -172,6 +175,12 @@ case "$experiment" in
     capi_env
     python3 "$root/bench/plan_check.py" "$@" 2>&1 | grep -v "^sol: " | tee -a "$out/plan_check.txt" |
       grep -E "^FAIL|^plan_check"
+    exit "${PIPESTATUS[0]}" ;;
+
+  fp8-codes)
+    capi_env
+    python3 "$root/bench/fp8_codes.py" "$@" 2>&1 | tee -a "$out/fp8_codes.txt" |
+      grep -E "^FAIL|^fp8_codes"
     exit "${PIPESTATUS[0]}" ;;
 
   matrix)

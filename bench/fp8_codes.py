@@ -26,8 +26,6 @@ import sys
 
 import torch
 
-import sol
-
 K = 80
 N = 520  # every code in a row that is not poisoned, at 1 row too; 65 groups of 8
 CASES = [("swap_ab", m) for m in (1, 8, 29, 32)] + \
@@ -70,16 +68,34 @@ def weight_codes(m, torch_code_type):
     return codes
 
 
-def check(path, m, code_name, torch_code_type, elem_name, torch_elem_type):
-    codes = weight_codes(m, torch_code_type)
-    values = codes.view(torch_code_type).double()
-    scale = 2.0 ** (torch.arange(N) % 5 - 2).double()
-    row_nan = torch.isnan(values).any(dim=1)
+def one_hot(m):
+    """[m, K] float64: row i selects k = i."""
     x = torch.zeros(m, K, dtype=torch.float64)
     x[torch.arange(m), torch.arange(m)] = 1
-    # Term by term, so 0 * NaN and 0 * Inf are NaN as IEEE has them (a BLAS
-    # may skip zeros).
-    ref = (x.unsqueeze(1) * values.unsqueeze(0)).sum(-1) * scale
+    return x
+
+
+def column_scale():
+    """Powers of two: exact in every output type."""
+    return 2.0 ** (torch.arange(N) % 5 - 2).double()
+
+
+def reference(m, codes, torch_code_type):
+    """float64 [m, N]: the one-hot product with the codes' values, term by
+    term, so 0 * NaN and 0 * Inf are NaN as IEEE has them (a BLAS may skip
+    zeros)."""
+    values = codes.view(torch_code_type).double()
+    return ((one_hot(m).unsqueeze(1) * values.unsqueeze(0)).sum(-1)
+            * column_scale())
+
+
+def check(path, m, code_name, torch_code_type, elem_name, torch_elem_type):
+    import sol
+    codes = weight_codes(m, torch_code_type)
+    row_nan = torch.isnan(codes.view(torch_code_type).double()).any(dim=1)
+    scale = column_scale()
+    x = one_hot(m)
+    ref = reference(m, codes, torch_code_type)
     kernels = sol.compile(module(m, code_name, elem_name),
                           options=f"paths={path}").kernels
     assert len(kernels) == 1, f"{len(kernels)} kernels"
@@ -106,6 +122,7 @@ def check(path, m, code_name, torch_code_type, elem_name, torch_elem_type):
 
 
 def main():
+    import sol
     argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()
     failures = total = 0
     for path, m in CASES:

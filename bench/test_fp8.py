@@ -19,6 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fp8  # noqa: E402
+import fp8_codes  # noqa: E402
 from timing import REL_TOL, rel_err, sol_module  # noqa: E402
 
 # Odd shapes: M not a tile multiple, K a multiple of 16 (fp8 tensor cores).
@@ -124,6 +125,49 @@ class Modules(unittest.TestCase):
         for text in self.texts():
             compilation = sol.compile(text)
             self.assertGreaterEqual(len(compilation.kernels), 1)
+
+
+class Fp8Codes(unittest.TestCase):
+    """bench/fp8_codes.py's layout: what its exact GPU check can see."""
+
+    def test_every_finite_code_is_read_outside_the_nan_columns(self):
+        for _, code_type, _, _ in fp8_codes.KINDS:
+            finite = torch.arange(256, dtype=torch.uint8)
+            finite = set(finite[torch.isfinite(
+                finite.view(code_type).float())].tolist())
+            for _, m in fp8_codes.CASES:
+                codes = fp8_codes.weight_codes(m, code_type)
+                clean = torch.isfinite(codes.view(code_type).float()).all(1)
+                read = set(codes[clean][:, :m].flatten().tolist())
+                self.assertEqual(read, finite, f"{code_type} at {m} rows")
+
+    def test_nan_columns_come_from_the_codes_alone(self):
+        """Rows n % 7 == 3 hold a NaN code at k = K - 1, where the one-hot
+        A is zero: their columns are NaN in the reference at every row."""
+        for _, code_type, _, _ in fp8_codes.KINDS:
+            for _, m in fp8_codes.CASES:
+                codes = fp8_codes.weight_codes(m, code_type)
+                ref = fp8_codes.reference(m, codes, code_type)
+                poisoned = torch.arange(fp8_codes.N) % 7 == 3
+                self.assertTrue(torch.isnan(ref[:, poisoned]).all())
+                clean = torch.isfinite(codes.view(code_type).float()).all(1)
+                values = codes.view(code_type).double()[:, :m].T
+                self.assertTrue(torch.equal(
+                    ref[:, clean], values[:, clean]
+                    * fp8_codes.column_scale()[clean]))
+
+    def test_every_case_compiles_to_its_path(self):
+        try:
+            import sol
+            sol._capi.lib()
+        except Exception as error:   # no library: nothing to compile with
+            self.skipTest(f"libsol_capi missing: {error}")
+        for path, m in fp8_codes.CASES:
+            for code_name, _, elem_name, _ in fp8_codes.KINDS:
+                kernels = sol.compile(fp8_codes.module(m, code_name, elem_name),
+                                      options=f"paths={path}").kernels
+                self.assertEqual(len(kernels), 1)
+                self.assertEqual(kernels[0].manifest["plan"]["path"], path)
 
 
 if __name__ == "__main__":
