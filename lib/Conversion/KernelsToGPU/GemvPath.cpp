@@ -6,39 +6,19 @@
 // to f16 (cvt.rn.f16x2.{e4m3,e5m2}x2, sm_89+) before the f32 FMAs: the
 // weight's bytes halve, which is decode's whole cost (docs/fp8.md). A
 // weight-only fp8 kernel (16-bit A, fp8 codes) meets each 16-code weight
-// load with two 128-bit loads of each row of A; e4m3fn codes against bf16
-// convert with integer ops (convertE4M3PairToBF16), NaN codes marked.
+// load with two 128-bit loads of each row of A.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
 
-#include <limits>
-
 namespace mlir::sol::codegen {
-
-/// e4m3fn codes, four to a word (getCodeWords), as f32 through bf16
-/// (convertE4M3PairToBF16; bf16 to f32 is a shift).
-static SmallVector<Value> unpackE4M3WordsToF32(OpBuilder &b, Location loc,
-                                               ArrayRef<Value> words) {
-  SmallVector<Value> out;
-  for (Value word : words)
-    for (int64_t pair = 0; pair < 2; ++pair) {
-      Value halves = convertE4M3PairToBF16(b, loc, word, pair);
-      for (int64_t h = 0; h < 2; ++h)
-        out.push_back(extendToF32(
-            b, loc,
-            vector::ExtractOp::create(b, loc, halves, ArrayRef<int64_t>{h})));
-    }
-  return out;
-}
 
 /// The elements of a 128-bit vector `v` as f32. fp8 codes convert in pairs
 /// with one cvt.rn.f16x2.e4m3x2 (or e5m2x2) each, then f16 to f32 (exact):
 /// the LLVM lowering has no fp8 type to extend from (it stores a code as an
 /// i8), and the integer decoding the CPU build uses (sol-expand-fp8-ext)
 /// would cost a memory-bound kernel several instructions per code.
-/// (e4m3fn weight codes against a bf16 A take unpackE4M3WordsToF32.)
 static SmallVector<Value> unpackToF32(OpBuilder &b, Location loc, Value v) {
   auto type = cast<VectorType>(v.getType());
   Type elem = type.getElementType();
@@ -135,12 +115,6 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     IndexBuilder ib(b, loc);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> init(rows, zero);
-    // e4m3fn codes converted with integer ops read a NaN code as +-480: the
-    // lane marks its NaN codes (markE4M3NaNCodes) in one more loop value,
-    // and a marked row's sums become NaN before the reduction.
-    bool marksNaNCodes = convertsE4M3ToBF16WithIntegerOps(weightType, elemType);
-    if (marksNaNCodes)
-      init.push_back(arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
     Value weightRow = ib.mul(col, g.k);
     auto loop =
         scf::ForOp::create(b, loc, ib.c(0), ib.c(loopTrips), ib.c(1), init);
@@ -166,22 +140,7 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
       }
       for (int64_t u = 0; u < unroll; ++u) {
         auto [safeK, valid] = weights[u];
-        SmallVector<Value> w;
-        if (marksNaNCodes) {
-          SmallVector<Value, 4> words =
-              getCodeWords(b, loc,
-                           arith::BitcastOp::create(
-                               b, loc, VectorType::get({vector}, b.getI8Type()),
-                               weightVecs[u]));
-          w = unpackE4M3WordsToF32(b, loc, words);
-          // Lanes past K read a clamped load: not the row's codes.
-          Value flags = acc[rows];
-          for (Value word : words)
-            flags = markE4M3NaNCodes(b, loc, word, flags);
-          acc[rows] = arith::SelectOp::create(b, loc, valid, flags, acc[rows]);
-        } else {
-          w = unpackToF32(b, loc, weightVecs[u]);
-        }
+        SmallVector<Value> w = unpackToF32(b, loc, weightVecs[u]);
         for (int64_t m = 0; m < rows; ++m) {
           auto dot = [&](OpBuilder &b) -> Value {
             IndexBuilder lb(b, loc);
@@ -207,15 +166,7 @@ LogicalResult emitGemvKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
       scf::YieldOp::create(b, loc, acc);
     }
     // Butterfly reduction: every lane ends with every row's dot product.
-    SmallVector<Value> sums(loop.getResults().begin(),
-                            loop.getResults().begin() + rows);
-    if (marksNaNCodes) {
-      Value sawNaN = sawE4M3NaNCode(b, loc, loop.getResult(rows));
-      Value nan = arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-      for (Value &sum : sums)
-        sum = arith::SelectOp::create(b, loc, sawNaN, nan, sum);
-    }
+    SmallVector<Value> sums(loop.getResults().begin(), loop.getResults().end());
     Value width = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(32));
     for (int64_t m = 0; m < rows; ++m) {
       auto reduce = [&](OpBuilder &b) -> Value {

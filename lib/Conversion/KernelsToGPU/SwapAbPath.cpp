@@ -10,17 +10,13 @@
 // block split K, store their f32 partials in shared memory and the block
 // sums them in warp order (deterministic) before the epilogue. A weight-only
 // fp8 weight loads 16 codes per 128-bit access against two loads of each
-// token and converts each code pair to A's 16-bit type in registers (e4m3fn
-// to bf16 with a byte permute, a shift and a mask and one bf16x2 multiply,
-// NaN codes marked per weight row; otherwise cvt.rn.f16x2.e4m3x2 and, to
-// bf16, through f32: exact either way), so the MMAs are A's own and the
-// weight's bytes halve.
+// token and converts each code pair to A's 16-bit type in registers
+// (cvt.rn.f16x2.e4m3x2, then to bf16 through f32: exact), so the MMAs are
+// A's own and the weight's bytes halve.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
-
-#include <limits>
 
 namespace mlir::sol::codegen {
 
@@ -79,24 +75,11 @@ static Value getOperandRegister(OpBuilder &b, Location loc, Value pair) {
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
 }
 
-/// The operand registers of e4m3fn codes, four to a word (getCodeWords),
-/// as bf16 pairs (0, 1), (2, 3), ... in order (convertE4M3PairToBF16).
-static SmallVector<Value> getE4M3OperandRegisters(OpBuilder &b, Location loc,
-                                                  ArrayRef<Value> words) {
-  SmallVector<Value> registers;
-  for (Value word : words)
-    for (int64_t pair = 0; pair < 2; ++pair)
-      registers.push_back(getOperandRegister(
-          b, loc, convertE4M3PairToBF16(b, loc, word, pair)));
-  return registers;
-}
-
 /// The operand registers of 128-bit loads, element pairs (0, 1), (2, 3), ...
 /// in order: 16-bit elements as they are; fp8 codes (an i8 vector of
-/// `codeType`'s codes) converted pairwise to `elemType` with
-/// cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+) and, to bf16, through f32 (every
-/// code's value is exact in both). (e4m3fn against bf16 takes
-/// getE4M3OperandRegisters.)
+/// `codeType`'s codes) converted pairwise to `elemType` (cvt.rn.f16x2.
+/// {e4m3,e5m2}x2, sm_89+; to bf16 through f32, where every code's value is
+/// exact).
 static SmallVector<Value> getOperandRegisters(OpBuilder &b, Location loc,
                                               ArrayRef<Value> loads,
                                               Type codeType, Type elemType) {
@@ -124,32 +107,6 @@ static SmallVector<Value> getOperandRegisters(OpBuilder &b, Location loc,
     }
   }
   return registers;
-}
-
-/// A weight row with a NaN code makes every output of its column NaN, as the
-/// reference's sum does: `rowFlags` and `row8Flags` are the lane's marks
-/// (markE4M3NaNCodes) for its fragment rows gid and gid + 8 over its share
-/// of K; the four lanes of a group share their rows and split K, so their
-/// marks meet first, then the row's accumulators (elements 0, 1 and 2, 3 of
-/// each n8 tile) become NaN. The block's sum carries the NaN on.
-static void makeNaNCodeRowsNaN(OpBuilder &b, Location loc, Value rowFlags,
-                               Value row8Flags, MutableArrayRef<Value> acc) {
-  Value width = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(32));
-  Value nan = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-  SmallVector<Value, 2> sawNaN;
-  for (Value flags : {rowFlags, row8Flags}) {
-    for (int32_t offset : {1, 2}) {
-      Value off =
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(offset));
-      auto shuffle = gpu::ShuffleOp::create(b, loc, flags, off, width,
-                                            gpu::ShuffleMode::XOR);
-      flags = arith::OrIOp::create(b, loc, flags, shuffle.getShuffleResult());
-    }
-    sawNaN.push_back(sawE4M3NaNCode(b, loc, flags));
-  }
-  for (size_t e = 0; e < acc.size(); ++e)
-    acc[e] = arith::SelectOp::create(b, loc, sawNaN[(e % 4) / 2], nan, acc[e]);
 }
 
 LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
@@ -213,13 +170,6 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   auto f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   SmallVector<Value> accInit(l.nTiles * 4, zero);
-  // e4m3fn codes converted with integer ops read a NaN code as +-480: each
-  // lane marks its two weight rows' NaN codes (markE4M3NaNCodes) in two
-  // more loop values, and a marked row's outputs become NaN below.
-  bool marksNaNCodes = convertsE4M3ToBF16WithIntegerOps(weightType, elemType);
-  if (marksNaNCodes)
-    accInit.append(2,
-                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
   auto loop =
       scf::ForOp::create(b, loc, ib.c(0), ib.c(trips), ib.c(1), accInit);
   {
@@ -273,36 +223,20 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     for (int64_t u = 0; u < l.loads; ++u) {
       // Past K both operands are zero: a clamped load may hold an Inf (or
       // a NaN code).
-      auto mask = [&](Value v) -> Value {
-        if (!valids[u])
-          return v;
-        Value zero = arith::ConstantOp::create(b, loc, v.getType(),
-                                               b.getZeroAttr(v.getType()));
-        return arith::SelectOp::create(b, loc, valids[u], v, zero);
-      };
       auto registers = [&](ArrayRef<Value> loads) {
         SmallVector<Value, 2> masked;
-        for (Value v : loads)
-          masked.push_back(mask(v));
+        for (Value v : loads) {
+          if (valids[u]) {
+            Value zero = arith::ConstantOp::create(b, loc, v.getType(),
+                                                   b.getZeroAttr(v.getType()));
+            v = arith::SelectOp::create(b, loc, valids[u], v, zero);
+          }
+          masked.push_back(v);
+        }
         return getOperandRegisters(b, loc, masked, weightType, elemType);
       };
-      // The lane's two weight rows (fragment rows gid and gid + 8).
-      std::array<SmallVector<Value>, 2> w;
-      for (int64_t half = 0; half < 2; ++half) {
-        if (!marksNaNCodes) {
-          w[half] = registers(weights[u][half]);
-          continue;
-        }
-        // A masked code is zero, not NaN: the marks read the words the
-        // conversion reads.
-        SmallVector<Value, 4> words =
-            getCodeWords(b, loc, mask(weights[u][half]));
-        w[half] = getE4M3OperandRegisters(b, loc, words);
-        Value &flags = acc[l.nTiles * 4 + half];
-        for (Value word : words)
-          flags = markE4M3NaNCodes(b, loc, word, flags);
-      }
-      ArrayRef<Value> w0 = w[0], w1 = w[1];
+      SmallVector<Value> w0 = registers(weights[u][0]);
+      SmallVector<Value> w1 = registers(weights[u][1]);
       SmallVector<SmallVector<Value>> xs;
       for (ArrayRef<Value> x : tokens[u])
         xs.push_back(registers(x));
@@ -328,11 +262,6 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     }
     scf::YieldOp::create(b, loc, acc);
   }
-  SmallVector<Value> partialSums(loop.getResults().begin(),
-                                 loop.getResults().begin() + l.nTiles * 4);
-  if (marksNaNCodes)
-    makeNaNCodeRowsNaN(b, loc, loop.getResult(l.nTiles * 4),
-                       loop.getResult(l.nTiles * 4 + 1), partialSums);
 
   // Each warp's partials into shared memory as [warpsK][rows][columns]
   // (columns fastest, for the sum's reads): element e of n8 tile j sits
@@ -355,7 +284,7 @@ LogicalResult emitSwapAbKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
       Value token = ib.add(laneToken, j * 8 + e % 2);
       Value column = ib.add(laneColumn, (e / 2) * 8);
       Value index = ib.add(sliceBase, ib.add(ib.mul(token, l.columns), column));
-      memref::StoreOp::create(b, loc, partialSums[j * 4 + e], partials,
+      memref::StoreOp::create(b, loc, loop.getResult(j * 4 + e), partials,
                               ValueRange{index});
     }
   gpu::BarrierOp::create(b, loc);
