@@ -103,10 +103,14 @@ def rel_err(got, ref):
             ref.double().abs().max().clamp_min(1e-30)).item()
 
 
-def sol_module(function_text, dim_range=None, hints=None, target="h200"):
-    """A module around one sol function, for `target`, with a dynamic dim's
-    range (min, max) and hints (docs/dynamic-shapes.md, section 1) when
-    given."""
+def sol_module(function_text, dim_range=None, hints=None, target=None):
+    """A module around one sol function, for `target` (default: the preset
+    of the card it runs on, as the torch backend's, h200 without CUDA), with
+    a dynamic dim's range (min, max) and hints (docs/dynamic-shapes.md,
+    section 1) when given."""
+    if target is None:
+        from sol.torch_backend import default_target
+        target = default_target()
     attrs = f'sol.target = #sol.target<"{target}">'
     if dim_range:
         lo, hi = dim_range

@@ -34,7 +34,8 @@ torch.compile takes mode or options, not both); measure (bool, default True:
 time sol against cuBLAS per region and M on CUDA, with the inputs cold in
 L2 as a model step's weights are: sol/inductor.py's `rotation`); report (bool; env
 SOL_REPORT=1) prints
-each graph's cost report; target (preset name or JSON path, default "h200");
+each graph's cost report; target (preset name or JSON path; default the
+current CUDA device's preset, `default_target()`, else "h200");
 cache_dir (env SOL_CACHE_DIR, default ~/.cache/sol); fast_math (bool, default
 False: GELU's tanh as one tanh.approx.f32, ~5e-4 absolute error);
 sol_options (a string of further sol-to-ptx options as sol-opt spells them,
@@ -661,12 +662,45 @@ def _host_program_problem(compilation):
     return None
 
 
+# The cost model's preset for the card a graph runs on, by a marker in
+# torch.cuda.get_device_name(): its peaks and HBM bandwidth price every plan,
+# so a card priced as another picks plans measured slower on it (an H100
+# priced as an H200 sends 1-row weight-only fp8 decode to swap_ab where
+# gemv is 1.1-1.3x faster there: bench/NOTES.md section 43). First match
+# wins; an H100 PCIe (2.0 TB/s) takes the SXM preset until it has its own.
+DEVICE_PRESETS = (("H200", "h200"), ("H100", "h100-sxm"),
+                  ("A100", "a100-80gb"), ("B200", "b200"))
+FALLBACK_TARGET = "h200"
+
+
+def target_for_device_name(name):
+    """The preset for a CUDA device name, or None."""
+    return next((preset for marker, preset in DEVICE_PRESETS
+                 if marker in name), None)
+
+
+def default_target():
+    """The preset of the current CUDA device; FALLBACK_TARGET without CUDA
+    (the CPU tests) or for a card with no preset, which is logged."""
+    if not torch.cuda.is_available():
+        return FALLBACK_TARGET
+    name = torch.cuda.get_device_name(torch.cuda.current_device())
+    preset = target_for_device_name(name)
+    if preset is None:
+        log.warning("no target preset for %r; plans are priced as an "
+                    "%s's (options={'target': ...} names one, or a target "
+                    "JSON)", name, FALLBACK_TARGET)
+        return FALLBACK_TARGET
+    return preset
+
+
 def _options(options):
     options = dict(options or {})
     if "report" not in options:
         options["report"] = os.environ.get("SOL_REPORT", "") not in ("",
                                                                      "0")
-    options.setdefault("target", "h200")
+    if "target" not in options:
+        options["target"] = default_target()
     options.setdefault("launcher", default_launcher)
     return options
 

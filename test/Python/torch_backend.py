@@ -257,3 +257,32 @@ print("bad sol_options:", backend.history[-1].partitions[0].status)
 # CHECK: sol cost report:
 # CHECK-NEXT: kernel intensity bound
 run("report", oproj, x, r, options={**OPTIONS, "report": True})
+
+# The default target is the current CUDA device's preset (its peaks and
+# bandwidth price the plans): by the device name's marker, "h200" without
+# CUDA and, logged, for a card with no preset.
+# CHECK: targets: H100 80GB HBM3 -> h100-sxm, H200 -> h200, A100-SXM4-80GB -> a100-80gb, B200 -> b200, Tesla T4 -> None
+names = ["NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA A100-SXM4-80GB",
+         "NVIDIA B200", "Tesla T4"]
+print("targets: " + ", ".join(
+    f"{n.replace('NVIDIA ', '')} -> {backend.target_for_device_name(n)}"
+    for n in names))
+# CHECK: default target without CUDA: h200
+print("default target without CUDA:", backend.default_target())
+real = (torch.cuda.is_available, torch.cuda.get_device_name,
+        torch.cuda.current_device)
+try:
+    torch.cuda.is_available = lambda: True
+    torch.cuda.current_device = lambda: 0
+    torch.cuda.get_device_name = lambda device=None: "NVIDIA H100 80GB HBM3"
+    # CHECK: default target on an H100: h100-sxm, options h100-sxm, named h200
+    print("default target on an H100:", backend.default_target()
+          + ", options " + backend._options({})["target"] + ", named "
+          + backend._options({"target": "h200"})["target"])
+    torch.cuda.get_device_name = lambda device=None: "Tesla T4"
+    # CHECK: sol: no target preset for 'Tesla T4'; plans are priced as an h200's
+    # CHECK: default target on a T4: h200
+    print("default target on a T4:", backend.default_target(), flush=True)
+finally:
+    (torch.cuda.is_available, torch.cuda.get_device_name,
+     torch.cuda.current_device) = real
