@@ -312,12 +312,13 @@ def weight_only_case(pattern, kinds, scales, m, n, k):
 
 
 def weight_only_cases(profile, dynamic):
-    """Weight-only fp8 at decode's rows (gemv at 1-16, swap_ab at 1-32: the
-    paths that convert the weight alone), K a multiple of 16 (16 codes per
-    128-bit load). The GPU profile takes every pattern x scale x shape;
-    the CPU one (CI's time) the plain matmul per tensor at the first shape
-    and the epilogue per channel at the odd one."""
-    ms = [1, 7, 16, 29, 32] if profile == "gpu" else [1, 7, 29]
+    """Weight-only fp8 at decode's rows (gemv at 1-16, swap_ab at 1-32 and
+    its stacked 32-row blocks past them: the paths that convert the weight
+    alone), K a multiple of 16 (16 codes per 128-bit load). The GPU profile
+    takes every pattern x scale x shape; the CPU one (CI's time) the plain
+    matmul per tensor at the first shape and the epilogue per channel at
+    the odd one."""
+    ms = [1, 7, 16, 29, 32, 40, 64] if profile == "gpu" else [1, 7, 29, 40]
     nks = [(1000, 1024), (77, 208)] if profile == "gpu" else [(24, 48), (77, 80)]
     combos = [(p, s, nk) for p in ("wmm", "wmm_bias_residual")
               for s in ("tensor", "channel") for nk in nks]

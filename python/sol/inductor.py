@@ -1163,11 +1163,13 @@ DYNAMIC_RANGE = (1, 65536)
 # the set's range, so one set from M = 1 keeps two kernels at every M.
 # Below, the decode paths' kernels; from here, one sibling kernel.
 SIBLING_ROWS = 128
-# The most rows a weight-only fp8 region has kernels for: swap_ab's (gemv
-# and swap_ab are the paths that read fp8 codes against a 16-bit A;
-# kSwapAbMaxRows in include/SolDialect/TilePlan.h). Past them the op runs
-# Inductor's code for the region (`_past_max_rows`).
-WEIGHT_ONLY_ROWS = 32
+# The most rows a weight-only fp8 region has kernels for (gemv and swap_ab
+# are the paths that read fp8 codes against a 16-bit A; past 32 rows
+# swap_ab stacks 32-row blocks, each streaming the codes again, so its
+# advantage over dequantising to bf16 for cuBLAS shrinks with M: 64 rows,
+# decode's batch sizes). Past them the op runs Inductor's code for the
+# region (`_past_max_rows`).
+WEIGHT_ONLY_ROWS = 64
 
 
 def _may_pair(spec):

@@ -6,11 +6,12 @@
 // its scale_a, two weights with their own scale_b) at 129 rows; and
 // weight-only fp8 (bf16 or f16 A against e4m3 or e5m2 weight codes with
 // scale_b alone, the result in A's type, plain per tensor and with a bias
-// and a residual per channel) at 1, 7 and 29 rows. Each case goes the
+// and a residual per channel) at 1, 7, 29 and 40 rows. Each case goes the
 // whole way to PTX, the decode rows (M = 1 and 7) on the gemv path
 // (cvt.rn.f16x2.e4m3x2 / e5m2x2 conversions, f32 FMAs), weight-only at 29
 // rows on swap_ab (the codes converted to A's type, to bf16 through f32,
-// for m16n8k16 mma.sync), the rest on the wgmma_tma path (m64nNk32
+// for m16n8k16 mma.sync), at 40 on two stacked 32-row swap_ab blocks
+// (grid.y = 2), the rest on the wgmma_tma path (m64nNk32
 // e4m3/e5m2 wgmma), every PTX assembled by ptxas
 // for sm_90a (sol-write-binaries fails on a ptxas error). The host
 // backend runs the same kernels built for the CPU, which evaluate the
@@ -27,12 +28,13 @@
 // RUN: cat %t.d/qmm_swiglu_e4m3_token_129x24x48__qmm_swiglu_matmul_0.json | FileCheck %s --check-prefix=SIBLING
 // RUN: cat %t.d/wmm_bias_residual_bf16e4m3_channel_7x77x80__wmm_bias_residual_matmul_0.json | FileCheck %s --check-prefix=WEIGHT
 // RUN: cat %t.d/wmm_bias_residual_bf16e4m3_channel_29x77x80__wmm_bias_residual_matmul_0.json | FileCheck %s --check-prefix=WEIGHT29
+// RUN: cat %t.d/wmm_bias_residual_bf16e4m3_channel_40x77x80__wmm_bias_residual_matmul_0.json | FileCheck %s --check-prefix=WEIGHT40
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %t.mlir %t.d > /dev/null
 // RUN: ls %t.d/*.json > %t.list
 // RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
-// GEN: 50 cases
-// CUBINS: 50
+// GEN: 54 cases
+// CUBINS: 54
 // PLAN-NOT: "path": "{{mma_sync|simt|wgmma}}"
 // PLAN-DAG: "path": "wgmma_tma"
 // PLAN-DAG: "path": "gemv"
@@ -42,6 +44,10 @@
 // WEIGHT: "path": "gemv"
 // WEIGHT29: "dtype": "f8e4m3fn"
 // WEIGHT29: "path": "swap_ab"
+// WEIGHT40: "grid": [
+// WEIGHT40-NEXT: 3,
+// WEIGHT40-NEXT: 2,
+// WEIGHT40: "path": "swap_ab"
 // SIBLING: "tensor_maps": [
 // SIBLING-COUNT-3: "dtype": "f8e4m3fn"
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
@@ -51,5 +57,5 @@
 // PTX-DAG: cvt.rn.f16x2.e5m2x2
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// CHECK: cpu fp8 matrix: 50 passed, 0 failed
+// CHECK: cpu fp8 matrix: 54 passed, 0 failed
 // CHECK-NOT: FAIL

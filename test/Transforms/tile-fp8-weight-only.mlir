@@ -43,10 +43,12 @@ func.func @weight_only_past_gemv_rows_takes_swap_ab(%x: tensor<29x2560xbf16>, %w
 
 // -----
 
-// Past swap_ab's 32 rows no path takes it: each says why.
+// Past 32 rows no other path converts the codes: swap_ab stacks 32-row
+// blocks along M (two here), each streaming the codes again, mostly from
+// L2, as the model prices them.
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_past_swap_ab_rows_is_refused(%x: tensor<64x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<64x2560xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 64 rows of A exceed gemv's 16; swap_ab: 64 rows of A exceed swap_ab's 32 (four n8 tiles); mma_sync: fp8 is not generated here yet: mma.sync reads both operands as one type}}
+func.func @weight_only_past_32_rows_stacks_swap_ab_blocks(%x: tensor<64x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<64x2560xbf16> {
+  // expected-remark-re @+1 {{plan swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 9.661 us; next {{.*}}}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<64x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<64x2560xbf16> {
   ^bb0(%a: tensor<64x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -94,10 +96,15 @@ func.func @weight_only_dynamic_decode_plans_each_range(%x: tensor<?x2560xbf16>, 
 
 // -----
 
-// A dynamic M past 32 rows names an M no path takes.
+// The torch backend's weight-only set (1..64 rows): a plan per M range,
+// the 32-row tile from 17 rows on, its grid's rows following M (one block
+// row to 32, two past it).
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @weight_only_dynamic_past_swap_ab_rows_is_refused(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k: at M = 64 (of its range 1..64): no path takes this weight-only fp8 (bf16 x f8E4M3FN) matmul; gemv: 64 rows of A exceed gemv's 16; swap_ab: 64 rows of A exceed swap_ab's 32}}
+func.func @weight_only_dynamic_to_64_rows_plans_each_range(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
+  // expected-remark-re @+4 {{plan for M in 1..6: swap_ab: 8 rows, 16 columns per block, {{.*}}}}
+  // expected-remark-re @+3 {{plan for M in 7..8: swap_ab: 8 rows, 32 columns per block, {{.*}}}}
+  // expected-remark-re @+2 {{plan for M in 9..16: swap_ab: 16 rows, 32 columns per block, {{.*}}}}
+  // expected-remark-re @+1 {{plan for M in 17..64: swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 9.661 us at M = 64; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<?x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<?x2560xbf16> {
   ^bb0(%a: tensor<?x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
