@@ -103,14 +103,24 @@ def rel_err(got, ref):
             ref.double().abs().max().clamp_min(1e-30)).item()
 
 
+def device_target():
+    """The torch backend's preset for the current card (default_target);
+    h200 where torch is not installed (the CPU tests that run without
+    it)."""
+    try:
+        from sol.torch_backend import default_target
+    except ImportError:
+        return "h200"
+    return default_target()
+
+
 def sol_module(function_text, dim_range=None, hints=None, target=None):
     """A module around one sol function, for `target` (default: the preset
     of the card it runs on, as the torch backend's, h200 without CUDA), with
     a dynamic dim's range (min, max) and hints (docs/dynamic-shapes.md,
     section 1) when given."""
     if target is None:
-        from sol.torch_backend import default_target
-        target = default_target()
+        target = device_target()
     attrs = f'sol.target = #sol.target<"{target}">'
     if dim_range:
         lo, hi = dim_range
