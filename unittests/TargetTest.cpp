@@ -44,7 +44,7 @@ protected:
 
 TEST_F(TargetTest, PresetNamesAreSortedAndAllLoad) {
   ArrayRef<StringRef> names = getTargetPresetNames();
-  ASSERT_EQ(names.size(), 4u);
+  ASSERT_EQ(names.size(), 5u);
   EXPECT_TRUE(llvm::is_sorted(names));
   for (StringRef name : names) {
     TargetAttr target = getTargetPreset(&context, name);
@@ -65,6 +65,20 @@ TEST_F(TargetTest, H200PresetHasDatasheetFigures) {
   EXPECT_DOUBLE_EQ(h200.getMatmulPeakFlops(b.getF32Type()), 66.9e12);
   // Balance ~206 FLOP/B in fp16 (device H200.md).
   EXPECT_NEAR(h200.getBalance(b.getF16Type()), 206.0, 0.1);
+}
+
+TEST_F(TargetTest, H100PciePresetHasDatasheetFigures) {
+  // The PCIe card: fewer SMs, a lower clock, HBM2e at 2.0 TB/s.
+  TargetAttr pcie = getTargetPreset(&context, "h100-pcie");
+  ASSERT_TRUE(pcie);
+  EXPECT_EQ(pcie.getChip(), "sm_90a");
+  EXPECT_EQ(pcie.getSmCount(), 114);
+  EXPECT_DOUBLE_EQ(pcie.getF16Tflops(), 756);
+  EXPECT_DOUBLE_EQ(pcie.getHbmGbps(), 2000);
+  Builder b(&context);
+  EXPECT_DOUBLE_EQ(pcie.getMatmulPeakFlops(b.getF16Type()), 756e12);
+  // Balance 378 FLOP/B in fp16: the PCIe card is more memory-bound.
+  EXPECT_NEAR(pcie.getBalance(b.getF16Type()), 378.0, 0.1);
 }
 
 TEST_F(TargetTest, PresetLookupIsCaseInsensitiveAndRejectsUnknown) {

@@ -198,6 +198,28 @@ TargetParams makeH100Sxm() {
   return p;
 }
 
+TargetParams makeH100Pcie() {
+  // NVIDIA H100 Tensor Core GPU datasheet (PCIe, 80 GB, dense figures: half
+  // of the "with sparsity" ones): 756 TFLOP/s fp16/bf16, 1513 fp8, 378
+  // tf32, 51 fp32; 2.0 TB/s HBM2e; 114 SMs (the whitepaper's GH100 with 114
+  // SMs enabled) at the 1620 MHz the dense peak implies (756 / (114 x 4096
+  // FLOP/clk)); 50 MB L2. L2 bandwidth scaled from the SXM lead by SMs x
+  // clock; the calibration constants are the Hopper leads. Not measured:
+  // no PCIe card has been lent.
+  TargetParams p = makeH100Sxm();
+  p.name = "h100-pcie";
+  p.smCount = 114;
+  p.clockMhz = 1620;
+  p.f16Tflops = 756;
+  p.bf16Tflops = 756;
+  p.tf32Tflops = 378;
+  p.fp8Tflops = 1513;
+  p.f32SimtTflops = 51;
+  p.hbmGbps = 2000;
+  p.l2Gbps = 10800.0 * (114.0 * 1620) / (132.0 * 1830);
+  return p;
+}
+
 TargetParams makeH200() {
   // NVIDIA H200 Tensor Core GPU datasheet (SXM): the H100 SXM's compute
   // (989 TFLOP/s dense fp16/bf16, 1979 fp8, 494.7 tf32, 67 fp32) with 4.8 TB/s
@@ -272,10 +294,8 @@ struct Preset {
 
 // Sorted by name.
 const Preset kPresets[] = {
-    {"a100-80gb", makeA100},
-    {"b200", makeB200},
-    {"h100-sxm", makeH100Sxm},
-    {"h200", makeH200},
+    {"a100-80gb", makeA100},   {"b200", makeB200}, {"h100-pcie", makeH100Pcie},
+    {"h100-sxm", makeH100Sxm}, {"h200", makeH200},
 };
 
 const Preset *lookupPreset(StringRef name) {

@@ -667,9 +667,10 @@ def _host_program_problem(compilation):
 # so a card priced as another picks plans measured slower on it (an H100
 # priced as an H200 sends 1-row weight-only fp8 decode to swap_ab where
 # gemv is 1.1-1.3x faster there: bench/NOTES.md section 43). First match
-# wins; an H100 PCIe (2.0 TB/s) takes the SXM preset until it has its own.
-DEVICE_PRESETS = (("H200", "h200"), ("H100", "h100-sxm"),
-                  ("A100", "a100-80gb"), ("B200", "b200"))
+# wins: "H100 PCIe" before the other H100s (SXM, NVL: the SXM preset).
+DEVICE_PRESETS = (("H200", "h200"), ("H100 PCIe", "h100-pcie"),
+                  ("H100", "h100-sxm"), ("A100", "a100-80gb"),
+                  ("B200", "b200"))
 FALLBACK_TARGET = "h200"
 
 
