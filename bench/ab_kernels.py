@@ -6,13 +6,16 @@ OLD_DIR and NEW_DIR hold sol-opt --sol-to-ptx output (manifests, cubins) of
 the same functions, e.g. from the commits before and after a codegen change,
 each path in its own subfolder or not (OLD_DIR/**/X.json pairs with
 NEW_DIR/**/X.json). Each pair gets the same random inputs (normal values in
-the manifest's dtypes; f32 args, the scales, in [0.5, 1.5)), enough copies
-to rotate through ~200 MB so the weights come cold from HBM as a model
-step's do, and is timed with CUDA events over 60 launches a window, seven
-windows alternating which goes first, the median reported. Both outputs
-on the first set must be identical (a change that should not move a bit);
-where they differ the row says so. Static kernels only. Prints a table and
-writes a JSON list of rows.
+the manifest's dtypes; f32 args, the scales, in [0.5, 1.5)), copied until
+the copies hold ~200 MB, which the launches rotate through so the weights
+come cold from HBM as a model step's do (sweep.rotation). Launches go
+through Kernel.bind (one C call each: kernels of ~10 us would otherwise
+time the Python launch path). After 20 launches of each, seven windows of
+60 launches, CUDA events around each, alternate which kernel goes first;
+the median window is the figure. Both outputs on the first set must be
+identical for a change that should not move a bit; the row says whether
+they are. Static kernels only. Prints a table and writes a JSON list of
+rows.
 """
 import argparse
 import ctypes
@@ -21,62 +24,103 @@ import json
 import os
 import re
 import statistics
+import sys
 
 import torch
 
 import sol
-DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-      "f8e4m3fn": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
-parser = argparse.ArgumentParser()
-parser.add_argument("old_dir")
-parser.add_argument("new_dir")
-parser.add_argument("--select", default=".", help="regex on the manifest path")
-parser.add_argument("--out", default="ab.json")
-opts = parser.parse_args()
-keep = re.compile(opts.select)
-rows = []
-for old in sorted(glob.glob(os.path.join(opts.old_dir, "**", "*.json"), recursive=True)):
-    if not keep.search(old):
-        continue
-    new = os.path.join(opts.new_dir, os.path.relpath(old, opts.old_dir))
-    ko, kn = sol.Kernel.from_manifest(old), sol.Kernel.from_manifest(new)
-    args = ko.manifest["args"]
-    # The inputs' bytes: what a launch must read at least.
-    wbytes = sum(torch.Size(a["shape"]).numel() * DT[a["dtype"]].itemsize
-                 for a in args if a["role"] == "input")
-    sets = max(2, min(16, -(-200_000_000 // wbytes)))
-    def make():
-        out = []
-        for a in args:
-            if a["role"] == "output":
-                out.append(torch.empty(a["shape"], dtype=DT[a["dtype"]], device="cuda"))
-            elif a["dtype"] == "f32":
-                out.append(torch.rand(a["shape"], device="cuda") + 0.5)
-            else:
-                out.append(torch.randn(a["shape"], device="cuda").to(DT[a["dtype"]]))
-        return out
-    inputs = [make() for _ in range(sets)]
-    ko.launch(*inputs[0]); ref = inputs[0][-1].clone()
-    kn.launch(*inputs[0]); same = torch.equal(ref, inputs[0][-1])
-    lo, ln = ko.bind(), kn.bind()
-    ptrs = [(ctypes.c_void_p * len(s))(*[t.data_ptr() for t in s]) for s in inputs]
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import rotation  # noqa: E402
+
+ROTATION_BYTES = 200e6
+WARMUP_LAUNCHES = 20
+WINDOW_LAUNCHES = 60
+WINDOWS = 7
+
+
+def random_inputs(kernel):
+    """The kernel's inputs in their dtypes: normal values, f32 (scales) in
+    [0.5, 1.5)."""
+    inputs = []
+    for spec in kernel.inputs:
+        if spec["dtype"] == "f32":
+            inputs.append(torch.rand(spec["shape"], device="cuda") + 0.5)
+        else:
+            inputs.append(torch.randn(spec["shape"], device="cuda").to(
+                sol.torch_dtype(spec["dtype"])))
+    return inputs
+
+
+def window_us(launch, pointer_sets, stream, launches):
+    """us per launch over `launches` back-to-back, rotating the sets."""
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for i in range(launches):
+        launch(pointer_sets[i % len(pointer_sets)], stream)
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / launches
+
+
+def compare(old_path, new_path):
+    """One row: both kernels timed on the same inputs."""
+    old = sol.Kernel.from_manifest(old_path)
+    new = sol.Kernel.from_manifest(new_path)
+    inputs = random_inputs(old)
+    input_bytes = sum(t.numel() * t.element_size() for t in inputs)
+    sets = [inputs_set + [torch.empty(shape, dtype=dtype, device="cuda")
+                          for shape, dtype in old.output_specs()]
+            for inputs_set in rotation(inputs, ROTATION_BYTES)]
+    outputs = []
+    for kernel in (old, new):
+        kernel.launch(*sets[0])
+        outputs.append(sets[0][-1].clone())
+    pointer_sets = [(ctypes.c_void_p * len(s))(*[t.data_ptr() for t in s])
+                    for s in sets]
     stream = torch.cuda.current_stream().cuda_stream
-    def timeit(launch, iters=60):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        for i in range(iters):
-            launch(ptrs[i % sets], stream)
-        e.record(); e.synchronize()
-        return s.elapsed_time(e) * 1000 / iters
-    for l in (lo, ln): timeit(l, 20)
-    to, tn = [], []
-    for r in range(7):
-        for l, acc in ((lo, to), (ln, tn)) if r % 2 == 0 else ((ln, tn), (lo, to)):
-            acc.append(timeit(l))
-    o, n = statistics.median(to), statistics.median(tn)
-    name = os.path.relpath(old, opts.old_dir)[:-len(".json")]
-    gb = wbytes / n / 1e3
-    rows.append(dict(kernel=name, old_us=o, new_us=n, ratio=n / o, new_tbps=gb / 1e3, identical=same, plan=ko.manifest["plan_attr"]))
-    print(f"{name:40s} old {o:8.2f} new {n:8.2f} new/old {n/o:5.2f} new {gb/1e3:5.2f} TB/s identical={same}", flush=True)
-with open(opts.out, "w") as f:
-    json.dump(rows, f, indent=1)
+    launches = [old.bind(), new.bind()]
+    for launch in launches:
+        window_us(launch, pointer_sets, stream, WARMUP_LAUNCHES)
+    times = [[], []]
+    for window in range(WINDOWS):
+        order = (0, 1) if window % 2 == 0 else (1, 0)
+        for i in order:
+            times[i].append(window_us(launches[i], pointer_sets, stream,
+                                      WINDOW_LAUNCHES))
+    old_us, new_us = (statistics.median(t) for t in times)
+    return {"old_us": old_us, "new_us": new_us, "ratio": new_us / old_us,
+            "new_tbps": input_bytes / new_us / 1e6,
+            "identical": torch.equal(outputs[0], outputs[1]),
+            "plan": old.manifest["plan_attr"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("old_dir")
+    parser.add_argument("new_dir")
+    parser.add_argument("--select", default=".",
+                        help="regex on the manifest path")
+    parser.add_argument("--out", default="ab.json")
+    args = parser.parse_args()
+    keep = re.compile(args.select)
+    rows = []
+    for old_path in sorted(glob.glob(os.path.join(args.old_dir, "**", "*.json"),
+                                     recursive=True)):
+        if not keep.search(old_path):
+            continue
+        name = os.path.relpath(old_path, args.old_dir)
+        row = {"kernel": name[:-len(".json")],
+               **compare(old_path, os.path.join(args.new_dir, name))}
+        rows.append(row)
+        print(f"{row['kernel']:40s} old {row['old_us']:8.2f} new "
+              f"{row['new_us']:8.2f} new/old {row['ratio']:5.2f} new "
+              f"{row['new_tbps']:5.2f} TB/s identical={row['identical']}",
+              flush=True)
+    with open(args.out, "w") as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -293,10 +293,15 @@ struct Preset {
 };
 
 // Sorted by name.
+// clang-format off
 const Preset kPresets[] = {
-    {"a100-80gb", makeA100},   {"b200", makeB200}, {"h100-pcie", makeH100Pcie},
-    {"h100-sxm", makeH100Sxm}, {"h200", makeH200},
+    {"a100-80gb", makeA100},
+    {"b200", makeB200},
+    {"h100-pcie", makeH100Pcie},
+    {"h100-sxm", makeH100Sxm},
+    {"h200", makeH200},
 };
+// clang-format on
 
 const Preset *lookupPreset(StringRef name) {
   for (const Preset &p : kPresets)

@@ -32,10 +32,16 @@ __all__ = ["SolError", "Compilation", "Kernel", "PlanBinary", "build_id",
 _FUNCTION_ATTRIBUTES = {"max_threads": 0, "static_smem": 1, "local_bytes": 3,
                         "regs": 4}
 
-# Manifest dtypes as torch dtype names (resolved lazily: torch is optional).
-# The manifest's dtypes (runtime/DType.h) as torch names them.
+# The manifest's dtypes (runtime/DType.h) as torch names them (resolved
+# lazily, torch_dtype: torch is optional).
 _TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32",
                  "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
+
+
+def torch_dtype(manifest_dtype):
+    """The torch dtype of a manifest's dtype name ("bf16", "f8e4m3fn", ...)."""
+    import torch
+    return getattr(torch, _TORCH_DTYPES[manifest_dtype])
 
 
 def version():
@@ -283,11 +289,9 @@ class Kernel:
     def output_specs(self, m=None):
         """(shape, torch dtype) of each output, in order; a dynamic kernel's
         shapes hold -1 for M unless `m` gives it."""
-        import torch
         return [(tuple(m if m is not None and i == 0 and d == -1 else d
                        for i, d in enumerate(spec["shape"])),
-                 getattr(torch, _TORCH_DTYPES[spec["dtype"]]))
-                for spec in self.outputs]
+                 torch_dtype(spec["dtype"])) for spec in self.outputs]
 
     def launch_raw(self, tensors, stream):
         """Launches on the raw CUDA stream handle `stream` with `tensors`

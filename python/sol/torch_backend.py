@@ -666,7 +666,7 @@ def _host_program_problem(compilation):
 # torch.cuda.get_device_name(): its peaks and HBM bandwidth price every plan,
 # so a card priced as another picks plans measured slower on it (an H100
 # priced as an H200 sends 1-row weight-only fp8 decode to swap_ab where
-# gemv is 1.1-1.3x faster there: bench/NOTES.md section 43). First match
+# gemv is up to 1.3x faster there: bench/NOTES.md section 43). First match
 # wins: "H100 PCIe" before the other H100s (SXM, NVL: the SXM preset).
 DEVICE_PRESETS = (("H200", "h200"), ("H100 PCIe", "h100-pcie"),
                   ("H100", "h100-sxm"), ("A100", "a100-80gb"),

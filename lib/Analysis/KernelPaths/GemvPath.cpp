@@ -121,8 +121,13 @@ public:
   /// 3 per weight element (its FMA, both operands' conversions). An
   /// estimate from the instruction count, not a timing: the GPU run of
   /// bench/fp8.py is where it is checked (bench/NOTES.md section 33).
-  /// Weight-only fp8 issues the same 4 (the FMA, the code's two, A's one);
-  /// not yet timed.
+  /// Weight-only fp8 issues the same 4 (the FMA, the code's two, A's one).
+  /// Timed on an H100 (2026-12-06, bench/results/2026-12-06-h100-s19-
+  /// e4m3int, NOTES section 43, h100-sxm preset): at 1 row within 12 %
+  /// (8.8 / 22.7 / 22.7 us predicted against 8.6 / 22.7 / 25.6 measured at
+  /// 4096x4096, 14336x4096, 4096x14336); at 8-16 rows 2.0-2.3x too slow
+  /// (the 0.18 share is from 16 rows of a small f16 shape), where swap_ab
+  /// wins by 2.5x either way, so no plan turns on it.
   static constexpr double kFp8ConversionSlowdown = 4.0 / 3.0;
 
   /// A warp walks K 32 x tile[2] elements a step (a 128-bit load per lane),

@@ -105,3 +105,26 @@ func.func @weight_only_f16(%x: tensor<8x1024xf16>, %w: tensor<64x1024xf8E4M3FN>,
   return %m : tensor<8x64xf16>
 }
 }
+
+// -----
+
+// Weight-only past 32 rows: 32-row blocks stacked along grid.y; a block's
+// rows start at block_id.y x 32, its token loads clamp to the last row (39)
+// and its stores keep to the 40 rows.
+// CHECK-LABEL: gpu.func @weight_only40_matmul_0
+//  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [32,
+//       CHECK:   %[[BY:.*]] = gpu.block_id  y
+//       CHECK:   %[[ROW0:.*]] = arith.muli %[[BY]], %c32 : index
+//       CHECK:   %[[TOKEN:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[TOKEN]], %c40 : index
+//       CHECK:   arith.select %[[IN]], %[[TOKEN]], %c39 : index
+//       CHECK:   scf.for
+//       CHECK:     %[[ROW:.*]] = arith.addi %[[ROW0]], %{{.*}} : index
+//       CHECK:     %[[STORED:.*]] = arith.cmpi ult, %[[ROW]], %c40 : index
+//       CHECK:     arith.andi %[[STORED]], %{{.*}} : i1
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @weight_only40(%x: tensor<40x64xbf16>, %w: tensor<16x64xf8E4M3FN>, %sw: tensor<16xf32>) -> tensor<40x16xbf16> {
+  %m = sol.matmul %x, %w transpose_b scale_b(%sw : tensor<16xf32>) : tensor<40x64xbf16>, tensor<16x64xf8E4M3FN> -> tensor<40x16xbf16>
+  return %m : tensor<40x16xbf16>
+}
+}
