@@ -14,7 +14,8 @@ time the Python launch path). After 20 launches of each, seven windows of
 60 launches, CUDA events around each, alternate which kernel goes first;
 the median window is the figure. Both outputs on the first set must be
 identical for a change that should not move a bit; the row says whether
-they are. Static kernels only. Prints a table and writes a JSON list of
+they are, and how far apart they are (max_rel_diff) for one that reorders
+the sums. Static kernels only. Prints a table and writes a JSON list of
 rows.
 """
 import argparse
@@ -93,7 +94,16 @@ def compare(old_path, new_path):
     return {"old_us": old_us, "new_us": new_us, "ratio": new_us / old_us,
             "new_tbps": input_bytes / new_us / 1e6,
             "identical": torch.equal(outputs[0], outputs[1]),
+            "max_rel_diff": max_rel_diff(outputs[0], outputs[1]),
             "plan": old.manifest["plan_attr"]}
+
+
+def max_rel_diff(old, new):
+    """The largest |new - old| over old's largest |value|: how far a change
+    that reorders the sums moved the result (float32; 0 when identical)."""
+    old, new = old.float(), new.float()
+    scale = old.abs().max().item() or 1.0
+    return (new - old).abs().max().item() / scale
 
 
 def main():
@@ -116,7 +126,8 @@ def main():
         rows.append(row)
         print(f"{row['kernel']:40s} old {row['old_us']:8.2f} new "
               f"{row['new_us']:8.2f} new/old {row['ratio']:5.2f} new "
-              f"{row['new_tbps']:5.2f} TB/s identical={row['identical']}",
+              f"{row['new_tbps']:5.2f} TB/s identical={row['identical']} "
+              f"max_rel_diff={row['max_rel_diff']:.1e}",
               flush=True)
     with open(args.out, "w") as f:
         json.dump(rows, f, indent=1)

@@ -21,7 +21,8 @@ copies of the inputs that together exceed 3x the L2 (each call streams its
 weight from HBM, as a layer in a model does); with --graphs,
 time_graph_call's CUDA-graph replays of the same rotation (the kernels'
 time: a decode call's few microseconds are otherwise the host's). Each row
-also has `t_hbm_us`, its least bytes at the datasheet's 4.8 TB/s, and
+also has `t_hbm_us`, its least bytes at the HBM peak of sol's target
+preset for the card (timing.target_hbm_bytes_per_s), and
 `hbm_sol` = t_hbm_us / us (issue 20: 1-token decode at >= 0.85).
 
 Output: a list of rows {"workload", "m", "n", "k", "impl", "us", "ok",
@@ -29,7 +30,7 @@ Output: a list of rows {"workload", "m", "n", "k", "impl", "us", "ok",
 --graphs), "card", "date", "torch"}, impl in sol_fp8,
 sol_bf16, scaled_mm (`torch._scaled_mm` then the epilogue), inductor_fp8
 (torch.compile of that), bf16 (eager bf16: F.linear's cuBLAS and the
-epilogue); at M <= 32 weight-only fp8 (the bf16 activations against the
+epilogue); at M <= 64 (the torch backend's WEIGHT_ONLY_ROWS) weight-only fp8 (the bf16 activations against the
 weight codes and their per-channel scale): sol_wo (the planner's path),
 sol_wo_gemv and sol_wo_swap_ab (each path pinned), and inductor_wo
 (torch.compile of the weight dequantised to bf16, then the linear:
@@ -48,7 +49,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep import rotating, rotation  # noqa: E402
 from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
-                    sol_runner, time_call, time_graph_call)
+                    sol_runner, target_hbm_bytes_per_s, time_call,
+                    time_graph_call)
 
 # The largest fp8 code of e4m3fn: absmax / 448 maps a tensor onto the
 # whole code range.
@@ -132,6 +134,7 @@ def implementations(m, n, k, epilogue):
     """impl -> (function of the argument set, its sol compilation or None,
     which argument set it takes: "fp8", "bf16" or "weight_only")."""
     import sol
+    from sol.inductor import WEIGHT_ONLY_ROWS
 
     def scaled_mm(xq, wq, sx, sw, extra):
         h = torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw[None, :],
@@ -157,7 +160,7 @@ def implementations(m, n, k, epilogue):
     impls["scaled_mm"] = (scaled_mm, None, "fp8")
     impls["inductor_fp8"] = (torch.compile(scaled_mm), None, "fp8")
     impls["bf16"] = (bf16, None, "bf16")
-    if m <= 32:   # sol's weight-only kernels (gemv, swap_ab) stop at 32 rows
+    if m <= WEIGHT_ONLY_ROWS:   # as many rows as the torch backend's sets
         for name, options in WEIGHT_ONLY_VARIANTS.items():
             try:
                 compilation = sol.compile(
@@ -174,12 +177,9 @@ def implementations(m, n, k, epilogue):
     return impls
 
 
-# H200 HBM3e, datasheet (4.8 TB/s): the speed of light of a row's bytes.
-HBM_BYTES_PER_S = 4.8e12
-
-
-def hbm_ideal_us(m, n, k, kind, epilogue):
-    """The row's least traffic at the HBM peak: A and B once (1 byte per
+def hbm_ideal_us(m, n, k, kind, epilogue, hbm_bytes_per_s):
+    """The row's least traffic at the HBM peak (the sol target preset's, so
+    the card the row ran on): A and B once (1 byte per
     fp8 code, 2 per bf16 element), the bf16 extra operand (the residual's
     [M, N], the bias's [N]) and result, the scales (f32)."""
     a_bytes = 1 if kind == "fp8" else 2
@@ -187,7 +187,7 @@ def hbm_ideal_us(m, n, k, kind, epilogue):
     extra = m * n if epilogue == "residual" else n
     scales = {"fp8": (m + n) * 4, "weight_only": n * 4, "bf16": 0}[kind]
     return (m * k * a_bytes + n * k * b_bytes + (extra + m * n) * 2 + scales) \
-        / HBM_BYTES_PER_S * 1e6
+        / hbm_bytes_per_s * 1e6
 
 
 def measure(workload, m, meta, graphs=False):
@@ -199,12 +199,14 @@ def measure(workload, m, meta, graphs=False):
                 "weight_only": weight_only_args}
     ref = reference(fp8_args, epilogue)
     rows = []
-    for impl, (fn, compilation, kind) in implementations(m, n, k,
-                                                         epilogue).items():
+    impls = implementations(m, n, k, epilogue)
+    hbm_bytes_per_s = target_hbm_bytes_per_s(impls["sol_bf16"][1])
+    for impl, (fn, compilation, kind) in impls.items():
         args = arg_sets[kind]
         row = dict(meta, workload=workload, m=m, n=n, k=k, impl=impl,
                    us=None, plan=None, t_pred_us=None,
-                   t_hbm_us=hbm_ideal_us(m, n, k, kind, epilogue))
+                   t_hbm_us=hbm_ideal_us(m, n, k, kind, epilogue,
+                                         hbm_bytes_per_s))
         if compilation is not None:
             row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
         try:

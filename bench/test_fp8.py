@@ -20,7 +20,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fp8  # noqa: E402
 import fp8_codes  # noqa: E402
-from timing import REL_TOL, rel_err, sol_module  # noqa: E402
+from timing import (REL_TOL, rel_err, sol_module,  # noqa: E402
+                    target_hbm_bytes_per_s)
 
 # Odd shapes: M not a tile multiple, K a multiple of 16 (fp8 tensor cores).
 SHAPES = [(7, 48, 32), (37, 200, 96)]
@@ -70,6 +71,10 @@ class Reference(unittest.TestCase):
         self.assertEqual(xq.abs().amax(1).tolist(), [448.0] * 16)
 
 
+# H200 HBM3e, datasheet (the h200 preset's peak_gbps).
+H200_HBM = 4.8e12
+
+
 class SpeedOfLight(unittest.TestCase):
     def test_decode_bytes_are_the_weight_codes(self):
         # 1-token decode is the weight's bytes: fp8 halves them (issue 20's
@@ -77,21 +82,22 @@ class SpeedOfLight(unittest.TestCase):
         # the result 0.35 % of it at 2560 x 2560; prefill is not
         # weight-bound.
         n = k = 2560
-        codes = fp8.hbm_ideal_us(1, n, k, "fp8", "residual")
-        bf16 = fp8.hbm_ideal_us(1, n, k, "bf16", "residual")
-        self.assertAlmostEqual(codes * 4.8e12 / 1e6, n * k,
+        codes = fp8.hbm_ideal_us(1, n, k, "fp8", "residual", H200_HBM)
+        bf16 = fp8.hbm_ideal_us(1, n, k, "bf16", "residual", H200_HBM)
+        self.assertAlmostEqual(codes * H200_HBM / 1e6, n * k,
                                delta=n * k * 5e-3)
         self.assertAlmostEqual(codes / bf16, 0.5, delta=5e-3)
         # Weight-only reads the same codes (its bf16 token is 2 x 2560
         # bytes more) and at 32 rows 32 x 2560 x 2 bytes of activations.
         self.assertAlmostEqual(
-            fp8.hbm_ideal_us(1, n, k, "weight_only", "residual") / codes, 1.0,
-            delta=5e-3)
+            fp8.hbm_ideal_us(1, n, k, "weight_only", "residual", H200_HBM)
+            / codes, 1.0, delta=5e-3)
         self.assertGreater(
-            fp8.hbm_ideal_us(32, n, k, "weight_only", "residual"),
-            fp8.hbm_ideal_us(32, n, k, "fp8", "residual"))
-        self.assertGreater(fp8.hbm_ideal_us(8192, n, k, "fp8", "residual"),
-                           5 * codes)
+            fp8.hbm_ideal_us(32, n, k, "weight_only", "residual", H200_HBM),
+            fp8.hbm_ideal_us(32, n, k, "fp8", "residual", H200_HBM))
+        self.assertGreater(
+            fp8.hbm_ideal_us(8192, n, k, "fp8", "residual", H200_HBM),
+            5 * codes)
 
 
 class Modules(unittest.TestCase):
@@ -99,7 +105,7 @@ class Modules(unittest.TestCase):
         for epilogue in ("residual", "bias_gelu"):
             for m, n, k in SHAPES:
                 kinds = [(True, False), (False, False)]
-                if m <= 32:   # weight-only kernels (gemv, swap_ab) stop there
+                if m <= 64:   # the torch backend's WEIGHT_ONLY_ROWS
                     kinds.append((True, True))
                 for quantised, weight_only in kinds:
                     yield sol_module(fp8.sol_text(m, n, k, epilogue,
@@ -125,6 +131,19 @@ class Modules(unittest.TestCase):
         for text in self.texts():
             compilation = sol.compile(text)
             self.assertGreaterEqual(len(compilation.kernels), 1)
+
+    def test_speed_of_light_is_the_target_cards(self):
+        """A row's t_hbm_us uses the HBM peak of the preset the kernels were
+        priced for (datasheets: H200 4.8 TB/s, H100 SXM 3.35)."""
+        try:
+            import sol
+            sol._capi.lib()
+        except Exception as error:   # no library: nothing to compile with
+            self.skipTest(f"libsol_capi missing: {error}")
+        text = fp8.sol_text(1, 2560, 2560, "residual", False)
+        for target, peak in (("h200", 4.8e12), ("h100-sxm", 3.35e12)):
+            compilation = sol.compile(sol_module(text, target=target))
+            self.assertEqual(target_hbm_bytes_per_s(compilation), peak)
 
 
 class Fp8Codes(unittest.TestCase):

@@ -178,6 +178,13 @@ def sol_plans(compilation):
     return rows
 
 
+def target_hbm_bytes_per_s(compilation):
+    """The HBM peak (bytes/s) of the target preset `compilation` was priced
+    for: the datasheet figure its manifests carry (lib/Dialect/SolTarget.cpp),
+    so a row's speed of light is the card's it ran on, not the H200's."""
+    return compilation.kernels[0].manifest["target"]["peak_gbps"] * 1e9
+
+
 def sol_plan_at(compilation, m):
     """(plan, t_pred_us, t_pred_m) of what sol launches at M: the plans of
     its kernels joined by "+", the sum of their predicted times, and the M

@@ -319,7 +319,10 @@ def weight_only_cases(profile, dynamic):
     matmul per tensor at the first shape and the epilogue per channel at
     the odd one."""
     ms = [1, 7, 16, 29, 32, 40, 64] if profile == "gpu" else [1, 7, 29, 40]
-    nks = [(1000, 1024), (77, 208)] if profile == "gpu" else [(24, 48), (77, 80)]
+    # K = 8192: long enough for swap_ab's doubled trips of codes (16 warps of
+    # 8 loads) at 1-16 rows.
+    nks = ([(1000, 1024), (77, 208), (208, 8192)] if profile == "gpu"
+           else [(24, 48), (77, 80)])
     combos = [(p, s, nk) for p in ("wmm", "wmm_bias_residual")
               for s in ("tensor", "channel") for nk in nks]
     if profile != "gpu":

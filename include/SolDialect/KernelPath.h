@@ -214,7 +214,8 @@ public:
   /// load the weight into registers and wait on it (no pipeline): the cost
   /// model caps each SM's HBM rate at its warps' bytes over a loaded round
   /// trip. 0: not such a path.
-  virtual int64_t getWeightBytesInFlightPerWarp(PlanAttr plan) const {
+  virtual int64_t
+  getWeightBytesInFlightPerWarp(PlanAttr plan, const LaunchSizes &sizes) const {
     return 0;
   }
   /// Bytes of both operands each block keeps in flight, for a path whose

@@ -119,7 +119,8 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.tensorCores = usesTensorCores();
   tiling.copiedByConsumers = consumersCopyOperands();
   tiling.hbmEfficiencyShare = getHbmEfficiencyShare(plan);
-  tiling.weightBytesInFlightPerWarp = getWeightBytesInFlightPerWarp(plan);
+  tiling.weightBytesInFlightPerWarp =
+      getWeightBytesInFlightPerWarp(plan, sizes);
   tiling.bytesInFlightPerBlock = getBytesInFlightPerBlock(plan);
   tiling.smCopyBytesPerUs = getSmCopyBytesPerUs(plan);
   tiling.splitKRoundTripUs = getSplitKRoundTripUs();

@@ -8,6 +8,6 @@
 # RUN: SOL_OPT=%sol_tools_dir/sol-opt %sol_python %sol_src_root/bench/test_fp8.py 2>&1 | FileCheck %s
 # CHECK-NOT: no SOL_OPT
 # CHECK-NOT: libsol_capi missing
-# CHECK: Ran 8 tests
+# CHECK: Ran 9 tests
 # CHECK-NOT: FAILED
 # CHECK: {{^OK$}}

@@ -47,6 +47,27 @@ static int64_t getLoadsPerTrip(int64_t rowsTile) {
   return rowsTile <= 16 ? 4 : 2;
 }
 
+/// Weight-only fp8 up to two n8 tiles of tokens may also take twice the
+/// loads a trip: each 128-bit load of codes feeds twice the conversions and
+/// MMAs of a 16-bit weight's, so its warps stay busy longer between trips
+/// and need more bytes in flight to stream at the 16-bit rate. Measured on
+/// an H100 (2026-12-06, bench/NOTES.md section 42): 8 warps of 8 loads ran
+/// 0.79-0.88x the time of 16 warps of 4 (the same bytes in flight) at 1-16
+/// rows of 4096x4096 and 14336x4096, level at K = 14336; at 32 rows the
+/// doubled trip spills and ran 1.01-1.11x, and 16-bit weights moved
+/// 0.97-1.03x, so those keep the single trip. A candidate, not a rule: a
+/// short K cannot give a doubled trip's warps all K.
+static bool mayDoubleLoadsPerTrip(const MatmulShape &shape, int64_t rowsTile) {
+  return shape.isWeightOnlyFp8() && rowsTile <= 16;
+}
+
+/// The loads per trip `plan` was built with (its warp's K per trip over
+/// four lanes' vectors).
+static int64_t getLoadsOf(ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
+                          const MatmulShape &shape) {
+  return tile[2] / (warps[0] * 4 * getVectorElements(shape));
+}
+
 /// Past 32 rows a 16-bit weight has paths that keep it in shared memory
 /// (mma.sync, the TMA tiles), and swap_ab stops. fp8 weight codes against a
 /// 16-bit A have no other path that converts them: swap_ab stacks 32-row
@@ -90,10 +111,9 @@ static int64_t getRowsTile(int64_t rows) {
 /// The plan's choices: tile = [rows in n8 tiles, 16 x groups, the block's K
 /// per trip], warps = [warpsK, groups].
 static PlanChoices getChoices(const MatmulShape &shape, int64_t rowsTile,
-                              int64_t warpsK, int64_t groups) {
+                              int64_t warpsK, int64_t groups, int64_t loads) {
   PlanChoices choices;
-  int64_t laneK = 4 * getVectorElements(shape) *
-                  getLoadsPerTrip(rowsTile); // a warp's K per trip
+  int64_t laneK = 4 * getVectorElements(shape) * loads; // a warp's K per trip
   choices.tile = {rowsTile, kSwapAbColumnsPerWarp * groups, warpsK * laneK};
   choices.warps = {warpsK, groups};
   return choices;
@@ -105,7 +125,9 @@ PlanAttr mlir::sol::getSwapAbPlan(MLIRContext *context,
   LaunchSizes sizes;
   sizes.matmul = shape;
   return getSwapAbPath().buildPlan(
-      context, getChoices(shape, getRowsTile(shape.rows), warpsK, groups),
+      context,
+      getChoices(shape, getRowsTile(shape.rows), warpsK, groups,
+                 getLoadsPerTrip(getRowsTile(shape.rows))),
       sizes);
 }
 
@@ -133,7 +155,9 @@ public:
   /// warps x 16 x rows x 4 bytes, 32 KB at most) and no warp without K.
   /// Most warps first: where the model prices two plans alike (HBM-bound),
   /// the one with more loads in flight measured faster (bench/NOTES.md
-  /// section 34).
+  /// section 34); before them, where mayDoubleLoadsPerTrip, the plans of
+  /// twice the loads a trip (section 42: at the same bytes in flight, the
+  /// fewer warps of longer trips ran faster).
   void getCandidates(const PlanRequest &request,
                      SmallVectorImpl<PlanCandidate> &out) const override {
     const MatmulShape &shape = *request.matmul;
@@ -141,22 +165,33 @@ public:
     for (int64_t rowsTile : {8, 16, 32}) {
       if (rowsTile < getRowsTile(shape.rows))
         continue;
-      for (int64_t groups : {1, 2}) {
-        for (int64_t warpsK : {16, 8, 4, 2, 1}) {
-          if (warpsK * groups > 16)
-            continue;
-          PlanChoices choices = getChoices(shape, rowsTile, warpsK, groups);
-          int64_t laneK = choices.tile[2] / warpsK;
-          if (warpsK > 1 && llvm::divideCeil(shape.k, laneK) < warpsK)
-            continue;
-          LaunchSizes sizes;
-          sizes.matmul = shape;
-          std::string description =
-              "swap_ab: " + std::to_string(rowsTile) + " rows, " +
-              std::to_string(choices.tile[1]) + " columns per block, K over " +
-              std::to_string(warpsK) + " warp" + (warpsK > 1 ? "s" : "");
-          out.push_back({buildPlan(context, choices, sizes), rowsTile,
-                         choices.tile[1], description});
+      int64_t loads = getLoadsPerTrip(rowsTile);
+      SmallVector<int64_t, 2> loadOptions = {loads};
+      if (mayDoubleLoadsPerTrip(shape, rowsTile))
+        loadOptions.insert(loadOptions.begin(), 2 * loads);
+      for (int64_t loadsPerTrip : loadOptions) {
+        for (int64_t groups : {1, 2}) {
+          for (int64_t warpsK : {16, 8, 4, 2, 1}) {
+            if (warpsK * groups > 16)
+              continue;
+            PlanChoices choices =
+                getChoices(shape, rowsTile, warpsK, groups, loadsPerTrip);
+            int64_t laneK = choices.tile[2] / warpsK;
+            if (warpsK > 1 && llvm::divideCeil(shape.k, laneK) < warpsK)
+              continue;
+            LaunchSizes sizes;
+            sizes.matmul = shape;
+            std::string description =
+                "swap_ab: " + std::to_string(rowsTile) + " rows, " +
+                std::to_string(choices.tile[1]) +
+                " columns per block, K over " + std::to_string(warpsK) +
+                " warp" + (warpsK > 1 ? "s" : "") +
+                (loadsPerTrip != loads
+                     ? ", " + std::to_string(loadsPerTrip) + " loads a trip"
+                     : "");
+            out.push_back({buildPlan(context, choices, sizes), rowsTile,
+                           choices.tile[1], description});
+          }
         }
       }
     }
@@ -173,8 +208,11 @@ public:
   /// A lane's two weight vectors per load of a trip, for all 32 lanes: what
   /// each warp has in flight while it waits (the register budget keeps the
   /// whole trip in flight, getBlocksPerSmForLoadsInFlight).
-  int64_t getWeightBytesInFlightPerWarp(PlanAttr plan) const override {
-    return getLoadsPerTrip(plan.getTile()[0]) * 2 * 32 * 16;
+  int64_t
+  getWeightBytesInFlightPerWarp(PlanAttr plan,
+                                const LaunchSizes &sizes) const override {
+    return getLoadsOf(plan.getTile(), plan.getWarps(), sizes.matmul) * 2 * 32 *
+           16;
   }
   /// Measured on the H200 (2026-12-04, bench/results/2026-12-04-h200-s13-
   /// skinny, bench/NOTES.md section 35): with the rate each SM's warps
@@ -208,7 +246,7 @@ public:
     int64_t nTiles = choices.tile[0] / 8;
     geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
         geometry.getThreads(),
-        getLoadsPerTrip(choices.tile[0]) *
+        getLoadsOf(choices.tile, choices.warps, shape) *
             (2 + nTiles * getTokenLoadsPerWeightLoad(shape)),
         4 * nTiles);
     return geometry;
