@@ -287,6 +287,42 @@ TEST_F(KernelPathTest, CostFactsOfEachPath) {
       3);
 }
 
+TEST_F(KernelPathTest, WeightOnlyFullRowTilesPayTheirConversionAndEachRound) {
+  // bench/NOTES.md section 45: on a 32-row tile of fp8 codes each K step
+  // converts the codes and feeds four n8 tiles (1.22 us a step) and each
+  // round of resident blocks pays its start, the cross-warp reduction and
+  // the stores once (2.66 us); 16-bit weights at 32 rows and codes on 8-row
+  // tiles keep the plain loaded round trip, with no cost per round.
+  auto weightOnly = [&](int64_t rows) {
+    MatmulShape s = shape(rows, 2560, 2560);
+    s.elementType = BFloat16Type::get(&context);
+    s.weightType = Float8E4M3FNType::get(&context);
+    return s;
+  };
+  MatmulShape codes40 = weightOnly(40);
+  MatmulTiling full =
+      getMatmulTiling(getSwapAbPlan(&context, codes40, 4, 1), sizes(codes40));
+  EXPECT_EQ(full.kStepUs, 1.22);
+  EXPECT_EQ(full.kRoundUs, 2.66);
+  MatmulShape codes8 = weightOnly(8);
+  MatmulTiling oneTile =
+      getMatmulTiling(getSwapAbPlan(&context, codes8, 4, 1), sizes(codes8));
+  EXPECT_EQ(oneTile.kStepUs, kLoadedHbmRoundTripUs);
+  EXPECT_EQ(oneTile.kRoundUs, 0);
+  MatmulShape halves32 = shape(32, 2560, 2560);
+  MatmulTiling halves =
+      getMatmulTiling(getSwapAbPlan(&context, halves32, 4, 1), sizes(halves32));
+  EXPECT_EQ(halves.kStepUs, kLoadedHbmRoundTripUs);
+  EXPECT_EQ(halves.kRoundUs, 0);
+  // The converted vectors count against the register budget: 2 x (2 + 2 +
+  // 4 x 2) vectors, 16 accumulators and 16 more, 128 registers a thread, so
+  // eight 64-thread blocks an SM (the loads alone, 112 registers, gave 9).
+  EXPECT_EQ(
+      getMatmulTiling(getSwapAbPlan(&context, codes40, 2, 1), sizes(codes40))
+          .registerBoundBlocksPerSm,
+      8);
+}
+
 TEST_F(KernelPathTest, TheManifestLaunchesThePathsGeometry) {
   // A plan records its choices alone; sol-write-manifests writes the launch
   // its path derives over the kernel's shapes, which the generator follows

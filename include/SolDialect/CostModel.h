@@ -192,6 +192,9 @@ struct MatmulTiling {
   /// Microseconds of one K step where the path measured its own
   /// (KernelPathInfo::getKStep); 0: the model's pipelined floor.
   double kStepUs = 0;
+  /// Microseconds each round of resident blocks pays once besides its K
+  /// steps, where the path measured it (KernelPathInfo::getKStep).
+  double kRoundUs = 0;
   /// The share of hbm_efficiency its loads reach
   /// (KernelPathInfo::getHbmEfficiencyShare).
   double hbmEfficiencyShare = 1.0;

@@ -200,13 +200,18 @@ public:
   virtual bool consumersCopyOperands() const { return false; }
   /// A K loop that is not a pipeline of tile[2]-deep stages (cp.async,
   /// TMA): the K extent of one of its steps and the step's measured
-  /// latency in microseconds. k = 0: the model's pipelined K loop (tensor-
-  /// core paths) or none.
+  /// latency in microseconds, and what each round of resident blocks pays
+  /// once besides (its start, a cross-warp reduction, the stores), where
+  /// the path measured it. k = 0: the model's pipelined K loop (tensor-core
+  /// paths) or none.
   struct KStep {
     int64_t k = 0;
     double us = 0;
+    double roundUs = 0;
   };
-  virtual KStep getKStep(PlanAttr plan) const { return {}; }
+  virtual KStep getKStep(PlanAttr plan, const LaunchSizes &sizes) const {
+    return {};
+  }
   /// The share of the target's hbm_efficiency (calibrated on wide,
   /// coalesced streams) the weight loads of `plan` reach, as measured.
   virtual double getHbmEfficiencyShare(PlanAttr plan) const { return 1.0; }

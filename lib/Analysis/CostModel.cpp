@@ -707,8 +707,8 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // Split K: each of the tile's blocks walks 1/splitK of its K tiles.
       int64_t steps = llvm::divideCeil(llvm::divideCeil(k, tiling->tileK),
                                        std::max<int64_t>(1, plan.splitK));
-      tKLoopPred = static_cast<double>(residentWaves) * tilesPerBlock * steps *
-                   stepUs * 1e-6;
+      tKLoopPred = static_cast<double>(residentWaves) *
+                   (tilesPerBlock * steps * stepUs + tiling->kRoundUs) * 1e-6;
 
       // The epilogue runs on the warps that issue the MMAs, after their K
       // loop: its SIMT work overlaps no tensor-core work and gets the share

@@ -134,9 +134,10 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.cluster = plan.getCluster();
   if (tiling.tensorCores && tile.size() == 3)
     tiling.tileK = tile[2];
-  if (KStep step = getKStep(plan); step.k > 0) {
+  if (KStep step = getKStep(plan, sizes); step.k > 0) {
     tiling.tileK = step.k;
     tiling.kStepUs = step.us;
+    tiling.kRoundUs = step.roundUs;
   }
   if (tiling.tileK > 0) {
     tiling.smemBytes = geometry.smem;

@@ -14,7 +14,7 @@
 // this shape 1.2x faster (5.4 against 6.5 us); the refit is open.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @weight_only_decode_takes_a_converting_path(%x: tensor<1x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<1x2560xbf16> {
-  // expected-remark @+1 {{plan swap_ab: 8 rows, 16 columns per block, K over 8 warps, predicted 5.0672 us; next swap_ab: 8 rows, 32 columns per block, K over 8 warps at 5.0673 us (38 candidates; no mma.sync: fp8 is not generated here yet: mma.sync reads both operands as one type, and a weight-only fp8 matmul (bf16 A, f8E4M3FN weight codes) needs the weight's fragments converted to 16 bits (gemv and swap_ab convert the weight alone))}}
+  // expected-remark @+1 {{plan swap_ab: 8 rows, 16 columns per block, K over 8 warps, predicted 5.0672 us; next swap_ab: 8 rows, 32 columns per block, K over 8 warps at 5.0673 us (35 candidates; no mma.sync: fp8 is not generated here yet: mma.sync reads both operands as one type, and a weight-only fp8 matmul (bf16 A, f8E4M3FN weight codes) needs the weight's fragments converted to 16 bits (gemv and swap_ab convert the weight alone))}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<1x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<1x2560xbf16> {
   ^bb0(%a: tensor<1x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -65,10 +65,14 @@ func.func @weight_only_past_gemv_rows_takes_swap_ab(%x: tensor<29x2560xbf16>, %w
 
 // Past 32 rows no other path converts the codes: swap_ab stacks 32-row
 // blocks along M (two here), each streaming the codes again, mostly from
-// L2, as the model prices them.
+// L2, as the model prices them. On 32-row tiles of codes a K step converts
+// and feeds four n8 tiles (1.22 us) and each round of resident blocks pays
+// 2.66 us besides (bench/NOTES.md section 45: measured on an H100, where
+// the 8-warp plan the bytes alone chose ran 1.5x slower than 4 warps);
+// blocks of one or two warps are not offered (6 candidates, not 8).
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @weight_only_past_32_rows_stacks_swap_ab_blocks(%x: tensor<64x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<64x2560xbf16> {
-  // expected-remark-re @+1 {{plan swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 9.661 us; next {{.*}}}}
+  // expected-remark-re @+1 {{plan swap_ab: 32 rows, 16 columns per block, K over 4 warps, predicted 12.303 us; next swap_ab: 32 rows, 32 columns per block, K over 4 warps at 12.414 us (6 candidates; {{.*}}}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<64x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<64x2560xbf16> {
   ^bb0(%a: tensor<64x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -118,13 +122,16 @@ func.func @weight_only_dynamic_decode_plans_each_range(%x: tensor<?x2560xbf16>, 
 
 // The torch backend's weight-only set (1..64 rows): a plan per M range,
 // the 32-row tile from 17 rows on, its grid's rows following M (one block
-// row to 32, two past it).
+// row to 32, two past it). Two block rows make twice the blocks, so twice
+// the rounds of 8-warp blocks at a round's fixed cost (section 45): past
+// 32 rows the 4-warp blocks, each walking twice the K, price faster.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @weight_only_dynamic_to_64_rows_plans_each_range(%x: tensor<?x2560xbf16>, %w: tensor<2560x2560xf8E4M3FN>, %sw: tensor<2560xf32>) -> tensor<?x2560xbf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-remark-re @+4 {{plan for M in 1..6: swap_ab: 8 rows, 16 columns per block, {{.*}}}}
-  // expected-remark-re @+3 {{plan for M in 7..8: swap_ab: 8 rows, 32 columns per block, {{.*}}}}
-  // expected-remark-re @+2 {{plan for M in 9..16: swap_ab: 16 rows, 32 columns per block, {{.*}}}}
-  // expected-remark-re @+1 {{plan for M in 17..64: swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 9.661 us at M = 64; ends at the range's max}}
+  // expected-remark-re @+5 {{plan for M in 1..6: swap_ab: 8 rows, 16 columns per block, {{.*}}}}
+  // expected-remark-re @+4 {{plan for M in 7..8: swap_ab: 8 rows, 32 columns per block, {{.*}}}}
+  // expected-remark-re @+3 {{plan for M in 9..16: swap_ab: 16 rows, 32 columns per block, {{.*}}}}
+  // expected-remark-re @+2 {{plan for M in 17..32: swap_ab: 32 rows, 16 columns per block, K over 8 warps, predicted 9.7468 us at M = 32; ends where the next plan wins{{.*}}}}
+  // expected-remark-re @+1 {{plan for M in 33..64: swap_ab: 32 rows, 16 columns per block, K over 4 warps, predicted 12.303 us at M = 64; ends at the range's max}}
   %0 = sol.kernel @k ins(%x, %w, %sw : tensor<?x2560xbf16>, tensor<2560x2560xf8E4M3FN>, tensor<2560xf32>) -> tensor<?x2560xbf16> {
   ^bb0(%a: tensor<?x2560xbf16>, %b: tensor<2560x2560xf8E4M3FN>, %sb: tensor<2560xf32>):
     %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<2560xf32>)
@@ -132,5 +139,23 @@ func.func @weight_only_dynamic_to_64_rows_plans_each_range(%x: tensor<?x2560xbf1
     sol.yield %m : tensor<?x2560xbf16>
   }
   return %0 : tensor<?x2560xbf16>
+}
+}
+
+// -----
+
+// A K of 64 codes gives one warp a trip and no more: the 32-row tile's
+// blocks of one or two warps are all there is, and they stay (four warps
+// or more are preferred only where K gives them work).
+module attributes {sol.target = #sol.target<"h100-sxm">} {
+func.func @weight_only_short_k_keeps_small_blocks(%x: tensor<40x64xbf16>, %w: tensor<16x64xf8E4M3FN>, %sw: tensor<16xf32>) -> tensor<40x16xbf16> {
+  // expected-remark-re @+1 {{plan swap_ab: 32 rows, {{.*}} columns per block, K over 1 warp, predicted {{.*}} (2 candidates; {{.*}}}}
+  %0 = sol.kernel @k ins(%x, %w, %sw : tensor<40x64xbf16>, tensor<16x64xf8E4M3FN>, tensor<16xf32>) -> tensor<40x16xbf16> {
+  ^bb0(%a: tensor<40x64xbf16>, %b: tensor<16x64xf8E4M3FN>, %sb: tensor<16xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_b(%sb : tensor<16xf32>)
+        : tensor<40x64xbf16>, tensor<16x64xf8E4M3FN> -> tensor<40x16xbf16>
+    sol.yield %m : tensor<40x16xbf16>
+  }
+  return %0 : tensor<40x16xbf16>
 }
 }

@@ -138,7 +138,7 @@ public:
   /// step for each row past the first, median error 4 %, the worst 31 %
   /// (512 x 2048 at 1 row: 2.9 us, predicted 3.8). Before the budget (section
   /// 34) it was 0.25 and 0.1: ptxas issued the loads a few at a time.
-  KStep getKStep(PlanAttr plan) const override {
+  KStep getKStep(PlanAttr plan, const LaunchSizes &sizes) const override {
     ArrayRef<int64_t> tile = plan.getTile();
     return {32 * tile[2], 0.07 + 0.01 * static_cast<double>(tile[0] - 1)};
   }

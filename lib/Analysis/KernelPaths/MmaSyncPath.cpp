@@ -186,7 +186,7 @@ public:
   /// its MMAs. Steps of 0.05-0.2 us fit the plans above equally (none is
   /// bound by it); 0.28, measured on 2026-11-29 before the register budget,
   /// priced 16x16 tiles 1.5-2.3x over.
-  KStep getKStep(PlanAttr plan) const override {
+  KStep getKStep(PlanAttr plan, const LaunchSizes &sizes) const override {
     return {plan.getTile()[2], 0.1};
   }
   /// The blocks' partials through L2, an arrival count and the last

@@ -68,6 +68,51 @@ static int64_t getLoadsOf(ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
   return tile[2] / (warps[0] * 4 * getVectorElements(shape));
 }
 
+/// Weight-only fp8 on 32-row tiles: each trip converts its codes and feeds
+/// every pair to four n8 MMA tiles, so a trip costs more than a loaded round
+/// trip, and each round of resident blocks pays its start, the cross-warp
+/// reduction through shared memory and the 32-row stores once more. Fitted
+/// on an H100 (2026-12-06, bench/NOTES.md section 45) to the 72 plans of
+/// four warps or more among the planner's first eight for six weights at 40
+/// and 64 rows: t = launch (3.2) + rounds x (2.66 + steps x 1.22) us,
+/// median error 14 %. The plain round trip (0.8 us, no round term) had the
+/// model 1.1-1.8x fast and picking 8-16 warp blocks where 4 ran up to 1.6x
+/// faster.
+static constexpr double kFp8RowTile32StepUs = 1.22;
+static constexpr double kFp8RowTile32RoundUs = 2.66;
+
+static bool convertsAgainstFullRowTile(int64_t rowsTile,
+                                       const MatmulShape &shape) {
+  return shape.isWeightOnlyFp8() && rowsTile == 32;
+}
+
+/// 32-row tiles of fp8 codes take blocks of four warps or more where K
+/// gives four warps work: blocks of one or two warps ran 1.2-2x slower than
+/// the fit above predicts at every shape measured (section 45: e.g. 20.3 us
+/// at 8192x2048, 40 rows, where the same trips on four warps ran 15.9), so
+/// the model would pick them blind. A K too short for four warps (one or
+/// two trips of codes) leaves the small blocks as the only plans.
+static bool hasTooFewWarpsForConvertedRowTile(int64_t rowsTile, int64_t warps,
+                                              bool fourWarpsFit,
+                                              const MatmulShape &shape) {
+  return convertsAgainstFullRowTile(rowsTile, shape) && warps < 4 &&
+         fourWarpsFit;
+}
+
+/// Registers (in 128-bit vectors) a trip's loads hold: each load's two
+/// weight vectors and the token vectors of every n8 tile, and on 32-row
+/// tiles of fp8 codes the two weight vectors converted to 16 bits besides:
+/// ptxas gave those kernels 124-128 registers a thread where the loads
+/// alone came to 112 (2026-12-06, sm_90a), so a block budget from the loads
+/// alone asked for more blocks than fit (9 of 64 threads an SM at 96
+/// registers; section 45).
+static int64_t getVectorsPerTrip(int64_t rowsTile, int64_t loads,
+                                 const MatmulShape &shape) {
+  int64_t converted = convertsAgainstFullRowTile(rowsTile, shape) ? 2 : 0;
+  return loads *
+         (2 + converted + rowsTile / 8 * getTokenLoadsPerWeightLoad(shape));
+}
+
 /// Past 32 rows a 16-bit weight has paths that keep it in shared memory
 /// (mma.sync, the TMA tiles), and swap_ab stops. fp8 weight codes against a
 /// 16-bit A have no other path that converts them: swap_ab stacks 32-row
@@ -169,6 +214,9 @@ public:
       SmallVector<int64_t, 2> loadOptions = {loads};
       if (mayDoubleLoadsPerTrip(shape, rowsTile))
         loadOptions.insert(loadOptions.begin(), 2 * loads);
+      // The row tile's candidates with their warps a block, for
+      // hasTooFewWarpsForConvertedRowTile once all are known.
+      SmallVector<std::pair<int64_t, PlanCandidate>> tileCandidates;
       for (int64_t loadsPerTrip : loadOptions) {
         for (int64_t groups : {1, 2}) {
           for (int64_t warpsK : {16, 8, 4, 2, 1}) {
@@ -189,11 +237,19 @@ public:
                 (loadsPerTrip != loads
                      ? ", " + std::to_string(loadsPerTrip) + " loads a trip"
                      : "");
-            out.push_back({buildPlan(context, choices, sizes), rowsTile,
-                           choices.tile[1], description});
+            tileCandidates.push_back(
+                {warpsK * groups,
+                 {buildPlan(context, choices, sizes), rowsTile, choices.tile[1],
+                  description}});
           }
         }
       }
+      bool fourWarpsFit = llvm::any_of(
+          tileCandidates, [](const auto &c) { return c.first >= 4; });
+      for (auto &[warps, candidate] : tileCandidates)
+        if (!hasTooFewWarpsForConvertedRowTile(rowsTile, warps, fourWarpsFit,
+                                               shape))
+          out.push_back(std::move(candidate));
     }
   }
 
@@ -201,8 +257,12 @@ public:
   // The MMA warps load their own fragments (no producer, no pipeline).
   bool consumersCopyOperands() const override { return true; }
   /// A trip's MMAs wait on that trip's own loads from HBM (no stage in
-  /// flight ahead): a step of tile[2] costs a loaded round trip.
-  KStep getKStep(PlanAttr plan) const override {
+  /// flight ahead): a step of tile[2] costs a loaded round trip, and with
+  /// fp8 codes against four n8 tiles of tokens the trip's conversions and
+  /// MMAs besides (convertsAgainstFullRowTile).
+  KStep getKStep(PlanAttr plan, const LaunchSizes &sizes) const override {
+    if (convertsAgainstFullRowTile(plan.getTile()[0], sizes.matmul))
+      return {plan.getTile()[2], kFp8RowTile32StepUs, kFp8RowTile32RoundUs};
     return {plan.getTile()[2], kLoadedHbmRoundTripUs};
   }
   /// A lane's two weight vectors per load of a trip, for all 32 lanes: what
@@ -232,8 +292,7 @@ public:
   /// A block per `tile[1]` output columns (and per `tile[0]` rows, one
   /// block row for every M a plan serves), warps[0] x warps[1] warps, the
   /// shared memory each warp's f32 partial sums take, and registers for a
-  /// whole trip's loads: its weight and token vectors (two token vectors
-  /// per tile against each load of fp8 codes).
+  /// whole trip's loads (getVectorsPerTrip).
   LaunchGeometry getLaunchGeometry(const PlanChoices &choices,
                                    const LaunchSizes &sizes) const override {
     const MatmulShape &shape = sizes.matmul;
@@ -246,8 +305,9 @@ public:
     int64_t nTiles = choices.tile[0] / 8;
     geometry.minBlocksPerSm = getBlocksPerSmForLoadsInFlight(
         geometry.getThreads(),
-        getLoadsOf(choices.tile, choices.warps, shape) *
-            (2 + nTiles * getTokenLoadsPerWeightLoad(shape)),
+        getVectorsPerTrip(choices.tile[0],
+                          getLoadsOf(choices.tile, choices.warps, shape),
+                          shape),
         4 * nTiles);
     return geometry;
   }

@@ -278,7 +278,7 @@ public:
   /// barriers, not a round trip. Step costs of 0 to 0.2 us fit the plans
   /// above equally; 0.25 and more (mma.sync's 0.28) price deep K loops
   /// that the ring hid and move picks to shallower splits that ran slower.
-  KStep getKStep(PlanAttr plan) const override {
+  KStep getKStep(PlanAttr plan, const LaunchSizes &sizes) const override {
     return {plan.getTile()[2], 0.1};
   }
 
