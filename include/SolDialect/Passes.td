@@ -233,6 +233,11 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
     Option<"smallMSiblings", "small-m-siblings", "bool", /*default=*/"false",
            "Let a sibling pair take wgmma_tma's 64-row tiles too (not yet "
            "run on a GPU: for the GPU matrix, until it passes them)">,
+    Option<"swapAbRowTile64", "swap-ab-row-tile-64", "bool",
+           /*default=*/"false",
+           "Let weight-only fp8 swap_ab past 32 rows take a 64-row tile (eight "
+           "n8 tiles on each converted code) instead of stacking 32-row "
+           "blocks (not yet measured: for A/B on the GPU)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Test-only: take only plans that split K over exactly this many "
            "blocks (0: any), so the GPU matrix runs split K where the cost "

@@ -90,6 +90,10 @@ struct SolToPTXPipelineOptions
   PassOptions::Option<bool> smallMSiblings{
       *this, "small-m-siblings", llvm::cl::desc("sol-tile's small-m-siblings"),
       llvm::cl::init(SolTilePassOptions().smallMSiblings)};
+  PassOptions::Option<bool> swapAbRowTile64{
+      *this, "swap-ab-row-tile-64",
+      llvm::cl::desc("sol-tile's swap-ab-row-tile-64"),
+      llvm::cl::init(SolTilePassOptions().swapAbRowTile64)};
   PassOptions::Option<int64_t> splitK{
       *this, "split-k", llvm::cl::desc("sol-tile's split-k (test-only)"),
       llvm::cl::init(SolTilePassOptions().splitK)};

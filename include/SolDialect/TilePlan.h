@@ -128,6 +128,9 @@ getWgmmaTmaPlan(MLIRContext *context, const MatmulShape &shape, int64_t tileN,
 /// small-m-tma offers (PlanConstraints::smallMTma): a 64-row tile or split
 /// K.
 bool isSmallMTmaPlan(PlanAttr plan);
+/// Whether `plan` is swap_ab's 64-row tile, which only swap-ab-row-tile-64
+/// offers (PlanConstraints::swapAbRowTile64).
+bool isSwapAbRowTile64Plan(PlanAttr plan);
 
 //===----------------------------------------------------------------------===//
 // gemv, simt and elementwise (KernelPaths/{Gemv,Simt,Elementwise}Path.cpp)
@@ -221,6 +224,12 @@ struct PlanConstraints {
   /// m64 accumulator per ping-pong consumer has not run on a GPU, so it is
   /// off until it has (the GPU bundle's _sib64 cases ask for it).
   bool smallMSiblings = false;
+  /// Whether weight-only fp8 swap_ab past 32 rows may take a 64-row tile
+  /// (isSwapAbRowTile64Plan), converting each code once for eight n8 tiles
+  /// where stacked 32-row blocks convert it once per 32 rows. Off: not yet
+  /// measured (bench/NOTES.md section 46), priced with the 32-row tile's
+  /// measured step.
+  bool swapAbRowTile64 = false;
   /// Test-only: plans that split K over exactly this many blocks (0: any),
   /// so the GPU matrix can run split K where the model would not pick it.
   int64_t splitK = 0;
@@ -257,6 +266,15 @@ struct PlanConstraints {
   }
   /// Whether `plan` may run `shape` under these constraints.
   bool allows(PlanAttr plan, const MatmulShape &shape) const;
+  /// swap-ab-row-tile-64 off: no 64-row swap_ab tile; on: weight-only
+  /// swap_ab past 32 rows takes it alone (the A/B against stacked 32-row
+  /// blocks; the model prices the 64-row tile with the 32-row tile's step).
+  bool allowsSwapAbRowTile(PlanAttr plan, const MatmulShape &shape) const {
+    if (!swapAbRowTile64)
+      return !isSwapAbRowTile64Plan(plan);
+    return plan.getPath() != KernelPath::swap_ab || !shape.isWeightOnlyFp8() ||
+           shape.rows <= kSwapAbMaxRows || isSwapAbRowTile64Plan(plan);
+  }
 };
 
 /// Whether `a` and `b` are one plan built at two values of M: the same
@@ -274,6 +292,7 @@ inline bool PlanConstraints::allows(PlanAttr plan,
          (splitK == 0 || plan.getSplitK() == splitK) &&
          (smallMTma || !isSmallMTmaPlan(plan)) &&
          (smallMSiblings || shape.siblings <= 1 || !isSmallMTmaPlan(plan)) &&
+         allowsSwapAbRowTile(plan, shape) &&
          (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
          (schedules.empty() ||
           !lookupKernelPath(plan.getPath()).hasConsumerSchedule() ||

@@ -49,6 +49,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.nMajorTma = options.nMajorTma;
   tile.smallMTma = options.smallMTma;
   tile.smallMSiblings = options.smallMSiblings;
+  tile.swapAbRowTile64 = options.swapAbRowTile64;
   tile.splitK = options.splitK;
   tile.rank = options.rank;
   tile.planCache = options.planCache;

@@ -138,6 +138,7 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     constraints.nMajorTma = nMajorTma;
     constraints.smallMTma = smallMTma;
     constraints.smallMSiblings = smallMSiblings;
+    constraints.swapAbRowTile64 = swapAbRowTile64;
     constraints.splitK = splitK;
     constraints.rank = rank;
     if (failed(parseEnumList(module, "path", "paths", paths,

@@ -41,10 +41,10 @@ static int64_t getTokenLoadsPerWeightLoad(const MatmulShape &shape) {
 }
 
 /// 128-bit loads of each weight row a lane has in flight per trip: four
-/// with up to two n8 tiles of tokens, two with four (the tokens' vectors
-/// take the registers the weight's would).
+/// with up to two n8 tiles of tokens, two with four, one with eight (the
+/// tokens' vectors take the registers the weight's would).
 static int64_t getLoadsPerTrip(int64_t rowsTile) {
-  return rowsTile <= 16 ? 4 : 2;
+  return rowsTile <= 16 ? 4 : rowsTile == 32 ? 2 : 1;
 }
 
 /// Weight-only fp8 up to two n8 tiles of tokens may also take twice the
@@ -56,9 +56,12 @@ static int64_t getLoadsPerTrip(int64_t rowsTile) {
 /// rows of 4096x4096 and 14336x4096, level at K = 14336; at 32 rows the
 /// doubled trip spills and ran 1.01-1.11x, and 16-bit weights moved
 /// 0.97-1.03x, so those keep the single trip. A candidate, not a rule: a
-/// short K cannot give a doubled trip's warps all K.
+/// short K cannot give a doubled trip's warps all K. The 64-row tile
+/// (swap-ab-row-tile-64, unmeasured) offers both too: its single trip
+/// spills 20 bytes under the register budget (ptxas, sm_90a), its doubled
+/// one takes 224 registers and none.
 static bool mayDoubleLoadsPerTrip(const MatmulShape &shape, int64_t rowsTile) {
-  return shape.isWeightOnlyFp8() && rowsTile <= 16;
+  return shape.isWeightOnlyFp8() && (rowsTile <= 16 || rowsTile == 64);
 }
 
 /// The loads per trip `plan` was built with (its warp's K per trip over
@@ -77,13 +80,30 @@ static int64_t getLoadsOf(ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
 /// and 64 rows: t = launch (3.2) + rounds x (2.66 + steps x 1.22) us,
 /// median error 14 %. The plain round trip (0.8 us, no round term) had the
 /// model 1.1-1.8x fast and picking 8-16 warp blocks where 4 ran up to 1.6x
-/// faster.
+/// faster. The 64-row tile (swap-ab-row-tile-64, off) borrows these figures
+/// until it is measured: twice the MMAs a step, the same conversions.
 static constexpr double kFp8RowTile32StepUs = 1.22;
 static constexpr double kFp8RowTile32RoundUs = 2.66;
 
 static bool convertsAgainstFullRowTile(int64_t rowsTile,
                                        const MatmulShape &shape) {
-  return shape.isWeightOnlyFp8() && rowsTile == 32;
+  return shape.isWeightOnlyFp8() && rowsTile >= 32;
+}
+
+/// Weight-only fp8 past 32 rows may take a 64-row tile: each converted code
+/// feeds eight n8 tiles where stacked 32-row blocks convert it once per 32
+/// rows (bench/NOTES.md section 45: a 10240x2560 weight at 40-64 rows ran
+/// 26-30 us stacked, 17 at 32 rows). Offered to the planner, which allows it
+/// only with PlanConstraints::swapAbRowTile64 until it is measured.
+static bool mayTakeRowTile64(const MatmulShape &shape) {
+  return shape.isWeightOnlyFp8() && shape.rows > kSwapAbMaxRows;
+}
+
+/// The partial sums' shared memory, warps over K x columns x rows x 4
+/// bytes, within 32 KB (under the 48 KB a block may take without an
+/// opt-in): what caps a 64-row tile at 8 warps over K on 16 columns.
+static bool fitsPartialSums(int64_t rowsTile, int64_t warpsK, int64_t columns) {
+  return warpsK * columns * rowsTile * 4 <= 32 * 1024;
 }
 
 /// 32-row tiles of fp8 codes take blocks of four warps or more where K
@@ -207,8 +227,9 @@ public:
                      SmallVectorImpl<PlanCandidate> &out) const override {
     const MatmulShape &shape = *request.matmul;
     MLIRContext *context = request.target.getContext();
-    for (int64_t rowsTile : {8, 16, 32}) {
-      if (rowsTile < getRowsTile(shape.rows))
+    for (int64_t rowsTile : {8, 16, 32, 64}) {
+      if (rowsTile < getRowsTile(shape.rows) ||
+          (rowsTile == 64 && !mayTakeRowTile64(shape)))
         continue;
       int64_t loads = getLoadsPerTrip(rowsTile);
       SmallVector<int64_t, 2> loadOptions = {loads};
@@ -220,7 +241,9 @@ public:
       for (int64_t loadsPerTrip : loadOptions) {
         for (int64_t groups : {1, 2}) {
           for (int64_t warpsK : {16, 8, 4, 2, 1}) {
-            if (warpsK * groups > 16)
+            if (warpsK * groups > 16 ||
+                !fitsPartialSums(rowsTile, warpsK,
+                                 kSwapAbColumnsPerWarp * groups))
               continue;
             PlanChoices choices =
                 getChoices(shape, rowsTile, warpsK, groups, loadsPerTrip);
@@ -313,6 +336,10 @@ public:
   }
 };
 } // namespace
+
+bool mlir::sol::isSwapAbRowTile64Plan(PlanAttr plan) {
+  return plan.getPath() == KernelPath::swap_ab && plan.getTile()[0] == 64;
+}
 
 const KernelPathInfo &mlir::sol::paths::getSwapAbPath() {
   static const SwapAbPath path;

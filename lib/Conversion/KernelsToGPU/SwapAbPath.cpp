@@ -48,7 +48,8 @@ static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
     l.groups = warps[1];
     l.vector = 16 / (weightType.getIntOrFloatBitWidth() / 8);
     l.tokenLoads = l.vector / 8;
-    wellFormed = (l.rowsTile == 8 || l.rowsTile == 16 || l.rowsTile == 32) &&
+    wellFormed = (l.rowsTile == 8 || l.rowsTile == 16 || l.rowsTile == 32 ||
+                  (l.rowsTile == 64 && MatmulOp::isFp8(weightType))) &&
                  l.groups >= 1 && l.warpsK >= 1 && l.warpsK * l.groups <= 32 &&
                  l.columns == kSwapAbColumnsPerWarp * l.groups &&
                  tile[2] % (l.warpsK * 4 * l.vector) == 0 &&
@@ -58,7 +59,7 @@ static FailureOr<SwapAbLayout> getSwapAbLayout(KernelSpec &spec, Type elemType,
     return spec.func.emitError(
         "sol kernel: the swap_ab plan does not fit the kernel (it needs f16 "
         "or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, "
-        "tile = [8, 16 or 32 rows, 16 x "
+        "tile = [8, 16 or 32 rows (64 against fp8 codes), 16 x "
         "warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector "
         "of K], at most 32 warps, and K a multiple of the vector)");
   l.loads = tile[2] / (l.warpsK * 4 * l.vector);

@@ -462,10 +462,32 @@ func.func @gemv_too_many_rows(%a: tensor<17x64xf16>, %b: tensor<8x64xf16>, %o: t
 // -----
 
 #id = affine_map<(m, n) -> (m, n)>
+// A 64-row swap_ab tile is built against fp8 weight codes only (the
+// planner offers it to weight-only matmuls alone); a 16-bit weight past 32
+// rows has mma.sync and the TMA tiles.
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows (64 against fp8 codes), 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
+func.func @swap_ab_row_tile_64_needs_fp8_codes(%a: tensor<40x64xf16>, %b: tensor<8x64xf16>, %o: tensor<40x8xf16>) -> tensor<40x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = swap_ab, tile = [64, 16, 128], warps = [4, 1], stages = 1, split_k = 1>} {
+  %e = tensor.empty() : tensor<40x8xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<40x8xf32>) -> tensor<40x8xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<40x64xf16>, tensor<8x64xf16>) outs(%z : tensor<40x8xf32>) -> tensor<40x8xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<40x8xf32>) outs(%o : tensor<40x8xf16>) {
+  ^bb0(%c: f32, %_: f16):
+    %t = arith.truncf %c : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<40x8xf16>
+  return %out : tensor<40x8xf16>
+}
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
 // A hand-written swap_ab plan is checked against what the generator can
 // build: its row tile is one, two or four n8 tiles of tokens (not 24),
 module attributes {sol.target = #sol.target<"h200">} {
-// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows, 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
+// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows (64 against fp8 codes), 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
 func.func @swap_ab_rows_tile_not_n8_tiles(%a: tensor<3x64xf16>, %b: tensor<8x64xf16>, %o: tensor<3x8xf16>) -> tensor<3x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = swap_ab, tile = [24, 16, 128], warps = [1, 1], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<3x8xf32>
   %c0 = arith.constant 0.0 : f32
@@ -485,7 +507,7 @@ func.func @swap_ab_rows_tile_not_n8_tiles(%a: tensor<3x64xf16>, %b: tensor<8x64x
 #id = affine_map<(m, n) -> (m, n)>
 // its columns are 16 per warp group (warps[1] = 2 owns 32, not 16),
 module attributes {sol.target = #sol.target<"h200">} {
-// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows, 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
+// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows (64 against fp8 codes), 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
 func.func @swap_ab_columns_not_warp_groups(%a: tensor<3x64xf16>, %b: tensor<8x64xf16>, %o: tensor<3x8xf16>) -> tensor<3x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = swap_ab, tile = [8, 16, 256], warps = [2, 2], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<3x8xf32>
   %c0 = arith.constant 0.0 : f32
@@ -505,7 +527,7 @@ func.func @swap_ab_columns_not_warp_groups(%a: tensor<3x64xf16>, %b: tensor<8x64
 #id = affine_map<(m, n) -> (m, n)>
 // and it loads rows of an [N, K] weight: a [K, N] one is refused.
 module attributes {sol.target = #sol.target<"h200">} {
-// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows, 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
+// expected-error @+1 {{sol kernel: the swap_ab plan does not fit the kernel (it needs f16 or bf16 A, a weight of A's type or of fp8 codes, an [N, K] weight, tile = [8, 16 or 32 rows (64 against fp8 codes), 16 x warps[1] columns, a multiple of warps[0] x 4 x the 128-bit vector of K], at most 32 warps, and K a multiple of the vector)}}
 func.func @swap_ab_k_by_n_weight(%a: tensor<3x64xf16>, %b: tensor<64x8xf16>, %o: tensor<3x8xf16>) -> tensor<3x8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = swap_ab, tile = [8, 16, 128], warps = [1, 1], stages = 1, split_k = 1>} {
   %e = tensor.empty() : tensor<3x8xf32>
   %c0 = arith.constant 0.0 : f32
