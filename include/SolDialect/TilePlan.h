@@ -129,8 +129,11 @@ getWgmmaTmaPlan(MLIRContext *context, const MatmulShape &shape, int64_t tileN,
 /// K.
 bool isSmallMTmaPlan(PlanAttr plan);
 /// Whether `plan` is swap_ab's 64-row tile, which only swap-ab-row-tile-64
-/// offers (PlanConstraints::swapAbRowTile64).
+/// allows (PlanConstraints::swapAbRowTile64).
 bool isSwapAbRowTile64Plan(PlanAttr plan);
+/// Whether swap_ab offers `shape` its 64-row tile: weight-only fp8 codes
+/// past 32 rows, where it otherwise stacks 32-row blocks.
+bool mayTakeSwapAbRowTile64(const MatmulShape &shape);
 
 //===----------------------------------------------------------------------===//
 // gemv, simt and elementwise (KernelPaths/{Gemv,Simt,Elementwise}Path.cpp)
@@ -272,8 +275,8 @@ struct PlanConstraints {
   bool allowsSwapAbRowTile(PlanAttr plan, const MatmulShape &shape) const {
     if (!swapAbRowTile64)
       return !isSwapAbRowTile64Plan(plan);
-    return plan.getPath() != KernelPath::swap_ab || !shape.isWeightOnlyFp8() ||
-           shape.rows <= kSwapAbMaxRows || isSwapAbRowTile64Plan(plan);
+    return plan.getPath() != KernelPath::swap_ab ||
+           !mayTakeSwapAbRowTile64(shape) || isSwapAbRowTile64Plan(plan);
   }
 };
 

@@ -85,18 +85,11 @@ static int64_t getLoadsOf(ArrayRef<int64_t> tile, ArrayRef<int64_t> warps,
 static constexpr double kFp8RowTile32StepUs = 1.22;
 static constexpr double kFp8RowTile32RoundUs = 2.66;
 
+/// Whether a trip converts fp8 codes for four n8 tiles of tokens or more:
+/// the tiles the step and round above were measured on.
 static bool convertsAgainstFullRowTile(int64_t rowsTile,
                                        const MatmulShape &shape) {
   return shape.isWeightOnlyFp8() && rowsTile >= 32;
-}
-
-/// Weight-only fp8 past 32 rows may take a 64-row tile: each converted code
-/// feeds eight n8 tiles where stacked 32-row blocks convert it once per 32
-/// rows (bench/NOTES.md section 45: a 10240x2560 weight at 40-64 rows ran
-/// 26-30 us stacked, 17 at 32 rows). Offered to the planner, which allows it
-/// only with PlanConstraints::swapAbRowTile64 until it is measured.
-static bool mayTakeRowTile64(const MatmulShape &shape) {
-  return shape.isWeightOnlyFp8() && shape.rows > kSwapAbMaxRows;
 }
 
 /// The partial sums' shared memory, warps over K x columns x rows x 4
@@ -213,11 +206,13 @@ public:
   }
 
   /// Row tiles of 8, 16 and 32 tokens (one, two and four n8 MMA tiles), the
-  /// smallest that holds the rows first: a plan table builds a row's plan at
-  /// its m_max and prices it at every M below, so a family's tile must not
-  /// follow M. Blocks of 1-16 warps splitting K, one or two warp groups of
-  /// 16 columns, at most 16 warps a block (its shared memory for the sums:
-  /// warps x 16 x rows x 4 bytes, 32 KB at most) and no warp without K.
+  /// smallest that holds the rows first, and 64 where
+  /// mayTakeSwapAbRowTile64: a plan table builds a row's plan at its m_max
+  /// and prices it at every M below, so a family's tile must not follow M.
+  /// Blocks of 1-16 warps splitting K, one or two warp groups of 16 columns,
+  /// at most 16 warps a block, the sums' shared memory within
+  /// fitsPartialSums, no warp without K, and on tiles of converted codes
+  /// four warps or more where K allows (hasTooFewWarpsForConvertedRowTile).
   /// Most warps first: where the model prices two plans alike (HBM-bound),
   /// the one with more loads in flight measured faster (bench/NOTES.md
   /// section 34); before them, where mayDoubleLoadsPerTrip, the plans of
@@ -229,7 +224,7 @@ public:
     MLIRContext *context = request.target.getContext();
     for (int64_t rowsTile : {8, 16, 32, 64}) {
       if (rowsTile < getRowsTile(shape.rows) ||
-          (rowsTile == 64 && !mayTakeRowTile64(shape)))
+          (rowsTile == 64 && !mayTakeSwapAbRowTile64(shape)))
         continue;
       int64_t loads = getLoadsPerTrip(rowsTile);
       SmallVector<int64_t, 2> loadOptions = {loads};
@@ -336,6 +331,13 @@ public:
   }
 };
 } // namespace
+
+/// Each converted code feeds eight n8 tiles where stacked 32-row blocks
+/// convert it once per 32 rows (bench/NOTES.md section 45: a 10240x2560
+/// weight at 40-64 rows ran 26-30 us stacked, 17 at 32 rows).
+bool mlir::sol::mayTakeSwapAbRowTile64(const MatmulShape &shape) {
+  return stacksRowBlocks(shape) && shape.rows > kSwapAbMaxRows;
+}
 
 bool mlir::sol::isSwapAbRowTile64Plan(PlanAttr plan) {
   return plan.getPath() == KernelPath::swap_ab && plan.getTile()[0] == 64;

@@ -1,4 +1,4 @@
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=swap_ab swap-ab-row-tile-64=true" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
+// RUN: sol-opt %s --sol-annotate --sol-form-kernels --sol-tile="paths=swap_ab swap-ab-row-tile-64=true" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
 
 // swap-ab-row-tile-64 (bench/NOTES.md section 46, not yet measured): a
 // weight-only matmul past 32 rows takes one 64-row tile, eight n8 tiles of
@@ -25,14 +25,3 @@ func.func @weight_only40_row_tile64(%x: tensor<40x256xbf16>, %w: tensor<64x256xf
 }
 }
 
-// -----
-
-// At 32 rows and below the option changes nothing: the 32-row tile.
-// CHECK-LABEL: gpu.func @weight_only32_keeps_row_tile32_matmul_0
-//  CHECK-SAME:   sol.plan = #sol.plan<path = swap_ab, tile = [32,
-module attributes {sol.target = #sol.target<"h100-sxm">} {
-func.func @weight_only32_keeps_row_tile32(%x: tensor<32x256xbf16>, %w: tensor<64x256xf8E4M3FN>, %sw: tensor<64xf32>) -> tensor<32x64xbf16> {
-  %m = sol.matmul %x, %w transpose_b scale_b(%sw : tensor<64xf32>) : tensor<32x256xbf16>, tensor<64x256xf8E4M3FN> -> tensor<32x64xbf16>
-  return %m : tensor<32x64xbf16>
-}
-}
