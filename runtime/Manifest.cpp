@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <set>
 
 using namespace sol::runtime;
@@ -250,6 +251,30 @@ public:
       return fail(where + ": \"" + key + "\" must be a number");
     result = value->get<double>();
     return true;
+  }
+
+  /// A constant's "value": a number, or "inf", "-inf" or "nan" (JSON has
+  /// none of those; sol-write-manifests spells them so).
+  bool readConstantValue(const Json &object, const std::string &where,
+                         double &result) {
+    const Json *value = require(object, "value", where);
+    if (!value)
+      return false;
+    if (value->is_number()) {
+      result = value->get<double>();
+      return true;
+    }
+    if (value->is_string()) {
+      const std::string &text = value->get_ref<const std::string &>();
+      if (text == "inf" || text == "-inf" || text == "nan") {
+        result = text == "nan"   ? std::numeric_limits<double>::quiet_NaN()
+                 : text == "inf" ? std::numeric_limits<double>::infinity()
+                                 : -std::numeric_limits<double>::infinity();
+        return true;
+      }
+    }
+    return fail(where + ": \"value\" must be a number, \"inf\", \"-inf\" or "
+                        "\"nan\"");
   }
 
   /// Reads an integer in [minimum, maximum]; every integer a manifest holds
@@ -750,7 +775,7 @@ static bool parseOp(FieldReader &reader, const Json &entry, size_t id,
   case OpKind::Constant:
     if (!op.shape.empty())
       return reader.fail(where + ": a constant must be rank 0 (it broadcasts)");
-    return reader.readNumber(entry, "value", where, op.constantValue);
+    return reader.readConstantValue(entry, where, op.constantValue);
   default:
     break;
   }

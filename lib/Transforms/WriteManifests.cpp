@@ -31,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <cmath>
 
 namespace mlir::sol {
 #define GEN_PASS_DEF_SOLWRITEMANIFESTSPASS
@@ -121,7 +122,15 @@ static FailureOr<llvm::json::Object> buildProgram(KernelOp kernel) {
       auto value = dyn_cast<FloatAttr>(constant.getValue());
       if (!value)
         return op.emitError("sol-write-manifests: a non-float constant");
-      entry["value"] = value.getValueAsDouble();
+      // JSON has no infinities nor NaN: those go as the strings "inf",
+      // "-inf" and "nan", which every manifest reader accepts.
+      double number = value.getValueAsDouble();
+      if (std::isfinite(number))
+        entry["value"] = number;
+      else
+        entry["value"] = std::isnan(number) ? "nan"
+                         : number > 0       ? "inf"
+                                            : "-inf";
     }
     ids[result] = program.size();
     program.push_back(std::move(entry));

@@ -30,7 +30,8 @@ def run_manifest(manifest, inputs):
             values.append(inputs[op["index"]].float())
             continue
         if kind == "constant":
-            result = torch.tensor(op["value"], dtype=torch.float32)
+            # A number, or "inf", "-inf" or "nan" (JSON has none of those).
+            result = torch.tensor(float(op["value"]), dtype=torch.float32)
         elif kind == "matmul":
             a, b = operands
             result = a @ (b.transpose(-1, -2) if op.get("transpose_b") else b)

@@ -65,6 +65,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SolDialect/DynamicShapes.h"
+#include "SolDialect/Fusion.h"
 #include "SolDialect/KernelPath.h"
 #include "SolDialect/Passes.h"
 #include "SolDialect/Target.h"
@@ -205,7 +206,43 @@ static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
   return verifyContractionShapes(op, spec.transposeB);
 }
 
+/// The generators clone the epilogue's body op by op, mapping only its
+/// block arguments, so the body must not read values from outside it. A
+/// canonicalizer run over the linalg form (sol-annotate's, on input already
+/// in that form) hoists the body's constants to the function: clone each
+/// back into the body. Anything else from outside is refused by name.
+static LogicalResult sinkConstantsIntoBody(linalg::GenericOp epilogue) {
+  Block &body = epilogue.getRegion().front();
+  DenseMap<Value, Value> sunk;
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  WalkResult result = body.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      if (epilogue.getRegion().isAncestor(value.getParentRegion()))
+        continue;
+      Operation *def = value.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>()) {
+        op->emitError("sol kernel: the epilogue's body reads a value defined "
+                      "outside it (only constants may be)");
+        return WalkResult::interrupt();
+      }
+      Value &inside = sunk[value];
+      if (!inside)
+        inside = b.clone(*def)->getResult(0);
+      operand.set(inside);
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 FailureOr<KernelSpec> readKernel(func::FuncOp func, PlanEntryAttr entry) {
+  // The name becomes the PTX entry: LLVM's NVPTX backend aborts on anything
+  // but an identifier (a kernel in the linalg form comes from the input as
+  // written; sol-form-kernels' names are safe).
+  if (std::string why = whyNotSafeKernelName(func.getSymName()); !why.empty())
+    return func.emitError() << "cannot generate sol kernel @"
+                            << func.getSymNameAttr() << ": its name " << why;
   KernelSpec spec;
   spec.func = func;
   spec.entry = entry;
@@ -267,6 +304,8 @@ FailureOr<KernelSpec> readKernel(func::FuncOp func, PlanEntryAttr entry) {
       return epilogue.emitError("sol kernel: the epilogue may not read its "
                                 "outputs");
   }
+  if (failed(sinkConstantsIntoBody(epilogue)))
+    return failure();
   for (OpOperand *in : epilogue.getDpsInputOperands()) {
     Value value = in->get();
     if (spec.contraction && value == spec.contraction->getResult(0)) {

@@ -776,3 +776,38 @@ func.func @wgmma_tma_split_k_siblings(%x: tensor<128x256xf16>, %wg: tensor<64x25
   return %r : tensor<128x64xf16>
 }
 }
+
+// -----
+
+// The generators clone the epilogue's body alone: a value it reads from
+// outside must be a constant (those are cloned in); anything else is
+// refused by name instead of leaving the generated code a dangling operand.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @epilogue_reads_value_from_outside(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
+  %c0 = arith.constant 0 : index
+  %first = tensor.extract %x[%c0] : tensor<8xf16>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    // expected-error @+1 {{sol kernel: the epilogue's body reads a value defined outside it (only constants may be)}}
+    %s = arith.addf %a, %first : f16
+    linalg.yield %s : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+}
+
+// -----
+
+// A kernel's name becomes its PTX entry, and LLVM's NVPTX backend aborts on
+// a symbol that is not an identifier: a kernel written in the linalg form
+// with such a name is refused here (a sol-fuzz finding).
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error-re @+1 {{cannot generate sol kernel @"{{.*}}": its name holds the byte 0xc3; a kernel name must match [A-Za-z_][A-Za-z0-9_]*}}
+func.func @"ünicöde"(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = elementwise, tile = [256], warps = [1, 1], stages = 1, split_k = 1>} {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf16>) outs(%o : tensor<8xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    linalg.yield %a : f16
+  } -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+}
