@@ -143,6 +143,11 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir
 # pick there may be either path).
 variants "--fp8" '^wmm(_bias_residual)?_(bf16e4m3|f16e5m2)_(tensor|channel)_(1|7|16)x(1000x1024|77x208)$' \
   "paths=swap_ab" "_wsab:"
+# mma.sync's fp8 form (m16n8k32; sm_89's fp8 path, on Hopper only with
+# hopper-mma-sync-fp8): every fp8 kind pair, both scale kinds, odd shapes,
+# with and without split K.
+variants "--fp8" '^qmm(_bias_gelu_tanh)?_(e4m3|e5m2e4m3|e4m3e5m2)_(tensor|token)_(1|7|16|64|129)x(1000x1024|2560x2560|77x208)$' \
+  "hopper-mma-sync-fp8=true paths=mma_sync" "_fp8ms:" "_fp8mssk:split-k=4"
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x1024|2560x2560)$' \
   "small-m-tma=true paths=wgmma_tma" \
   "_fp8m64:schedules=pingpong tiles=64x128,64x192,64x256" \

@@ -3,6 +3,7 @@
 #include "SolDialect/Target.h"
 #include "SolDialect/KernelPath.h"
 #include "SolDialect/SolDialect.h"
+#include "SolDialect/TilePlan.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,13 +45,29 @@ protected:
 
 TEST_F(TargetTest, PresetNamesAreSortedAndAllLoad) {
   ArrayRef<StringRef> names = getTargetPresetNames();
-  ASSERT_EQ(names.size(), 5u);
+  ASSERT_EQ(names.size(), 6u);
   EXPECT_TRUE(llvm::is_sorted(names));
   for (StringRef name : names) {
     TargetAttr target = getTargetPreset(&context, name);
     ASSERT_TRUE(target) << name.str();
     EXPECT_EQ(target.getName(), name);
   }
+}
+
+TEST_F(TargetTest, L40sPresetIsAdaWithFp8OnMmaSync) {
+  // Datasheet figures (dense) and sm_89's limits: the preset that gives
+  // fp8 to mma.sync's m16n8k32 by default (isMmaSyncFp8DefaultOnChip).
+  TargetAttr l40s = getTargetPreset(&context, "l40s");
+  ASSERT_TRUE(l40s);
+  EXPECT_EQ(l40s.getChip(), "sm_89");
+  EXPECT_EQ(l40s.getSmCount(), 142);
+  EXPECT_DOUBLE_EQ(l40s.getF16Tflops(), 362);
+  EXPECT_DOUBLE_EQ(l40s.getFp8Tflops(), 733);
+  EXPECT_DOUBLE_EQ(l40s.getHbmGbps(), 864);
+  EXPECT_EQ(l40s.getSmemPerSmBytes(), 100 * 1024);
+  EXPECT_TRUE(isMmaSyncFp8DefaultOnChip(l40s));
+  EXPECT_FALSE(
+      isMmaSyncFp8DefaultOnChip(getTargetPreset(&context, "h100-sxm")));
 }
 
 TEST_F(TargetTest, H200PresetHasDatasheetFigures) {

@@ -233,7 +233,10 @@ public:
   /// (cp.async), as measured: the cost model prices the tiles' operand
   /// re-reads at this rate times the SMs with work. 0: at the target's L2
   /// rate.
-  virtual double getSmCopyBytesPerUs(PlanAttr plan) const { return 0; }
+  virtual double getSmCopyBytesPerUs(PlanAttr plan,
+                                     const LaunchSizes &sizes) const {
+    return 0;
+  }
   /// Microseconds the split-K scheme (SplitKReduction.cpp) adds after a
   /// split tile's K loop on this path, as measured; none: the model's
   /// default.

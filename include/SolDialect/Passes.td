@@ -40,7 +40,8 @@ def SolAttachTargetPass : Pass<"sol-attach-target", "::mlir::ModuleOp"> {
   let summary = "Pin the module's #sol.target from a preset or a JSON file";
   let description = [{
     Sets the `sol.target` module attribute, which every later sol pass reads.
-    `preset` names a built-in device (a100-80gb, h100-sxm, h200, b200);
+    `preset` names a built-in device (a100-80gb, h100-sxm, h100-pcie, h200,
+    b200, l40s);
     `file` loads a calibrated description from JSON (see Target.h). Exactly
     one must be given. An existing `sol.target` is replaced.
   }];
@@ -238,6 +239,11 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Let weight-only fp8 swap_ab past 32 rows take a 64-row tile (eight "
            "n8 tiles on each converted code) instead of stacking 32-row "
            "blocks (not yet measured: for A/B on the GPU)">,
+    Option<"hopperMmaSyncFp8", "hopper-mma-sync-fp8", "bool",
+           /*default=*/"false",
+           "Let mma.sync's m16n8k32 take fp8 matmuls on sm_90, where wgmma is "
+           "fp8's path (sm_89 takes it by default; for the GPU matrix and "
+           "A/B on a Hopper card)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Test-only: take only plans that split K over exactly this many "
            "blocks (0: any), so the GPU matrix runs split K where the cost "

@@ -94,6 +94,10 @@ struct SolToPTXPipelineOptions
       *this, "swap-ab-row-tile-64",
       llvm::cl::desc("sol-tile's swap-ab-row-tile-64"),
       llvm::cl::init(SolTilePassOptions().swapAbRowTile64)};
+  PassOptions::Option<bool> hopperMmaSyncFp8{
+      *this, "hopper-mma-sync-fp8",
+      llvm::cl::desc("sol-tile's hopper-mma-sync-fp8"),
+      llvm::cl::init(SolTilePassOptions().hopperMmaSyncFp8)};
   PassOptions::Option<int64_t> splitK{
       *this, "split-k", llvm::cl::desc("sol-tile's split-k (test-only)"),
       llvm::cl::init(SolTilePassOptions().splitK)};

@@ -41,6 +41,12 @@ ArrayRef<ChipInfo> getKnownChips();
 /// mbarriers on sm_90a), or the chip's own minimum where that is later
 /// (8.6 for sm_100a).
 int64_t getPtxVersion(const ChipInfo &chip);
+/// mma.sync's fp8 form (m16n8k32 e4m3/e5m2) is PTX ISA 8.4's. A gpu.module
+/// whose code needs a later version than getPtxVersion names it in this
+/// attribute (an integer, times ten); sol-attach-nvvm-target targets the
+/// larger of the two, so every other module keeps its PTX.
+constexpr int64_t kFp8MmaSyncPtxVersion = 84;
+constexpr llvm::StringLiteral kMinPtxVersionAttrName = "sol.min_ptx_version";
 
 /// CUDA's launch limits: grid x at most 2^31 - 1, grid y and z at most
 /// 65535; block x and y at most 1024, z at most 64, 1024 threads in all.

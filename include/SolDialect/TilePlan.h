@@ -57,11 +57,24 @@ std::string whyNotMmaSync(const MatmulShape &shape);
 std::string whyNotMmaSyncOnChip(TargetAttr target);
 
 /// Dynamic shared memory of an mma.sync kernel: `stages` copies of the A and
-/// B tiles, each row padded by 16 bytes so ldmatrix reads are conflict-free.
-int64_t getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB);
-/// Row pitch (in elements) of the shared-memory A tile and B tile.
-int64_t getMmaSyncAPitch(const MmaSyncTile &tile);
-int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB);
+/// B tiles of `elementBytes`-byte elements (2; 1 for fp8), each row padded
+/// by 16 bytes so ldmatrix reads are conflict-free.
+int64_t getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB,
+                            int64_t elementBytes);
+/// Row pitch (in elements) of the shared-memory A tile and B tile: the
+/// tile's row and 16 bytes.
+int64_t getMmaSyncAPitch(const MmaSyncTile &tile, int64_t elementBytes);
+int64_t getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB,
+                         int64_t elementBytes);
+/// The K one mma.sync instruction takes: 16 for f16/bf16 (m16n8k16), 32 for
+/// fp8 (m16n8k32); either is 32 bytes of each row.
+int64_t getMmaSyncInstructionK(Type elementType);
+/// Whether mma.sync's fp8 form is the one the chip's fp8 matmuls should
+/// take by default: on sm_89 (Ada) it is the only fp8 tensor-core
+/// instruction; on sm_90 wgmma is, at twice the rate, and mma.sync's fp8 is
+/// not measured there, so only hopper-mma-sync-fp8 lets it in
+/// (PlanConstraints::hopperMmaSyncFp8).
+bool isMmaSyncFp8DefaultOnChip(TargetAttr target);
 
 /// The plan builders below return null where the plan's grid breaks CUDA's
 /// launch limits (KernelPathInfo::buildPlan).
@@ -233,6 +246,11 @@ struct PlanConstraints {
   /// measured (bench/NOTES.md section 46), priced with the 32-row tile's
   /// measured step.
   bool swapAbRowTile64 = false;
+  /// Whether mma.sync may take fp8 matmuls on sm_90, where wgmma is fp8's
+  /// full-rate path (isMmaSyncFp8DefaultOnChip). Off: mma.sync's fp8 form
+  /// has not run on a Hopper GPU; on, for the GPU matrix and A/B (an H100
+  /// runs the instruction an sm_89 card would).
+  bool hopperMmaSyncFp8 = false;
   /// Test-only: plans that split K over exactly this many blocks (0: any),
   /// so the GPU matrix can run split K where the model would not pick it.
   int64_t splitK = 0;
@@ -257,10 +275,10 @@ struct PlanConstraints {
     pinned.rank = 0;
     return pinned;
   }
-  /// Whether `path` may take `shape` at all under these constraints.
-  bool allowsShape(KernelPath path, const MatmulShape &shape) const {
-    return nMajorTma || path != KernelPath::wgmma_tma || shape.transposeB;
-  }
+  /// Empty when `path` may take `shape` on `target` at all under these
+  /// constraints; else the option that holds it back, for the remark.
+  std::string whyHeldBack(KernelPath path, const MatmulShape &shape,
+                          TargetAttr target) const;
   /// Whether the constraints beyond `paths` rule out plans a default choice
   /// could take (the limits only cap what the model may pick).
   bool narrowsPlans() const {

@@ -122,7 +122,7 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.weightBytesInFlightPerWarp =
       getWeightBytesInFlightPerWarp(plan, sizes);
   tiling.bytesInFlightPerBlock = getBytesInFlightPerBlock(plan);
-  tiling.smCopyBytesPerUs = getSmCopyBytesPerUs(plan);
+  tiling.smCopyBytesPerUs = getSmCopyBytesPerUs(plan, sizes);
   tiling.splitKRoundTripUs = getSplitKRoundTripUs();
   tiling.partialsThroughHbm = pricesPartialsThroughHbm();
   tiling.pingpong = isPingPong(plan);

@@ -143,10 +143,12 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       refusals += "; " + remark;
     if (!path->whyNot(request).empty())
       continue;
-    // A path the shape is held back from says so: the user set the option.
-    if (!constraints.allowsShape(path->getPath(), *shape)) {
-      refusals += "; no " + stringifyKernelPath(path->getPath()).str() +
-                  ": n-major-tma=false holds a [K, N] weight back from it";
+    // A path the shape is held back from says so: an option decides it.
+    if (std::string why =
+            constraints.whyHeldBack(path->getPath(), *shape, target);
+        !why.empty()) {
+      refusals +=
+          "; no " + stringifyKernelPath(path->getPath()).str() + ": " + why;
       continue;
     }
     SmallVector<PlanCandidate> offered;
@@ -221,11 +223,16 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     if (!constraints.paths.empty()) {
       // Say why each allowed path refused: the user named them.
       failureReason = "no allowed path can compute this matmul";
-      for (const KernelPathInfo *path : paths)
-        if (path->isMatmulPath() && !path->isFallback() &&
-            llvm::is_contained(constraints.paths, path->getPath()))
-          if (std::string why = path->whyNot(request); !why.empty())
-            failureReason += "; " + path->getName().str() + ": " + why;
+      for (const KernelPathInfo *path : paths) {
+        if (!path->isMatmulPath() || path->isFallback() ||
+            !llvm::is_contained(constraints.paths, path->getPath()))
+          continue;
+        std::string why = path->whyNot(request);
+        if (why.empty())
+          why = constraints.whyHeldBack(path->getPath(), *shape, target);
+        if (!why.empty())
+          failureReason += "; " + path->getName().str() + ": " + why;
+      }
       return failure();
     }
     failureReason = constraints.narrowsPlans()
@@ -342,6 +349,18 @@ mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const LaunchGeometry &atMax,
 //===----------------------------------------------------------------------===//
 // Dynamic M: the plan table
 //===----------------------------------------------------------------------===//
+
+std::string PlanConstraints::whyHeldBack(KernelPath path,
+                                         const MatmulShape &shape,
+                                         TargetAttr target) const {
+  if (!nMajorTma && path == KernelPath::wgmma_tma && !shape.transposeB)
+    return "n-major-tma=false holds a [K, N] weight back from it";
+  if (!hopperMmaSyncFp8 && path == KernelPath::mma_sync &&
+      MatmulOp::isFp8(shape.elementType) && !isMmaSyncFp8DefaultOnChip(target))
+    return "fp8 takes wgmma on " + target.getChip().str() +
+           " (hopper-mma-sync-fp8=true lets mma.sync's m16n8k32 take it)";
+  return "";
+}
 
 bool mlir::sol::isSamePlanFamily(PlanAttr a, PlanAttr b) {
   if (a.getPath() != b.getPath() || a.getWarps() != b.getWarps() ||

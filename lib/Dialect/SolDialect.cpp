@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/SolDialect.h"
+#include "SolDialect/Target.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/IR/Builders.h"
@@ -106,6 +107,16 @@ LogicalResult SolDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << kTensorMapsAttrName
                              << "' is a positive integer attribute of a "
                                 "kernel function";
+    return success();
+  }
+  if (attr.getName() == kMinPtxVersionAttrName) {
+    auto version = dyn_cast<IntegerAttr>(attr.getValue());
+    // By name: the dialect library does not link the GPU dialect.
+    if (op->getName().getStringRef() != "gpu.module" || !version ||
+        version.getInt() < 1)
+      return op->emitError() << "'" << kMinPtxVersionAttrName
+                             << "' is a positive integer attribute of a "
+                                "gpu.module (the PTX ISA version times ten)";
     return success();
   }
   if (attr.getName() == kCostAttrName) {

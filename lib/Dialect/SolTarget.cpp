@@ -260,6 +260,36 @@ TargetParams makeA100() {
   return p;
 }
 
+TargetParams makeL40s() {
+  // NVIDIA L40S datasheet (dense figures, half of the "with sparsity" ones):
+  // 362 TFLOP/s fp16/bf16 with f32 accumulation, 733 fp8, 183 tf32, 91.6
+  // fp32; 864 GB/s GDDR6; 142 SMs (18176 CUDA cores / 128) at a 2520 MHz
+  // boost; 96 MB L2 (AD102). sm_89 (Ada): 100 KB of shared memory and 64K
+  // registers per SM (CUDA programming guide, compute capability 8.9), no
+  // wgmma or TMA, so mma.sync (m16n8k32 for fp8) is every tensor-core
+  // path. Leads, not measured (no Ada card has been lent): the L2 rate
+  // (A100's 5120 B/clk at this clock) and the Hopper calibration constants.
+  TargetParams p;
+  p.name = "l40s";
+  p.chip = "sm_89";
+  p.smCount = 142;
+  p.clockMhz = 2520;
+  p.f16Tflops = 362;
+  p.bf16Tflops = 362;
+  p.tf32Tflops = 183;
+  p.fp8Tflops = 733;
+  p.f32SimtTflops = 91.6;
+  p.hbmGbps = 864;
+  p.l2Gbps = 5120.0 * 2520 / 1000;
+  p.l2Bytes = 96ll * 1024 * 1024;
+  p.smemPerSmBytes = 100 * 1024;
+  p.regsPerSm = 65536;
+  p.launchUs = kHopperLaunchUs;
+  p.mmaEfficiency = kHopperMmaEfficiency;
+  p.hbmEfficiency = kHopperHbmEfficiency;
+  return p;
+}
+
 TargetParams makeB200() {
   // NVIDIA HGX B200 datasheet, per GPU, dense (half the sparse figures):
   // 2250 TFLOP/s fp16/bf16, 4500 fp8, 1125 tf32, 75 fp32; 8 TB/s HBM3e.
@@ -300,6 +330,7 @@ const Preset kPresets[] = {
     {"h100-pcie", makeH100Pcie},
     {"h100-sxm", makeH100Sxm},
     {"h200", makeH200},
+    {"l40s", makeL40s},
 };
 // clang-format on
 

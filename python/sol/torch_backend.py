@@ -670,7 +670,7 @@ def _host_program_problem(compilation):
 # wins: "H100 PCIe" before the other H100s (SXM, NVL: the SXM preset).
 DEVICE_PRESETS = (("H200", "h200"), ("H100 PCIe", "h100-pcie"),
                   ("H100", "h100-sxm"), ("A100", "a100-80gb"),
-                  ("B200", "b200"))
+                  ("B200", "b200"), ("L40S", "l40s"))
 FALLBACK_TARGET = "h200"
 
 

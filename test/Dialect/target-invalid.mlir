@@ -3,7 +3,7 @@
 // Parse and verification errors of #sol.target. Verifier errors point at the
 // attribute's `<`; errors about one key point at the key.
 
-// expected-error @+1 {{unknown #sol.target preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200}}
+// expected-error @+1 {{unknown #sol.target preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200, l40s}}
 module @unknown_preset attributes {sol.target = #sol.target<"h300">} {
 }
 

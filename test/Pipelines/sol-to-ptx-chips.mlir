@@ -16,6 +16,20 @@
 // B200-PTX: mma.sync.aligned.m16n8k16
 // B200-PLAN: "path": "mma_sync"
 //
+// Ada (l40s, sm_89) runs fp8 on mma.sync's m16n8k32, which needs PTX 8.4:
+// that kernel's module asks for it (the f16 kernel beside it keeps 8.0) and
+// ptxas assembles it for sm_89.
+// RUN: rm -rf %t.l40s && sol-opt %S/Inputs/fp8-and-f16.mlir --sol-to-ptx=out-dir=%t.l40s -o /dev/null
+// RUN: FileCheck %s --check-prefix=L40S-FP8 < %t.l40s/qmm_matmul_0.ptx
+// RUN: FileCheck %s --check-prefix=L40S-F16 < %t.l40s/mm_matmul_0.ptx
+// RUN: test -s %t.l40s/qmm_matmul_0.cubin
+// L40S-FP8: .version 8.4
+// L40S-FP8: .target sm_89
+// L40S-FP8: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// L40S-F16: .version 8.0
+// L40S-F16: .target sm_89
+// L40S-F16: mma.sync.aligned.m16n8k16
+//
 // A Volta target (sm_70) has no tensor-core path sol generates: sol-tile
 // refuses the f16 matmul with the chip's name, where LLVM once stopped with
 // "Cannot select: intrinsic llvm.nvvm.mma.m16n8k16", and nothing is written:

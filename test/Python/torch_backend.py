@@ -261,9 +261,9 @@ run("report", oproj, x, r, options={**OPTIONS, "report": True})
 # The default target is the current CUDA device's preset (its peaks and
 # bandwidth price the plans): by the device name's marker, "h200" without
 # CUDA and, logged, for a card with no preset.
-# CHECK: targets: H100 80GB HBM3 -> h100-sxm, H100 PCIe -> h100-pcie, H200 -> h200, A100-SXM4-80GB -> a100-80gb, B200 -> b200, Tesla T4 -> None
+# CHECK: targets: H100 80GB HBM3 -> h100-sxm, H100 PCIe -> h100-pcie, H200 -> h200, A100-SXM4-80GB -> a100-80gb, B200 -> b200, L40S -> l40s, Tesla T4 -> None
 names = ["NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA H200",
-         "NVIDIA A100-SXM4-80GB", "NVIDIA B200", "Tesla T4"]
+         "NVIDIA A100-SXM4-80GB", "NVIDIA B200", "NVIDIA L40S", "Tesla T4"]
 print("targets: " + ", ".join(
     f"{n.replace('NVIDIA ', '')} -> {backend.target_for_device_name(n)}"
     for n in names))

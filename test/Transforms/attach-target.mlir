@@ -49,13 +49,13 @@ module @no_target {
 module @replaces_target attributes {sol.target = #sol.target<"a100-80gb">, test.keep} {
 }
 
-// NO-OPTION: error: sol-attach-target needs exactly one of 'preset' (known: a100-80gb, b200, h100-pcie, h100-sxm, h200) or 'file' (a JSON target description)
-// UNKNOWN-PRESET: error: unknown target preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200
+// NO-OPTION: error: sol-attach-target needs exactly one of 'preset' (known: a100-80gb, b200, h100-pcie, h100-sxm, h200, l40s) or 'file' (a JSON target description)
+// UNKNOWN-PRESET: error: unknown target preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200, l40s
 // MISSING-FILE: error: cannot read target file '{{.*}}does-not-exist.json': No such file or directory
 // MALFORMED: error: in target file '{{.*}}malformed.json': invalid JSON in target description: [4:1, byte=41]: Expected object key
 // NOT-OBJECT: error: in target file '{{.*}}not-an-object.json': target description must be a JSON object
 // UNKNOWN-KEY: error: in target file '{{.*}}unknown-key.json': target description: unknown field 'hbm_gbs'; known fields: base, name, chip, sm_count, clock_mhz, f16_tflops, bf16_tflops, tf32_tflops, fp8_tflops, f32_simt_tflops, hbm_gbps, l2_gbps, l2_bytes, smem_per_sm_bytes, regs_per_sm, launch_us, mma_efficiency, hbm_efficiency
-// UNKNOWN-BASE: error: in target file '{{.*}}unknown-base.json': target description: unknown base preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200
+// UNKNOWN-BASE: error: in target file '{{.*}}unknown-base.json': target description: unknown base preset 'h300'; known presets: a100-80gb, b200, h100-pcie, h100-sxm, h200, l40s
 // WRONG-TYPE: error: in target file '{{.*}}wrong-type.json': target description: 'sm_count' must be an integer
 // FRACTIONAL: error: in target file '{{.*}}fractional-integer.json': target description: 'sm_count' must be an integer
 // MISSING-FIELD: error: in target file '{{.*}}missing-field.json': target description is missing field 'hbm_gbps' (or give "base": "<preset>")

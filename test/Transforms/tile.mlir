@@ -132,7 +132,7 @@ func.func @batched_rhs_slices_grid_z(%x: tensor<3x7x64xbf16>, %w: tensor<3x64x40
 //       CHECK:   plan = #sol.plan<path = simt, tile = [16, 16, 1], warps = [1, 1], stages = 1, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @f32_takes_simt(%x: tensor<33x64xf32>, %w: tensor<77x64xf32>) -> tensor<33x77xf32> {
-  // expected-remark @+1 {{plan simt: f32 operands have no mma.sync path (f16 and bf16 do)}}
+  // expected-remark @+1 {{plan simt: f32 operands have no mma.sync path (f16, bf16 and fp8 do)}}
   %0 = sol.kernel @k ins(%x, %w : tensor<33x64xf32>, tensor<77x64xf32>) -> tensor<33x77xf32> {
   ^bb0(%a: tensor<33x64xf32>, %b: tensor<77x64xf32>):
     %m = sol.matmul %a, %b transpose_b : tensor<33x64xf32>, tensor<77x64xf32> -> tensor<33x77xf32>
@@ -150,7 +150,7 @@ func.func @f32_takes_simt(%x: tensor<33x64xf32>, %w: tensor<77x64xf32>) -> tenso
 //       CHECK:   plan = #sol.plan<path = gemv, tile = [7, 4, 4]
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @few_f32_rows_take_gemv(%x: tensor<7x64xf32>, %w: tensor<77x64xf32>) -> tensor<7x77xf32> {
-  // expected-remark @+1 {{plan gemv: 7 rows, a warp per column, predicted 3.33 us (1 candidates; no mma.sync: f32 operands have no mma.sync path (f16 and bf16 do))}}
+  // expected-remark @+1 {{plan gemv: 7 rows, a warp per column, predicted 3.33 us (1 candidates; no mma.sync: f32 operands have no mma.sync path (f16, bf16 and fp8 do))}}
   %0 = sol.kernel @k ins(%x, %w : tensor<7x64xf32>, tensor<77x64xf32>) -> tensor<7x77xf32> {
   ^bb0(%a: tensor<7x64xf32>, %b: tensor<77x64xf32>):
     %m = sol.matmul %a, %b transpose_b : tensor<7x64xf32>, tensor<77x64xf32> -> tensor<7x77xf32>

@@ -1,6 +1,7 @@
 //===- MmaSyncPath.cpp - the mma.sync path's facts ------------------------===//
 //
-// m16n8k16 tensor cores on every chip from sm_80, fed by a multi-stage
+// m16n8k16 tensor cores on every chip from sm_80 (m16n8k32 for fp8 from
+// sm_89), fed by a multi-stage
 // cp.async pipeline into padded shared memory (the generator:
 // lib/Conversion/KernelsToGPU/MmaSyncPath.cpp). Its tiles, what it refuses,
 // what the cost model knows of it and its launch geometry.
@@ -43,24 +44,20 @@ std::string mlir::sol::whyNotMmaSync(const MatmulShape &shape) {
           shape, "mma.sync", "the weight's fragments converted to 16 bits");
       !why.empty())
     return why;
-  if (MatmulOp::isFp8(type)) {
-    // sm_89 and newer have mma.sync.m16n8k32 for e4m3/e5m2 (docs/fp8.md);
-    // its fragments are K-major on both sides, loaded without ldmatrix.trans.
-    os << MatmulOp::kNoFp8PathYet << ": mma.sync m16n8k32 " << type
-       << " (sm_89 and newer) is not generated";
+  bool fp8 = MatmulOp::isFp8(type);
+  if (!fp8 && !type.isF16() && !type.isBF16()) {
+    os << type << " operands have no mma.sync path (f16, bf16 and fp8 do)";
     return reason;
   }
-  if (!type.isF16() && !type.isBF16()) {
-    os << type << " operands have no mma.sync path (f16 and bf16 do)";
-    return reason;
-  }
-  // cp.async copies 16 bytes (8 elements) per thread: each row of A (and of
-  // B in the [N, K] layout) must start 16-byte aligned, so K % 8 == 0; a
-  // [K, N] B needs N % 8 == 0 likewise.
-  if (shape.k % 8 != 0) {
-    os << "K = " << shape.k
-       << " is not a multiple of 8: the 16-byte cp.async loads need each row "
-          "of A to start 16-byte aligned";
+  // cp.async copies 16 bytes per thread: each row of A (and of B in the
+  // [N, K] layout) must start 16-byte aligned, so K % 8 == 0 for 16-bit
+  // elements and K % 16 for fp8; a [K, N] B needs N % 8 == 0 likewise (fp8
+  // B is [N, K] always: the verifier's rule).
+  int64_t alignElems = fp8 ? 16 : 8;
+  if (shape.k % alignElems != 0) {
+    os << "K = " << shape.k << " is not a multiple of " << alignElems
+       << ": the 16-byte cp.async loads need each row of A to start 16-byte "
+          "aligned";
     return reason;
   }
   if (!shape.transposeB && shape.n % 8 != 0) {
@@ -81,20 +78,60 @@ std::string mlir::sol::whyNotMmaSyncOnChip(TargetAttr target) {
   return "";
 }
 
-int64_t mlir::sol::getMmaSyncAPitch(const MmaSyncTile &tile) {
-  return tile.tileK + 8;
+/// mma.sync's fp8 form (m16n8k32 with e4m3/e5m2 operands) is PTX's from
+/// sm_89.
+static std::string whyNotMmaSyncFp8OnChip(TargetAttr target) {
+  if (getSmVersion(target) >= 89)
+    return "";
+  return "mma.sync's fp8 form (m16n8k32 e4m3/e5m2) needs sm_89 or newer; "
+         "the target is " +
+         target.getChip().str();
 }
 
-int64_t mlir::sol::getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB) {
-  return (transposeB ? tile.tileK : tile.tileN) + 8;
+bool mlir::sol::isMmaSyncFp8DefaultOnChip(TargetAttr target) {
+  return getSmVersion(target) < 90;
 }
 
-int64_t mlir::sol::getMmaSyncSmemBytes(const MmaSyncTile &tile,
-                                       bool transposeB) {
-  int64_t aElems = tile.tileM * getMmaSyncAPitch(tile);
+int64_t mlir::sol::getMmaSyncInstructionK(Type elementType) {
+  return MatmulOp::isFp8(elementType) ? 32 : 16;
+}
+
+/// Every row of a stage is padded by 16 bytes: consecutive rows start four
+/// banks apart, so the eight rows one ldmatrix reads hit distinct banks.
+static int64_t getRowPaddingElems(int64_t elementBytes) {
+  return 16 / elementBytes;
+}
+
+int64_t mlir::sol::getMmaSyncAPitch(const MmaSyncTile &tile,
+                                    int64_t elementBytes) {
+  return tile.tileK + getRowPaddingElems(elementBytes);
+}
+
+int64_t mlir::sol::getMmaSyncBPitch(const MmaSyncTile &tile, bool transposeB,
+                                    int64_t elementBytes) {
+  return (transposeB ? tile.tileK : tile.tileN) +
+         getRowPaddingElems(elementBytes);
+}
+
+int64_t mlir::sol::getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB,
+                                       int64_t elementBytes) {
+  int64_t aElems = tile.tileM * getMmaSyncAPitch(tile, elementBytes);
   int64_t bElems = (transposeB ? tile.tileN : tile.tileK) *
-                   getMmaSyncBPitch(tile, transposeB);
-  return tile.stages * (aElems + bElems) * 2;
+                   getMmaSyncBPitch(tile, transposeB, elementBytes);
+  return tile.stages * (aElems + bElems) * elementBytes;
+}
+
+static int64_t getElementBytes(const MatmulShape &shape) {
+  return MatmulOp::isFp8(shape.elementType) ? 1 : 2;
+}
+
+/// The tile table in `shape`'s elements: fp8 tiles take twice the K of the
+/// 16-bit ones, so every stage, row and copy moves the same bytes as the
+/// tile the table's measurements are of (and each K tile is a whole number
+/// of m16n8k32 steps).
+static MmaSyncTile inElementsOf(MmaSyncTile tile, const MatmulShape &shape) {
+  tile.tileK *= 2 / getElementBytes(shape);
+  return tile;
 }
 
 static PlanChoices getChoices(const MmaSyncTile &tile) {
@@ -135,7 +172,11 @@ public:
   // bf16 matmul has no path sol is meant to run it on.
   std::string whyNot(const PlanRequest &request) const override {
     std::string reason = whyNotMmaSync(*request.matmul);
-    return reason.empty() ? whyNotOnChip(request.target) : reason;
+    if (reason.empty())
+      reason = whyNotOnChip(request.target);
+    if (reason.empty() && MatmulOp::isFp8(request.matmul->elementType))
+      reason = whyNotMmaSyncFp8OnChip(request.target);
+    return reason;
   }
   std::string whyNotOnChip(TargetAttr target) const override {
     return whyNotMmaSyncOnChip(target);
@@ -151,8 +192,10 @@ public:
     MLIRContext *context = request.target.getContext();
     int64_t smemLimit = request.target.getSmemPerSmBytes();
     // Split K sums partials per output tile: unbatched matmuls only.
-    for (const MmaSyncTile &tile : getMmaSyncTiles())
-      if (getMmaSyncSmemBytes(tile, shape.transposeB) <= smemLimit &&
+    for (const MmaSyncTile &tableTile : getMmaSyncTiles())
+      if (MmaSyncTile tile = inElementsOf(tableTile, shape);
+          getMmaSyncSmemBytes(tile, shape.transposeB, getElementBytes(shape)) <=
+              smemLimit &&
           (tile.kSplits == 1 || shape.batch == 1))
         out.push_back({getMmaSyncPlan(context, shape, tile), tile.tileM,
                        tile.tileN, "mma_sync: " + describeTile(tile)});
@@ -179,8 +222,10 @@ public:
   /// target's 10.8 TB/s of L2, a 0.28 us step and a 4.2 us round trip gave
   /// 34 % (under on the wide weights by up to 1.7x, over on the narrow ones
   /// by up to 1.6x). 42 x 132 SMs is 5.5 TB/s. Not measured on other chips.
-  double getSmCopyBytesPerUs(PlanAttr plan) const override {
-    return plan.getTile()[2] * 2 >= 128 ? 42000 : 24000;
+  double getSmCopyBytesPerUs(PlanAttr plan,
+                             const LaunchSizes &sizes) const override {
+    return plan.getTile()[2] * getElementBytes(sizes.matmul) >= 128 ? 42000
+                                                                    : 24000;
   }
   /// The step's floor once copies bound it no longer: a stage's barrier and
   /// its MMAs. Steps of 0.05-0.2 us fit the plans above equally (none is
@@ -217,7 +262,8 @@ public:
                      shape.tilesAlongM(tile.tileM),
                      saturate(CheckedCount(shape.batch) * tile.kSplits)};
     geometry.block = {tile.warpsM * tile.warpsN * 32, 1, 1};
-    geometry.smem = getMmaSyncSmemBytes(tile, shape.transposeB);
+    geometry.smem =
+        getMmaSyncSmemBytes(tile, shape.transposeB, getElementBytes(shape));
     return geometry;
   }
 };

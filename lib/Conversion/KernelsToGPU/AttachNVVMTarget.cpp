@@ -48,10 +48,14 @@ struct AttachNVVMTargetPass
                             "(sm_80, sm_90a, sm_100a, ...)";
       return signalPassFailure();
     }
-    std::string features = "+ptx" + std::to_string(getPtxVersion(*info));
-    auto nvvmTarget = NVVM::NVVMTargetAttr::get(
-        &getContext(), optLevel, "nvptx64-nvidia-cuda", targetChip, features);
     module.walk([&](gpu::GPUModuleOp gpuModule) {
+      int64_t version = getPtxVersion(*info);
+      if (auto minVersion =
+              gpuModule->getAttrOfType<IntegerAttr>(kMinPtxVersionAttrName))
+        version = std::max<int64_t>(version, minVersion.getInt());
+      auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+          &getContext(), optLevel, "nvptx64-nvidia-cuda", targetChip,
+          "+ptx" + std::to_string(version));
       gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), {nvvmTarget}));
     });
   }

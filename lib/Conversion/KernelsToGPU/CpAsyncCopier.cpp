@@ -12,7 +12,8 @@
 namespace mlir::sol::codegen {
 
 /// Copies one tile of a row-major global matrix into stage `stage` of a
-/// shared-memory buffer with 16-byte cp.async copies spread over `threads`
+/// shared-memory buffer with 16-byte cp.async copies (8 16-bit elements or
+/// 16 fp8 codes each) spread over `threads`
 /// threads: `tileRows` x `tileCols` elements from (rowStart, colStart) of a
 /// [rowLimit, colLimit] matrix that starts at element `base` of `global`.
 /// Copies past either limit read nothing and zero-fill (source size 0), so
@@ -29,7 +30,10 @@ static void emitAsyncTileCopyImpl(OpBuilder &b, Location loc, Value tid,
                                   int64_t tileRows, int64_t tileCols,
                                   bool swizzle128) {
   MLIRContext *ctx = b.getContext();
-  int64_t chunksPerRow = tileCols / 8;
+  // A 16-byte chunk holds 8 16-bit elements, or 16 fp8 codes.
+  int64_t chunkElems =
+      128 / cast<MemRefType>(dst.getType()).getElementTypeBitWidth();
+  int64_t chunksPerRow = tileCols / chunkElems;
   int64_t chunks = tileRows * chunksPerRow;
   for (int64_t first = 0; first < chunks; first += threads) {
     auto body = [&](OpBuilder &b) {
@@ -38,7 +42,7 @@ static void emitAsyncTileCopyImpl(OpBuilder &b, Location loc, Value tid,
       Value r = ib.div(chunk, chunksPerRow);
       Value c = ib.rem(chunk, chunksPerRow);
       Value gRow = ib.add(rowStart, r);
-      Value gCol = ib.add(colStart, ib.mul(c, 8));
+      Value gCol = ib.add(colStart, ib.mul(c, chunkElems));
       // The column test first: the order the static kernels' IR has
       // always had (kept so their code does not change).
       Value colValid = ib.lt(gCol, colLimit);
@@ -47,15 +51,16 @@ static void emitAsyncTileCopyImpl(OpBuilder &b, Location loc, Value tid,
       Value valid = ib.land(rowValid, colValid);
       Value offset = ib.add(base, ib.add(ib.mul(gRow, colLimit), gCol));
       Value safe = ib.select(valid, offset, ib.c(0));
-      Value srcElems = ib.select(valid, ib.c(8), ib.c(0));
+      Value srcElems = ib.select(valid, ib.c(chunkElems), ib.c(0));
       Value dstChunk =
           swizzle128
               ? arith::XOrIOp::create(b, loc, c, ib.rem(r, 8)).getResult()
               : c;
       nvgpu::DeviceAsyncCopyOp::create(
           b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst,
-          ValueRange{stage, r, ib.mul(dstChunk, 8)}, global, ValueRange{safe},
-          b.getIndexAttr(8), srcElems, b.getUnitAttr());
+          ValueRange{stage, r, ib.mul(dstChunk, chunkElems)}, global,
+          ValueRange{safe}, b.getIndexAttr(chunkElems), srcElems,
+          b.getUnitAttr());
     };
     IndexBuilder ib(b, loc);
     if (first + threads <= chunks)

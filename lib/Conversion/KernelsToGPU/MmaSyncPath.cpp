@@ -1,12 +1,13 @@
 //===- MmaSyncPath.cpp - the mma.sync path --------------------------------===//
 //
-// m16n8k16 tensor cores on every chip from sm_80: a multi-stage cp.async
-// pipeline into padded shared memory, ldmatrix, mma.sync in f32 registers,
-// the epilogue on the accumulators.
+// m16n8k16 tensor cores on every chip from sm_80 (m16n8k32 on fp8 codes
+// from sm_89): a multi-stage cp.async pipeline into padded shared memory,
+// ldmatrix, mma.sync in f32 registers, the epilogue on the accumulators.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
+#include "SolDialect/Target.h"
 
 namespace mlir::sol::codegen {
 
@@ -16,6 +17,9 @@ struct MmaLayout {
   int64_t threads, warpTileM, warpTileN, fragsM, fragsN;
   int64_t aPitch, bPitch;
   int64_t aStageElems, bStageElems;
+  /// Bytes per operand element (2; 1 for fp8) and the K of one mma.sync
+  /// (16; 32 for fp8): 32 bytes of each row either way.
+  int64_t elementBytes, instructionK;
   bool transposeB;
 };
 
@@ -30,22 +34,28 @@ static FailureOr<MmaLayout> getMmaLayout(KernelSpec &spec) {
   l.tile = {tile[0],  tile[1],          tile[2],         warps[0],
             warps[1], plan.getStages(), plan.getSplitK()};
   l.transposeB = spec.transposeB;
+  Type elementType =
+      cast<ShapedType>(spec.func.getArgument(spec.lhsArg).getType())
+          .getElementType();
+  l.elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  l.instructionK = getMmaSyncInstructionK(elementType);
   l.threads = warps[0] * warps[1] * 32;
   l.warpTileM = tile[0] / warps[0];
   l.warpTileN = tile[1] / warps[1];
   if (tile[0] % warps[0] || tile[1] % warps[1] || l.warpTileM % 16 ||
-      l.warpTileN % 16 || tile[2] % 16 || l.tile.stages < 2 ||
+      l.warpTileN % 16 || tile[2] % l.instructionK || l.tile.stages < 2 ||
       plan.getSplitK() < 1 || plan.getSplitK() > 16 ||
       (plan.getSplitK() > 1 && spec.batchedB))
     return spec.func.emitError("sol kernel: the mma_sync plan is not one the "
                                "generator implements (warp tiles must be "
-                               "multiples of 16x16, tile_k of 16, at least 2 "
+                               "multiples of 16x16, tile_k of 16 (32 for "
+                               "fp8), at least 2 "
                                "stages, split_k 1 to 16 and 1 for a batched "
                                "B)");
   l.fragsM = l.warpTileM / 16;
   l.fragsN = l.warpTileN / 8;
-  l.aPitch = getMmaSyncAPitch(l.tile);
-  l.bPitch = getMmaSyncBPitch(l.tile, l.transposeB);
+  l.aPitch = getMmaSyncAPitch(l.tile, l.elementBytes);
+  l.bPitch = getMmaSyncBPitch(l.tile, l.transposeB, l.elementBytes);
   l.aStageElems = l.tile.tileM * l.aPitch;
   l.bStageElems = (l.transposeB ? l.tile.tileN : l.tile.tileK) * l.bPitch;
   return l;
@@ -108,10 +118,15 @@ private:
   const MatmulGeometry &g;
   const MmaLayout &l;
   const MmaSyncTile &t;
-  Type elemType;
+  /// A's and B's element types (they differ for e4m3 x e5m2 fp8).
+  Type elemType, weightType;
   bool isBF16;
   Value tid, bx, by, bz, lane, warpM, warpN, rowBase, colBase, aBase, bBase;
   Value dyn, sA, sB, globalA, globalB, firstKTile;
+  /// What ldmatrix reads: the stages themselves, or for fp8 i8 views of
+  /// them (NVGPU's ldmatrix lowering builds LLVM vectors of the element
+  /// type, which fp8 has none of).
+  Value fragA, fragB;
   int64_t numKTiles;
   /// Where a thread's accumulator elements sit (emitEpilogue).
   Value laneRow, laneCol, warpRow, warpCol;
@@ -123,6 +138,8 @@ void MmaSyncEmitter::emitPrologue() {
   IndexBuilder ib(b, loc);
   elemType = cast<MemRefType>(kernel.args[kernel.spec.lhsArg].getType())
                  .getElementType();
+  weightType = cast<MemRefType>(kernel.args[kernel.spec.rhsArg].getType())
+                   .getElementType();
   isBF16 = elemType.isBF16();
   MLIRContext *ctx = b.getContext();
   auto wgSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -147,11 +164,27 @@ void MmaSyncEmitter::emitPrologue() {
   auto aType = MemRefType::get({t.stages, t.tileM, l.aPitch}, elemType,
                                MemRefLayoutAttrInterface(), wgSpace);
   int64_t bRows = l.transposeB ? t.tileN : t.tileK;
-  auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, elemType,
+  auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, weightType,
                                MemRefLayoutAttrInterface(), wgSpace);
   sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
   sB = memref::ViewOp::create(b, loc, bType, dyn,
-                              ib.c(t.stages * l.aStageElems * 2), ValueRange{});
+                              ib.c(t.stages * l.aStageElems * l.elementBytes),
+                              ValueRange{});
+  fragA = sA;
+  fragB = sB;
+  if (MatmulOp::isFp8(elemType)) {
+    auto i8 = b.getI8Type();
+    fragA = memref::ViewOp::create(b, loc,
+                                   MemRefType::get(aType.getShape(), i8,
+                                                   MemRefLayoutAttrInterface(),
+                                                   wgSpace),
+                                   dyn, ib.c(0), ValueRange{});
+    fragB = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get(bType.getShape(), i8, MemRefLayoutAttrInterface(),
+                        wgSpace),
+        dyn, ib.c(t.stages * l.aStageElems * l.elementBytes), ValueRange{});
+  }
   globalA = kernel.args[kernel.spec.lhsArg];
   globalB = kernel.args[kernel.spec.rhsArg];
   // With split K, block z of an output tile walks K tiles
@@ -211,31 +244,72 @@ SmallVector<Value> MmaSyncEmitter::emitMainLoop() {
                             kLoop.getResults().end());
 }
 
+/// One m16n8k32 mma.sync on fp8 fragments (four and two b32 registers of
+/// four codes each): NVVM's mma op has no fp8 form in MLIR 22, so it is
+/// PTX's own instruction (sm_89+), accumulating in f32.
+static Value emitFp8MmaSync(OpBuilder &b, Location loc, Type resultType,
+                            Type aType, Type bType, ValueRange a, ValueRange bv,
+                            ValueRange c) {
+  auto ptxName = [](Type type) {
+    return isa<Float8E5M2Type>(type) ? "e5m2" : "e4m3";
+  };
+  std::string asmText = std::string("mma.sync.aligned.m16n8k32.row.col.f32.") +
+                        ptxName(aType) + "." + ptxName(bType) +
+                        ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                        "{$10, $11, $12, $13};";
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.append(bv.begin(), bv.end());
+  operands.append(c.begin(), c.end());
+  return LLVM::InlineAsmOp::create(
+             b, loc, resultType, operands, asmText,
+             "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", /*has_side_effects=*/false,
+             /*is_align_stack=*/false, LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 void MmaSyncEmitter::emitKTile(OpBuilder &b, Value stage,
                                MutableArrayRef<Value> acc) {
   IndexBuilder lb(b, loc);
   MLIRContext *ctx = b.getContext();
   auto i32 = b.getI32Type();
+  bool fp8 = MatmulOp::isFp8(elemType);
   auto asOperand = [&](Value v) -> Value {
-    // bf16 fragments go to mma.sync as packed b32 registers.
+    // bf16 fragments go to mma.sync as packed b32 registers, fp8 ones as
+    // four codes in a b32.
+    if (fp8) {
+      Value word =
+          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), v);
+      return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+    }
     return isBF16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
   };
   auto extractRow = [&](Value matrix, int64_t i) -> Value {
     return vector::ExtractOp::create(b, loc, matrix, ArrayRef<int64_t>{i});
   };
+  // Each thread's share of one 8x8 b16 matrix: two 16-bit elements or four
+  // fp8 codes; a matrix row (16 bytes) is half of one mma's K.
+  Type fragA16 = fp8 ? b.getI8Type() : elemType;
+  Type fragB16 = fp8 ? b.getI8Type() : weightType;
+  auto fragmentType = [&](Type type) {
+    return VectorType::get({4, 4 / l.elementBytes}, type);
+  };
+  int64_t halfK = l.instructionK / 2;
   auto f32 = b.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   Value laneRow16 = lb.rem(lane, 16), laneHalf = lb.div(lane, 16);
   Value lane8 = lb.rem(lane, 8), laneOct = lb.rem(lb.div(lane, 8), 2);
-  for (int64_t kk = 0; kk < t.tileK; kk += 16) {
-    // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*8.
+  for (int64_t kk = 0; kk < t.tileK; kk += l.instructionK) {
+    // A fragments: ldmatrix.x4 of rows lane%16, columns (lane/16)*halfK:
+    // for fp8, thread t's register i holds row t/4 (+8 for i = 1, 3), codes
+    // 4*(t%4) .. +3 (+16 for i >= 2), m16n8k32's A layout.
     SmallVector<SmallVector<Value, 4>> aFrags;
     for (int64_t mi = 0; mi < l.fragsM; ++mi) {
       Value r = lb.add(lb.add(lb.mul(warpM, l.warpTileM), mi * 16), laneRow16);
-      Value c = lb.add(lb.mul(laneHalf, 8), kk);
-      Value m = nvgpu::LdMatrixOp::create(
-          b, loc, VectorType::get({4, 2}, elemType), sA,
-          ValueRange{stage, r, c}, /*transpose=*/false, /*numTiles=*/4);
+      Value c = lb.add(lb.mul(laneHalf, halfK), kk);
+      Value m = nvgpu::LdMatrixOp::create(b, loc, fragmentType(fragA16), fragA,
+                                          ValueRange{stage, r, c},
+                                          /*transpose=*/false, /*numTiles=*/4);
       aFrags.push_back(
           {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1)),
            asOperand(extractRow(m, 2)), asOperand(extractRow(m, 3))});
@@ -246,17 +320,19 @@ void MmaSyncEmitter::emitKTile(OpBuilder &b, Value stage,
       Value nBase = lb.add(lb.mul(warpN, l.warpTileN), nj * 16);
       Value m;
       if (l.transposeB) {
-        // sB[n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) ...
+        // sB[n][k]: matrices (n0-7, k 0..halfK) (n0-7, k halfK..2halfK)
+        // (n8-15, k 0..halfK) ...
         Value n = lb.add(lb.add(nBase, lane8), lb.mul(laneHalf, 8));
-        Value k = lb.add(lb.mul(laneOct, 8), kk);
-        m = nvgpu::LdMatrixOp::create(b, loc, VectorType::get({4, 2}, elemType),
-                                      sB, ValueRange{stage, n, k}, false, 4);
+        Value k = lb.add(lb.mul(laneOct, halfK), kk);
+        m = nvgpu::LdMatrixOp::create(b, loc, fragmentType(fragB16), fragB,
+                                      ValueRange{stage, n, k}, false, 4);
       } else {
         // sB[k][n], transposed on load: thread gets (k pair, n = lane/4).
+        // (16-bit only: an fp8 B is [N, K], the verifier's rule.)
         Value k = lb.add(lb.add(lane8, lb.mul(laneOct, 8)), kk);
         Value n = lb.add(nBase, lb.mul(laneHalf, 8));
-        m = nvgpu::LdMatrixOp::create(b, loc, VectorType::get({4, 2}, elemType),
-                                      sB, ValueRange{stage, k, n}, true, 4);
+        m = nvgpu::LdMatrixOp::create(b, loc, fragmentType(fragB16), fragB,
+                                      ValueRange{stage, k, n}, true, 4);
       }
       bFrags.push_back(
           {asOperand(extractRow(m, 0)), asOperand(extractRow(m, 1))});
@@ -270,13 +346,17 @@ void MmaSyncEmitter::emitKTile(OpBuilder &b, Value stage,
         SmallVector<Value> c;
         for (int64_t e = 0; e < 4; ++e)
           c.push_back(acc[accIndex(l, mi, ni, e)]);
-        Value d = NVVM::MmaOp::create(
-            b, loc, resultType, aFrags[mi],
-            ValueRange{bFrags[ni].first, bFrags[ni].second}, c,
-            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
+        SmallVector<Value, 2> bFrag{bFrags[ni].first, bFrags[ni].second};
+        Value d =
+            fp8 ? emitFp8MmaSync(b, loc, resultType, elemType, weightType,
+                                 aFrags[mi], bFrag, c)
+                : NVVM::MmaOp::create(
+                      b, loc, resultType, aFrags[mi], bFrag, c,
+                      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+                      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                     NVVM::MMALayout::col})
+                      .getResult();
         for (int64_t e = 0; e < 4; ++e)
           acc[accIndex(l, mi, ni, e)] =
               LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{e});
@@ -396,6 +476,12 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
   if (failed(layout))
     return failure();
   MatmulGeometry g = getGeometry(kernel);
+  if (layout->instructionK == 32) // fp8's m16n8k32 needs PTX ISA 8.4.
+    kernel.args.front()
+        .getParentRegion()
+        ->getParentOfType<gpu::GPUModuleOp>()
+        ->setAttr(kMinPtxVersionAttrName,
+                  b.getI64IntegerAttr(kFp8MmaSyncPtxVersion));
   MmaSyncEmitter emitter(b, loc, kernel, g, *layout);
   emitter.emitPrologue();
   SmallVector<Value> acc = emitter.emitMainLoop();

@@ -23,6 +23,28 @@ module attributes {gpu.container_module, sol.target = #sol.target<"a100-80gb">} 
 
 // -----
 
+// A module whose code needs a later PTX than the chip's (mma.sync's fp8
+// form: 8.4) says so in sol.min_ptx_version, and gets the larger; its
+// neighbour keeps the chip's. A Blackwell module asking for less keeps 8.6.
+// CHECK-LABEL: gpu.module @fp8_mma [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
+// CHECK-LABEL: gpu.module @plain [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx80">]
+module attributes {gpu.container_module, sol.target = #sol.target<"l40s">} {
+  gpu.module @fp8_mma attributes {sol.min_ptx_version = 84 : i64} {
+  }
+  gpu.module @plain {
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @b200_asks_less [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx86">]
+module attributes {gpu.container_module, sol.target = #sol.target<"b200">} {
+  gpu.module @b200_asks_less attributes {sol.min_ptx_version = 84 : i64} {
+  }
+}
+
+// -----
+
 // Blackwell needs PTX 8.6: with 8.0 LLVM stopped with "PTX version 8.0 does
 // not support target 'sm_100a'".
 // CHECK-LABEL: gpu.module @b200 [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx86">]

@@ -278,7 +278,7 @@ func.func @wgmma_tma_n_major_partial_box(%a: tensor<256x64xf16>, %b: tensor<64x1
 // block's ordered sum are sized for that).
 #id = affine_map<(m, n) -> (m, n)>
 module attributes {sol.target = #sol.target<"h200">} {
-// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements (warp tiles must be multiples of 16x16, tile_k of 16, at least 2 stages, split_k 1 to 16 and 1 for a batched B)}}
+// expected-error @+1 {{sol kernel: the mma_sync plan is not one the generator implements (warp tiles must be multiples of 16x16, tile_k of 16 (32 for fp8), at least 2 stages, split_k 1 to 16 and 1 for a batched B)}}
 func.func @mma_sync_split_k_too_deep(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>, %o: tensor<16x32xf16>) -> tensor<16x32xf16> attributes {sol.kernel, sol.plan = #sol.plan<path = mma_sync, tile = [16, 32, 64], warps = [1, 2], stages = 4, split_k = 17>} {
   %e = tensor.empty() : tensor<16x32xf32>
   %c0 = arith.constant 0.0 : f32
