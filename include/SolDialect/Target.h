@@ -46,6 +46,9 @@ int64_t getPtxVersion(const ChipInfo &chip);
 /// attribute (an integer, times ten); sol-attach-nvvm-target targets the
 /// larger of the two, so every other module keeps its PTX.
 constexpr int64_t kFp8MmaSyncPtxVersion = 84;
+/// cvt.rn.f16x2.{e4m3,e5m2}x2 on sm_89 is PTX 8.1's for LLVM's NVPTX
+/// backend (it refuses to select it at 8.0 there; sm_90a takes it at 8.0).
+constexpr int64_t kFp8ConversionPtxVersion = 81;
 constexpr llvm::StringLiteral kMinPtxVersionAttrName = "sol.min_ptx_version";
 
 /// CUDA's launch limits: grid x at most 2^31 - 1, grid y and z at most

@@ -29,6 +29,15 @@
 // L40S-F16: .version 8.0
 // L40S-F16: .target sm_89
 // L40S-F16: mma.sync.aligned.m16n8k16
+// The paths that convert codes in registers (gemv, swap_ab) use
+// cvt.rn.f16x2.e4m3x2, which LLVM selects on sm_89 from PTX 8.1 only (at
+// 8.0 it stopped with "Cannot select: intrinsic llvm.nvvm.e4m3x2.to.f16x2.rn",
+// a sol-fuzz finding):
+// RUN: FileCheck %s --check-prefix=L40S-CVT < %t.l40s/gemv_matmul_0.ptx
+// RUN: FileCheck %s --check-prefix=L40S-CVT < %t.l40s/wo_matmul_0.ptx
+// L40S-CVT: .version 8.1
+// L40S-CVT: .target sm_89
+// L40S-CVT: cvt.rn.f16x2.e4m3x2
 //
 // A Volta target (sm_70) has no tensor-core path sol generates: sol-tile
 // refuses the f16 matmul with the chip's name, where LLVM once stopped with

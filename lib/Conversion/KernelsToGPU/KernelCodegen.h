@@ -13,6 +13,7 @@
 #define SOL_CONVERSION_KERNELSTOGPU_KERNELCODEGEN_H
 
 #include "SolDialect/Passes.h"
+#include "SolDialect/Target.h"
 #include "SolDialect/TilePlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -199,6 +200,19 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value v) {
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
+/// Raises the PTX ISA version (times ten) the gpu.module around `op` is
+/// compiled for to at least `version` (sol.min_ptx_version, read by
+/// sol-attach-nvvm-target): for code whose instructions a later PTX than
+/// the chip's default introduced.
+inline void requirePtxVersion(Operation *op, int64_t version) {
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  auto current = module->getAttrOfType<IntegerAttr>(kMinPtxVersionAttrName);
+  if (!current || current.getInt() < version)
+    module->setAttr(
+        kMinPtxVersionAttrName,
+        IntegerAttr::get(IntegerType::get(op->getContext(), 64), version));
+}
+
 /// Codes `first` and `first + 1` of `codes` (an i8 vector of `codeType`'s
 /// fp8 codes) as a vector<2xf16>: one cvt.rn.f16x2.{e4m3,e5m2}x2 (sm_89+;
 /// exact). The conversion every path that reads fp8 codes in registers
@@ -208,6 +222,10 @@ inline Value convertFp8PairToF16(OpBuilder &b, Location loc, Value codes,
                                  int64_t first, Type codeType) {
   Value pair = vector::ShuffleOp::create(b, loc, codes, codes,
                                          ArrayRef<int64_t>{first, first + 1});
+  // LLVM's NVPTX backend selects the conversion on sm_89 from PTX 8.1 only
+  // (with 8.0 it stopped with "Cannot select: intrinsic
+  // llvm.nvvm.e4m3x2.to.f16x2.rn", a sol-fuzz finding on the l40s preset).
+  requirePtxVersion(pair.getDefiningOp(), kFp8ConversionPtxVersion);
   return NVVM::ConvertF8x2ToF16x2Op::create(
       b, loc, Type(VectorType::get({2}, b.getF16Type())), pair,
       /*relu=*/false, codeType);

@@ -477,11 +477,8 @@ LogicalResult emitMmaSyncKernel(OpBuilder &b, Location loc, GpuKernel &kernel) {
     return failure();
   MatmulGeometry g = getGeometry(kernel);
   if (layout->instructionK == 32) // fp8's m16n8k32 needs PTX ISA 8.4.
-    kernel.args.front()
-        .getParentRegion()
-        ->getParentOfType<gpu::GPUModuleOp>()
-        ->setAttr(kMinPtxVersionAttrName,
-                  b.getI64IntegerAttr(kFp8MmaSyncPtxVersion));
+    requirePtxVersion(kernel.args.front().getParentRegion()->getParentOp(),
+                      kFp8MmaSyncPtxVersion);
   MmaSyncEmitter emitter(b, loc, kernel, g, *layout);
   emitter.emitPrologue();
   SmallVector<Value> acc = emitter.emitMainLoop();
