@@ -100,7 +100,7 @@ double sol::runtime::roundToDType(double value, DType dtype) {
     // sol.cast's conversion: saturating, so a drawn value never becomes a
     // NaN code (e4m3fn has no infinity).
     Fp8Kind kind = getFp8Kind(dtype);
-    return decodeFp8(encodeFp8(value, kind), kind);
+    return getFp8Values(kind)[encodeFp8(value, kind)];
   }
   }
   return value;
@@ -117,8 +117,8 @@ double sol::runtime::loadElement(const void *buffer, DType dtype,
     return static_cast<const float *>(buffer)[index];
   case DType::F8E4M3FN:
   case DType::F8E5M2:
-    return decodeFp8(static_cast<const uint8_t *>(buffer)[index],
-                     getFp8Kind(dtype));
+    return getFp8Values(getFp8Kind(dtype))[static_cast<const uint8_t *>(
+        buffer)[index]];
   }
   return 0;
 }
