@@ -4,6 +4,7 @@
 #include "runtime/Fp8.h"
 
 #include <cmath>
+#include <vector>
 
 using namespace sol::runtime;
 
@@ -79,12 +80,27 @@ uint16_t sol::runtime::doubleToBF16Bits(double value) {
   return static_cast<uint16_t>(encodeBinary(value, 7, 8));
 }
 
+// The runner decodes every element of its inputs (and every value it
+// draws): through tables of each 16-bit pattern's value, computed once by
+// decodeBinary (ldexp per element was most of a large check's time).
 double sol::runtime::f16BitsToDouble(uint16_t bits) {
-  return decodeBinary(bits, 10, 5);
+  static const std::vector<double> values = [] {
+    std::vector<double> table(1 << 16);
+    for (uint32_t b = 0; b < table.size(); ++b)
+      table[b] = decodeBinary(b, 10, 5);
+    return table;
+  }();
+  return values[bits];
 }
 
 double sol::runtime::bf16BitsToDouble(uint16_t bits) {
-  return decodeBinary(bits, 7, 8);
+  static const std::vector<double> values = [] {
+    std::vector<double> table(1 << 16);
+    for (uint32_t b = 0; b < table.size(); ++b)
+      table[b] = decodeBinary(b, 7, 8);
+    return table;
+  }();
+  return values[bits];
 }
 
 double sol::runtime::roundToDType(double value, DType dtype) {
