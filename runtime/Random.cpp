@@ -81,25 +81,22 @@ uint16_t sol::runtime::doubleToBF16Bits(double value) {
 }
 
 // The runner decodes every element of its inputs (and every value it
-// draws): through tables of each 16-bit pattern's value, computed once by
+// draws): through a table of each 16-bit pattern's value, computed once by
 // decodeBinary (ldexp per element was most of a large check's time).
+static std::vector<double> makeDecodeTable(int mantissaBits, int exponentBits) {
+  std::vector<double> table(1 << 16);
+  for (uint32_t bits = 0; bits < table.size(); ++bits)
+    table[bits] = decodeBinary(bits, mantissaBits, exponentBits);
+  return table;
+}
+
 double sol::runtime::f16BitsToDouble(uint16_t bits) {
-  static const std::vector<double> values = [] {
-    std::vector<double> table(1 << 16);
-    for (uint32_t b = 0; b < table.size(); ++b)
-      table[b] = decodeBinary(b, 10, 5);
-    return table;
-  }();
+  static const std::vector<double> values = makeDecodeTable(10, 5);
   return values[bits];
 }
 
 double sol::runtime::bf16BitsToDouble(uint16_t bits) {
-  static const std::vector<double> values = [] {
-    std::vector<double> table(1 << 16);
-    for (uint32_t b = 0; b < table.size(); ++b)
-      table[b] = decodeBinary(b, 7, 8);
-    return table;
-  }();
+  static const std::vector<double> values = makeDecodeTable(7, 8);
   return values[bits];
 }
 

@@ -96,19 +96,12 @@ TEST_F(Fp8PathsTest, WgmmaTmaGemvAndMmaSyncTakeFp8AtShapesEveryPathTakesInF16) {
         if (!path->isMatmulPath())
           continue;
         std::string why = path->whyNot(request);
-        if (path->getPath() == KernelPath::wgmma_tma) {
-          if (s.k % 16 == 0)
-            EXPECT_EQ(why, "") << s.rows << "x" << s.n << "x" << s.k;
-          else
-            EXPECT_NE(why.find("K = 40 is not a multiple of 16"),
-                      std::string::npos)
-                << why;
-          continue;
-        }
-        if (path->getPath() == KernelPath::mma_sync) {
-          // m16n8k32 (sm_89+) takes both operands in fp8 where its 16-byte
-          // cp.async rows reach; on sm_90 sol-tile holds it back unless
-          // hopper-mma-sync-fp8 (a constraint, not the path's rule).
+        // wgmma_tma, and mma.sync's m16n8k32 (sm_89+; on sm_90 sol-tile
+        // holds it back unless hopper-mma-sync-fp8, a constraint, not the
+        // path's rule), take both operands in fp8 where their 16-byte rows
+        // reach.
+        if (path->getPath() == KernelPath::wgmma_tma ||
+            path->getPath() == KernelPath::mma_sync) {
           if (s.k % 16 == 0)
             EXPECT_EQ(why, "") << s.rows << "x" << s.n << "x" << s.k;
           else
