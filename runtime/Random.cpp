@@ -4,6 +4,7 @@
 #include "runtime/Fp8.h"
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace sol::runtime;
@@ -72,12 +73,44 @@ static double decodeBinary(uint32_t bits, int mantissaBits, int exponentBits) {
   return negative ? -magnitude : magnitude;
 }
 
+/// encodeBinary for a value whose result is a normal number, by rounding
+/// the double's own bits (ties to even on the dropped fraction bits), with
+/// no libm call; everything else (subnormal results, overflow, zero,
+/// infinities, NaN) goes to encodeBinary. The same result: the runner draws
+/// every input value through one of these, and encodeBinary's frexp and
+/// ldexp were most of a large check's time.
+static uint32_t encodeNormalBinary(double value, int mantissaBits,
+                                   int exponentBits) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  const int bias = (1 << (exponentBits - 1)) - 1;
+  int exponent = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
+  if (exponent < 1 - bias || exponent > bias)
+    return encodeBinary(value, mantissaBits, exponentBits);
+  const int dropped = 52 - mantissaBits;
+  uint64_t fraction = bits & ((1ull << 52) - 1);
+  uint64_t kept = fraction >> dropped;
+  uint64_t rest = fraction & ((1ull << dropped) - 1);
+  uint64_t half = 1ull << (dropped - 1);
+  if (rest > half || (rest == half && (kept & 1)))
+    ++kept;
+  if (kept >> mantissaBits) { // rounded up to the next power of two
+    kept = 0;
+    if (++exponent > bias)
+      return encodeBinary(value, mantissaBits, exponentBits);
+  }
+  uint32_t sign = static_cast<uint32_t>(bits >> 63)
+                  << (mantissaBits + exponentBits);
+  return sign | (static_cast<uint32_t>(exponent + bias) << mantissaBits) |
+         static_cast<uint32_t>(kept);
+}
+
 uint16_t sol::runtime::doubleToF16Bits(double value) {
-  return static_cast<uint16_t>(encodeBinary(value, 10, 5));
+  return static_cast<uint16_t>(encodeNormalBinary(value, 10, 5));
 }
 
 uint16_t sol::runtime::doubleToBF16Bits(double value) {
-  return static_cast<uint16_t>(encodeBinary(value, 7, 8));
+  return static_cast<uint16_t>(encodeNormalBinary(value, 7, 8));
 }
 
 // The runner decodes every element of its inputs (and every value it

@@ -302,6 +302,37 @@ TEST(RunnerRandomTest, BF16EveryPatternRoundTrips) {
   }
 }
 
+/// Around every midpoint between two adjacent finite positive patterns (and
+/// their negatives): the tie goes to the even pattern, a double just above
+/// it to the upper one, just below to the lower one. Pins the encoders'
+/// rounding (a fast path on the double's bits for normal results, the
+/// general one elsewhere) at every boundary of both formats.
+template <typename Encode, typename Decode>
+static void checkEveryMidpoint(Encode encode, Decode decode,
+                               const char *format) {
+  for (uint32_t low = 0; low < 0x7FFF; ++low) {
+    double below = decode(low), above = decode(low + 1);
+    if (!std::isfinite(below) || !std::isfinite(above))
+      continue;
+    double mid = below + (above - below) / 2;
+    uint32_t even = (low % 2 == 0) ? low : low + 1;
+    for (double sign : {1.0, -1.0}) {
+      uint32_t signBit = sign < 0 ? 0x8000 : 0;
+      ASSERT_EQ(encode(sign * mid), even | signBit) << format << " " << low;
+      ASSERT_EQ(encode(sign * std::nextafter(mid, INFINITY)),
+                (low + 1) | signBit)
+          << format << " above " << low;
+      ASSERT_EQ(encode(sign * std::nextafter(mid, 0.0)), low | signBit)
+          << format << " below " << low;
+    }
+  }
+}
+
+TEST(RunnerRandomTest, F16AndBF16RoundEveryMidpointToNearestEven) {
+  checkEveryMidpoint(doubleToF16Bits, f16BitsToDouble, "f16");
+  checkEveryMidpoint(doubleToBF16Bits, bf16BitsToDouble, "bf16");
+}
+
 TEST(RunnerRandomTest, F16RoundsToNearestTiesToEven) {
   EXPECT_EQ(doubleToF16Bits(1.0), 0x3C00);
   EXPECT_EQ(f16BitsToDouble(0x3C01), 1 + std::ldexp(1, -10));
