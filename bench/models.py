@@ -15,6 +15,12 @@ float32 eager reference of the same weights: `ok` is true when their
 relative error (max |diff| / max |ref|) is at most twice eager bf16's own,
 or 2 %.
 
+`--budget-s S` stops starting implementations (an implementation and
+phase: one compile and its rows) once S seconds have passed, so a device
+call under a time limit ends with its rows, its table and the sol report
+written; give S as the call's limit less the longest compile (~90 s for
+Inductor's CUDA-graph prefill at the real sizes).
+
 Timing: the card is heated for 1 s per implementation and shape, then the
 call is replayed in rounds of >= 50 ms windows timed with CUDA events; the
 figure is the median window's time per call (bench/NOTES.md: the H200's
@@ -61,6 +67,8 @@ def rel_err(got, ref):
             ref.abs().max().clamp_min(1e-30)).item()
 
 
+# --budget-s: when to stop starting implementations (time.monotonic()).
+DEADLINE = None
 # --profile: where each row's torch.profiler table goes (None: no profile).
 PROFILE_DIR = None
 # --fp8 / --fp8-weight-only: the models' linear layers quantised to fp8
@@ -160,6 +168,10 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
             phase_cases = [c for c in cases if c[0] == phase]
             if not phase_cases:
                 continue
+            if DEADLINE is not None and time.monotonic() > DEADLINE:
+                print(f"{family} {impl} {phase}: skipped, past --budget-s",
+                      flush=True)
+                continue
             since = sol_history_len()
             start = time.perf_counter()
             try:
@@ -242,7 +254,7 @@ def table(rows):
 
 
 def main():
-    global DECODE_PAST, PROFILE_DIR, FP8
+    global DECODE_PAST, PROFILE_DIR, FP8, DEADLINE
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--families", default=",".join(hf_models.FAMILIES))
@@ -268,6 +280,11 @@ def main():
                         help="quantise every decoder linear layer's weight to "
                         "fp8 (e4m3 per-channel codes, dequantised in the "
                         "graph; bf16 activations; the lm_head stays bf16)")
+    parser.add_argument("--budget-s", type=float, default=0,
+                        help="stop starting new implementations once this "
+                        "many seconds have passed (0: no limit), so one "
+                        "device call ends with its rows and sol report "
+                        "written instead of being killed mid-compile")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")
@@ -308,6 +325,7 @@ def main():
         with open(args.out, "w") as f:
             json.dump([dict(meta, **row) for row in rows], f, indent=1)
 
+    DEADLINE = time.monotonic() + args.budget_s if args.budget_s else None
     for family in args.families.split(","):
         run_family(family, args.impls.split(","), rows, write, args.size,
                    device)
