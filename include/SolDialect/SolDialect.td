@@ -43,6 +43,12 @@ def Sol_Dialect : Dialect {
     /// sol-tensor-map-params.
     static constexpr ::llvm::StringLiteral kTensorMapsAttrName =
         "sol.tensor_maps";
+    /// The PTX ISA version (times ten) a generated gpu.module's code needs
+    /// where that is later than its chip's default (getPtxVersion);
+    /// sol-attach-nvvm-target targets the larger of the two, so every other
+    /// module keeps its PTX.
+    static constexpr ::llvm::StringLiteral kMinPtxVersionAttrName =
+        "sol.min_ptx_version";
 
     /// The #sol.dim_range a module or function declares for its dynamic
     /// dim.

@@ -41,15 +41,13 @@ ArrayRef<ChipInfo> getKnownChips();
 /// mbarriers on sm_90a), or the chip's own minimum where that is later
 /// (8.6 for sm_100a).
 int64_t getPtxVersion(const ChipInfo &chip);
-/// mma.sync's fp8 form (m16n8k32 e4m3/e5m2) is PTX ISA 8.4's. A gpu.module
-/// whose code needs a later version than getPtxVersion names it in this
-/// attribute (an integer, times ten); sol-attach-nvvm-target targets the
-/// larger of the two, so every other module keeps its PTX.
+/// PTX versions (times ten) that code needs beyond getPtxVersion, which its
+/// gpu.module asks for (SolDialect::kMinPtxVersionAttrName):
+/// mma.sync's fp8 form (m16n8k32 e4m3/e5m2) is PTX ISA 8.4's;
 constexpr int64_t kFp8MmaSyncPtxVersion = 84;
-/// cvt.rn.f16x2.{e4m3,e5m2}x2 on sm_89 is PTX 8.1's for LLVM's NVPTX
-/// backend (it refuses to select it at 8.0 there; sm_90a takes it at 8.0).
+/// cvt.rn.f16x2.{e4m3,e5m2}x2 on sm_89 is 8.1's for LLVM's NVPTX backend
+/// (it refuses to select it at 8.0 there; sm_90a takes it at 8.0).
 constexpr int64_t kFp8ConversionPtxVersion = 81;
-constexpr llvm::StringLiteral kMinPtxVersionAttrName = "sol.min_ptx_version";
 
 /// CUDA's launch limits: grid x at most 2^31 - 1, grid y and z at most
 /// 65535; block x and y at most 1024, z at most 64, 1024 threads in all.

@@ -26,6 +26,22 @@ using namespace mlir;
 using namespace mlir::sol;
 
 //===----------------------------------------------------------------------===//
+// What the options hold back
+//===----------------------------------------------------------------------===//
+
+std::string PlanConstraints::whyHeldBack(KernelPath path,
+                                         const MatmulShape &shape,
+                                         TargetAttr target) const {
+  if (!nMajorTma && path == KernelPath::wgmma_tma && !shape.transposeB)
+    return "n-major-tma=false holds a [K, N] weight back from it";
+  if (!hopperMmaSyncFp8 && path == KernelPath::mma_sync &&
+      MatmulOp::isFp8(shape.elementType) && !isMmaSyncFp8DefaultOnChip(target))
+    return "fp8 takes wgmma on " + target.getChip().str() +
+           " (hopper-mma-sync-fp8=true lets mma.sync's m16n8k32 take it)";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
 // The choice among the paths' candidates
 //===----------------------------------------------------------------------===//
 
@@ -349,18 +365,6 @@ mlir::sol::evaluateDynamicGridRule(PlanAttr plan, const LaunchGeometry &atMax,
 //===----------------------------------------------------------------------===//
 // Dynamic M: the plan table
 //===----------------------------------------------------------------------===//
-
-std::string PlanConstraints::whyHeldBack(KernelPath path,
-                                         const MatmulShape &shape,
-                                         TargetAttr target) const {
-  if (!nMajorTma && path == KernelPath::wgmma_tma && !shape.transposeB)
-    return "n-major-tma=false holds a [K, N] weight back from it";
-  if (!hopperMmaSyncFp8 && path == KernelPath::mma_sync &&
-      MatmulOp::isFp8(shape.elementType) && !isMmaSyncFp8DefaultOnChip(target))
-    return "fp8 takes wgmma on " + target.getChip().str() +
-           " (hopper-mma-sync-fp8=true lets mma.sync's m16n8k32 take it)";
-  return "";
-}
 
 bool mlir::sol::isSamePlanFamily(PlanAttr a, PlanAttr b) {
   if (a.getPath() != b.getPath() || a.getWarps() != b.getWarps() ||

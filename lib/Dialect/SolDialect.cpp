@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "SolDialect/SolDialect.h"
-#include "SolDialect/Target.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/IR/Builders.h"

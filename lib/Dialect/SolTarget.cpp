@@ -264,12 +264,13 @@ TargetParams makeL40s() {
   // NVIDIA L40S datasheet (dense figures, half of the "with sparsity" ones):
   // 362 TFLOP/s fp16/bf16 with f32 accumulation, 733 fp8, 183 tf32, 91.6
   // fp32; 864 GB/s GDDR6; 142 SMs (18176 CUDA cores / 128) at a 2520 MHz
-  // boost; 96 MB L2 (AD102). sm_89 (Ada): 100 KB of shared memory and 64K
-  // registers per SM (CUDA programming guide, compute capability 8.9), no
-  // wgmma or TMA, so mma.sync (m16n8k32 for fp8) is every tensor-core
-  // path. Leads, not measured (no Ada card has been lent): the L2 rate
-  // (A100's 5120 B/clk at this clock) and the Hopper calibration constants.
-  TargetParams p;
+  // boost; 96 MB L2 (AD102). sm_89 (Ada): 100 KB of shared memory per SM
+  // (CUDA programming guide, compute capability 8.9), no wgmma or TMA, so
+  // mma.sync (m16n8k32 for fp8) is every tensor-core path. From the A100
+  // preset, as leads not measured (no Ada card has been lent): its 64K
+  // registers per SM, its L2's 5120 B/clk (at this clock) and the Hopper
+  // calibration constants it carries.
+  TargetParams p = makeA100();
   p.name = "l40s";
   p.chip = "sm_89";
   p.smCount = 142;
@@ -283,10 +284,6 @@ TargetParams makeL40s() {
   p.l2Gbps = 5120.0 * 2520 / 1000;
   p.l2Bytes = 96ll * 1024 * 1024;
   p.smemPerSmBytes = 100 * 1024;
-  p.regsPerSm = 65536;
-  p.launchUs = kHopperLaunchUs;
-  p.mmaEfficiency = kHopperMmaEfficiency;
-  p.hbmEfficiency = kHopperHbmEfficiency;
   return p;
 }
 

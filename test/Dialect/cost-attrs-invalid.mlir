@@ -123,3 +123,21 @@ module attributes {test.plan = #sol.plan<path = mma_sync, tile = [0, 64, 32], wa
 // expected-error @+1 {{#sol.plan: 'stages', 'split_k' and 'cluster' must be at least 1, got 3, 0 and 1}}
 module attributes {test.plan = #sol.plan<path = mma_sync, tile = [64, 64, 32], warps = [2, 2], stages = 3, split_k = 0>} {
 }
+
+// -----
+
+// 'sol.min_ptx_version' is what a generated gpu.module's code needs of
+// PTX (sol-attach-nvvm-target reads it): on anything else, or not a
+// positive integer, it is refused.
+// expected-error @+1 {{'sol.min_ptx_version' is a positive integer attribute of a gpu.module (the PTX ISA version times ten)}}
+func.func @min_ptx_version_on_a_func() attributes {sol.min_ptx_version = 84 : i64} {
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'sol.min_ptx_version' is a positive integer attribute of a gpu.module (the PTX ISA version times ten)}}
+  gpu.module @k attributes {sol.min_ptx_version = "8.4"} {
+  }
+}

@@ -1,10 +1,9 @@
 //===- MmaSyncPath.cpp - the mma.sync path's facts ------------------------===//
 //
 // m16n8k16 tensor cores on every chip from sm_80 (m16n8k32 for fp8 from
-// sm_89), fed by a multi-stage
-// cp.async pipeline into padded shared memory (the generator:
-// lib/Conversion/KernelsToGPU/MmaSyncPath.cpp). Its tiles, what it refuses,
-// what the cost model knows of it and its launch geometry.
+// sm_89), fed by a multi-stage cp.async pipeline into padded shared memory
+// (the generator: lib/Conversion/KernelsToGPU/MmaSyncPath.cpp). Its tiles,
+// what it refuses, what the cost model knows of it and its launch geometry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,7 +121,7 @@ int64_t mlir::sol::getMmaSyncSmemBytes(const MmaSyncTile &tile, bool transposeB,
 }
 
 static int64_t getElementBytes(const MatmulShape &shape) {
-  return MatmulOp::isFp8(shape.elementType) ? 1 : 2;
+  return shape.elementType.getIntOrFloatBitWidth() / 8;
 }
 
 /// The tile table in `shape`'s elements: fp8 tiles take twice the K of the

@@ -50,8 +50,8 @@ struct AttachNVVMTargetPass
     }
     module.walk([&](gpu::GPUModuleOp gpuModule) {
       int64_t version = getPtxVersion(*info);
-      if (auto minVersion =
-              gpuModule->getAttrOfType<IntegerAttr>(kMinPtxVersionAttrName))
+      if (auto minVersion = gpuModule->getAttrOfType<IntegerAttr>(
+              SolDialect::kMinPtxVersionAttrName))
         version = std::max<int64_t>(version, minVersion.getInt());
       auto nvvmTarget = NVVM::NVVMTargetAttr::get(
           &getContext(), optLevel, "nvptx64-nvidia-cuda", targetChip,

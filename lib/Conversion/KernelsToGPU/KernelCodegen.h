@@ -206,10 +206,11 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value v) {
 /// the chip's default introduced.
 inline void requirePtxVersion(Operation *op, int64_t version) {
   auto module = op->getParentOfType<gpu::GPUModuleOp>();
-  auto current = module->getAttrOfType<IntegerAttr>(kMinPtxVersionAttrName);
+  auto current =
+      module->getAttrOfType<IntegerAttr>(SolDialect::kMinPtxVersionAttrName);
   if (!current || current.getInt() < version)
     module->setAttr(
-        kMinPtxVersionAttrName,
+        SolDialect::kMinPtxVersionAttrName,
         IntegerAttr::get(IntegerType::get(op->getContext(), 64), version));
 }
 

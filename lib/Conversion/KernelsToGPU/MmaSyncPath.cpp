@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
-#include "SolDialect/Target.h"
 
 namespace mlir::sol::codegen {
 
@@ -166,25 +165,22 @@ void MmaSyncEmitter::emitPrologue() {
   int64_t bRows = l.transposeB ? t.tileN : t.tileK;
   auto bType = MemRefType::get({t.stages, bRows, l.bPitch}, weightType,
                                MemRefLayoutAttrInterface(), wgSpace);
-  sA = memref::ViewOp::create(b, loc, aType, dyn, ib.c(0), ValueRange{});
-  sB = memref::ViewOp::create(b, loc, bType, dyn,
-                              ib.c(t.stages * l.aStageElems * l.elementBytes),
-                              ValueRange{});
-  fragA = sA;
-  fragB = sB;
-  if (MatmulOp::isFp8(elemType)) {
-    auto i8 = b.getI8Type();
-    fragA = memref::ViewOp::create(b, loc,
-                                   MemRefType::get(aType.getShape(), i8,
-                                                   MemRefLayoutAttrInterface(),
-                                                   wgSpace),
-                                   dyn, ib.c(0), ValueRange{});
-    fragB = memref::ViewOp::create(
-        b, loc,
-        MemRefType::get(bType.getShape(), i8, MemRefLayoutAttrInterface(),
-                        wgSpace),
-        dyn, ib.c(t.stages * l.aStageElems * l.elementBytes), ValueRange{});
-  }
+  // A's stages from byte 0, B's after them; for fp8, ldmatrix reads i8
+  // views of the same bytes.
+  auto viewAt = [&](MemRefType type, int64_t byteOffset) -> Value {
+    return memref::ViewOp::create(b, loc, type, dyn, ib.c(byteOffset),
+                                  ValueRange{});
+  };
+  auto asI8 = [&](MemRefType type) {
+    return MemRefType::get(type.getShape(), b.getI8Type(),
+                           MemRefLayoutAttrInterface(), wgSpace);
+  };
+  int64_t bOffset = t.stages * l.aStageElems * l.elementBytes;
+  sA = viewAt(aType, 0);
+  sB = viewAt(bType, bOffset);
+  bool fp8 = MatmulOp::isFp8(elemType);
+  fragA = fp8 ? viewAt(asI8(aType), 0) : sA;
+  fragB = fp8 ? viewAt(asI8(bType), bOffset) : sB;
   globalA = kernel.args[kernel.spec.lhsArg];
   globalB = kernel.args[kernel.spec.rhsArg];
   // With split K, block z of an output tile walks K tiles
