@@ -45,12 +45,17 @@ int sol::runtime::getInputSetCount(double l2Bytes, double bytesPerSet, int cap,
 
 std::vector<bool> sol::runtime::findDivisorArgs(const Manifest &manifest) {
   std::vector<bool> divisors(manifest.args.size(), false);
-  for (const ProgramOp &op : manifest.program) {
-    if (op.kind != OpKind::Div)
-      continue;
-    const ProgramOp &denominator = manifest.program[op.operands[1]];
+  auto markArg = [&](int valueId) {
+    const ProgramOp &denominator = manifest.program[valueId];
     if (denominator.kind == OpKind::Arg)
       divisors[denominator.argIndex] = true;
+  };
+  for (const ProgramOp &op : manifest.program) {
+    if (op.kind == OpKind::Div)
+      markArg(op.operands[1]);
+    // An fp8 result is the accumulator over scale_out (docs/fp8.md).
+    if (op.kind == OpKind::Matmul && op.scaleOut >= 0)
+      markArg(op.scaleOut);
   }
   return divisors;
 }

@@ -114,8 +114,8 @@ double getMedian(std::vector<double> values);
 int getInputSetCount(double l2Bytes, double bytesPerSet, int cap,
                      double freeBytes);
 
-/// For each arg, whether it feeds a `div` denominator directly (its inputs
-/// are then drawn away from zero).
+/// For each arg, whether it feeds a `div` denominator or an fp8 matmul's
+/// scale_out directly (its inputs are then drawn away from zero).
 std::vector<bool> findDivisorArgs(const Manifest &manifest);
 
 /// Host buffers for every arg of input set `setIndex`: inputs seeded random

@@ -252,6 +252,11 @@ def cases(profile):
 FP8_KINDS = {"e4m3": ("f8E4M3FN", "f8E4M3FN"), "e5m2e4m3": ("f8E5M2", "f8E4M3FN"),
              "e4m3e5m2": ("f8E4M3FN", "f8E5M2")}
 FP8_PATTERNS = ["qmm", "qmm_bias_gelu_tanh"]
+#: fp8 results (docs/fp8.md, "Scales"): the matmul's own (`qmm_out`:
+#: acc * scale_a * scale_b / scale_out, rounded and saturated in A's kind)
+#: and a cast at the end of a bf16 epilogue (`qmm_bias_gelu_tanh_quant`:
+#: bias, GELU, times a bf16 scalar, cast to A's kind).
+FP8_RESULT_PATTERNS = ["qmm_out", "qmm_bias_gelu_tanh_quant"]
 
 
 def fp8_case(pattern, kinds, scales, m, n, k):
@@ -283,6 +288,60 @@ def fp8_case(pattern, kinds, scales, m, n, k):
         b = f.arg([n], "bf16")
         return f.text([f.unary("gelu_tanh", f.binary("add", y, b, [m, n]))])
     raise ValueError(pattern)
+
+
+def fp8_result_case(pattern, kinds, scales, m, n, k):
+    """An fp8 matmul whose result is fp8 in A's kind (FP8_RESULT_PATTERNS),
+    its scales as fp8_case's."""
+    a_type, b_type = FP8_KINDS[kinds]
+    f = Fn(pattern)
+    x = f.arg([m, k], a_type)
+    w = f.arg([n, k], b_type)
+    sa = f.arg([] if scales == "tensor" else [m, 1], "f32")
+    sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    scales_text = "scale_a({} : {}) scale_b({} : {})".format(
+        sa[0], t(sa[1], "f32"), sb[0], t(sb[1], "f32"))
+    if pattern == "qmm_out":
+        so = f.arg([], "f32")
+        return f.text([f.op(
+            "sol.matmul {}, {} transpose_b {} scale_out({} : {}) : {}, {} -> {}".format(
+                x[0], w[0], scales_text, so[0], t([], "f32"), t(x[1], a_type),
+                t(w[1], b_type), t([m, n], a_type)), [m, n], a_type)])
+    if pattern == "qmm_bias_gelu_tanh_quant":
+        b = f.arg([n], "bf16")
+        inv = f.arg([], "bf16")
+        y = f.op("sol.matmul {}, {} transpose_b {} : {}, {} -> {}".format(
+            x[0], w[0], scales_text, t(x[1], a_type), t(w[1], b_type),
+            t([m, n], "bf16")), [m, n], "bf16")
+        g = f.unary("gelu_tanh", f.binary("add", y, b, [m, n]))
+        return f.text([f.cast(f.binary("mul", g, inv, [m, n]), a_type)])
+    raise ValueError(pattern)
+
+
+#: fp8 casts alone, elementwise kernels (docs/fp8.md, "sol.cast"): static
+#: quantisation (`quant`: bf16 times a bf16 scalar, cast to the kind),
+#: the same past the kind's largest value (`quant_saturate`: times 600 for
+#: e4m3, 80000 for e5m2, so most values saturate), and dequantisation
+#: (`dequant`: the codes to f32, times an f32 scalar, to bf16).
+FP8_CAST_PATTERNS = ["quant", "quant_saturate", "dequant"]
+FP8_CAST_KINDS = {"e4m3": ("f8E4M3FN", 600.0), "e5m2": ("f8E5M2", 80000.0)}
+
+
+def fp8_cast_case(pattern, kind, m, n):
+    fp8, saturating = FP8_CAST_KINDS[kind]
+    f = Fn(pattern)
+    if pattern == "dequant":
+        q = f.arg([m, n], fp8)
+        s = f.arg([], "f32")
+        return f.text([f.cast(f.binary("mul", f.cast(q, "f32"), s, [m, n]), "bf16")])
+    x = f.arg([m, n], "bf16")
+    if pattern == "quant":
+        s = f.arg([], "bf16")
+    elif pattern == "quant_saturate":
+        s = f.constant("{:e}".format(saturating), "bf16")
+    else:
+        raise ValueError(pattern)
+    return f.text([f.cast(f.binary("mul", x, s, [m, n]), fp8)])
 
 
 #: weight-only fp8 (docs/fp8.md, "Weight-only"): A's 16-bit type, B's codes.
@@ -363,6 +422,25 @@ def fp8_cases(profile, dynamic=False):
             for scales in ("tensor", "token"):
                 for n, k in nks if kinds == "e4m3" else nks[:1]:
                     yield from per_m(fp8_case, pattern, kinds, scales, n, k, ms, dynamic)
+    # fp8 results: e4m3 and e5m2 (from the e5m2 x e4m3 operands), per
+    # tensor and token, at the first shape and the odd one (the CPU
+    # profile: three of those combinations).
+    combos = [(p, kinds, scales, nk) for p in FP8_RESULT_PATTERNS
+              for kinds in ("e4m3", "e5m2e4m3") for scales in ("tensor", "token")
+              for nk in (nks[0], nks[-1])]
+    if profile != "gpu":
+        combos = [("qmm_out", "e4m3", "tensor", nks[0]),
+                  ("qmm_out", "e5m2e4m3", "token", nks[-1]),
+                  ("qmm_bias_gelu_tanh_quant", "e4m3", "token", nks[-1])]
+    for pattern, kinds, scales, (n, k) in combos:
+        yield from per_m(fp8_result_case, pattern, kinds, scales, n, k, ms, dynamic)
+    if not dynamic:
+        ew_shapes = ([(1, 1024), (129, 2560), (4097, 77)] if profile == "gpu"
+                     else [(7, 48), (33, 77)])
+        for pattern in FP8_CAST_PATTERNS:
+            for kind in FP8_CAST_KINDS:
+                for m, n in ew_shapes:
+                    yield "{}_{}_{}x{}".format(pattern, kind, m, n), fp8_cast_case(pattern, kind, m, n)
     yield from weight_only_cases(profile, dynamic)
     # Sibling matmuls, from 129 rows (a partial second 128-row tile).
     if not dynamic:

@@ -124,7 +124,10 @@ variants "" "^${siblings}x${tma_shapes}\$" \
 # output's rounding (2^-9): each product of two codes is exact in f32. (The
 # H200's fp8 wgmma accumulates with fewer bits than f32, docs/fp8.md
 # section 6: a deep case failing by a small margin is that, not the
-# scales.) Then the small-M plans (_fp8m64: 64-row ping-pong tiles; _fp8sk:
+# scales.) fp8 results (114 cases: the matmul's own over scale_out, e4m3
+# and e5m2, a GELU epilogue cast to e4m3, and quantise / dequantise
+# elementwise kernels, some past the largest code) are checked at half an
+# fp8 ulp with slack (runtime/Compare.cpp). Then the small-M plans (_fp8m64: 64-row ping-pong tiles; _fp8sk:
 # K split over 3 units) and, in dynamic/, the same cases with a dynamic M.
 # swap_ab at every row count it serves (1-32: one to four n8 token tiles),
 # static and as the decode rows of dynamic sets (mma.sync above 32 rows).

@@ -205,6 +205,32 @@ TEST(Fp8RuntimeTest, ReferenceMatchesFp8ReferenceOnRandomCodes) {
 }
 
 /// A scale the matmul cannot mean is refused where the manifest says it.
+/// An fp8 result divides by scale_out, so sol-run draws it as it draws a
+/// div's denominator (magnitudes 0.5 to 1.5: never near zero); a bf16
+/// result's scales are drawn as any input.
+TEST(Fp8RuntimeTest, ScaleOutIsDrawnAsADivisor) {
+  for (const char *outType : {"f8e4m3fn", "bf16"}) {
+    SCOPED_TRACE(outType);
+    bool fp8Out = std::string(outType) != "bf16";
+    Manifest manifest;
+    std::string error;
+    ASSERT_TRUE(parseManifest(
+        makeFp8Manifest(3, 5, 16, "f8e4m3fn", "f8e4m3fn", true, true, outType),
+        "", manifest, error))
+        << error;
+    std::vector<bool> divisors = findDivisorArgs(manifest);
+    std::vector<bool> expected(manifest.args.size(), false);
+    expected[5] = fp8Out;
+    EXPECT_EQ(divisors, expected);
+    for (uint64_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+      double scaleOut =
+          loadElement(makeArgBuffers(manifest, seed)[5].data(), DType::F32, 0);
+      if (fp8Out)
+        EXPECT_GE(std::fabs(scaleOut), 0.5) << "seed " << seed;
+    }
+  }
+}
+
 TEST(Fp8RuntimeTest, ManifestRefusesScalesItCannotMean) {
   std::string good =
       makeFp8Manifest(3, 5, 16, "f8e4m3fn", "f8e4m3fn", true, true, "bf16");

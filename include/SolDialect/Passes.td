@@ -487,15 +487,18 @@ def SolDropKernelResultsPass
   }];
 }
 
-def SolExpandFp8ExtPass : Pass<"sol-expand-fp8-ext"> {
-  let summary = "Expand arith.extf from fp8 (e4m3fn, e5m2) to f32 into integer code";
+def SolExpandFp8ConversionsPass : Pass<"sol-expand-fp8-conversions"> {
+  let summary = "Expand conversions between f32 and fp8 (e4m3fn, e5m2) into integer code";
   let description = [{
     For the CPU build (sol-lower-to-cpu): LLVM has no fp8 type and no
-    conversion from it, so each scalar `arith.extf` of an f8E4M3FN or f8E5M2
-    value to f32 becomes integer code on its byte (the exact value of the
-    code: normal, subnormal, e5m2's infinities, NaN), as the bf16
-    conversions are expanded for the same reason. The GPU kernels read fp8
-    through wgmma and never convert it this way.
+    conversion to or from it, so each scalar `arith.extf` of an f8E4M3FN or
+    f8E5M2 value to f32 becomes integer code on its byte (the exact value of
+    the code: normal, subnormal, e5m2's infinities, NaN), and each scalar
+    `arith.truncf` of an f32 to fp8 integer code on the f32's bits (round to
+    nearest even, subnormals included; past the largest finite value
+    e4m3fn's NaN and e5m2's infinity, as arith defines it: sol.cast's
+    saturation is a clamp before it). The bf16 conversions are expanded for
+    the same reason. The GPU kernels convert with cvt instead.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -88,13 +88,17 @@ bool isLoneComputeOp(Operation *op);
 std::string whyNotSiblingMatmuls(MatmulOp first, MatmulOp second);
 
 /// The matmuls of a kernel body when they are one matmul or a sibling pair
-/// (in block order), else failure with the reason in `reason`; failure too
-/// for a body that converts to or from fp8 or writes an fp8 result, which no
-/// generator takes yet (the reason starts with MatmulOp::kNoFp8PathYet;
-/// docs/fp8.md). fp8 matmul operands pass: each path's whyNot says whether
-/// it reads them.
+/// (in block order), else failure with the reason in `reason`. fp8 matmul
+/// operands pass: each path's whyNot says whether it reads them.
 FailureOr<SmallVector<MatmulOp, 2>> getKernelMatmuls(Block &body,
                                                      std::string &reason);
+
+/// Whether a kernel body converts values to or from fp8 in registers: an
+/// fp8 matmul result (quantised over scale_out), a sol.cast to or from
+/// fp8, an fp8 kernel input its epilogue reads. Every generator does it in
+/// the epilogue (cvt's e4m3x2/e5m2x2 forms, sm_89 and newer); fp8 matmul
+/// operands the tensor cores read are not conversions.
+bool convertsFp8(Block &body);
 
 } // namespace mlir::sol
 

@@ -56,13 +56,13 @@ int64_t mlir::sol::paths::getSmVersion(TargetAttr target) {
   return chip ? chip->smVersion : 0;
 }
 
-std::string mlir::sol::paths::whyNotFp8ConversionOnChip(StringRef path,
+std::string mlir::sol::paths::whyNotFp8ConversionOnChip(StringRef who,
                                                         TargetAttr target) {
   if (getSmVersion(target) >= 89)
     return "";
-  return path.str() +
-         " converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or "
-         "newer; the target is " +
+  return who.str() +
+         " converts fp8 in registers (cvt's e4m3x2 and e5m2x2 forms), which "
+         "needs sm_89 or newer; the target is " +
          target.getChip().str();
 }
 

@@ -102,6 +102,14 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
       getKernelMatmuls(kernel.getBodyBlock(), failureReason);
   if (failed(kernelMatmuls))
     return failure();
+  // Every path converts fp8 in the epilogue with the same instructions, so
+  // the chip's rule is the kernel's, not a path's.
+  if (convertsFp8(kernel.getBodyBlock())) {
+    failureReason =
+        paths::whyNotFp8ConversionOnChip("the kernel's epilogue", target);
+    if (!failureReason.empty())
+      return failure();
+  }
 
   SmallVector<MatmulOp, 2> &matmuls = *kernelMatmuls;
   ArrayRef<const KernelPathInfo *> paths = getKernelPaths();

@@ -47,46 +47,25 @@ std::string mlir::sol::whyNotSiblingMatmuls(MatmulOp first, MatmulOp second) {
   return "";
 }
 
-/// Empty unless `body` uses fp8 in a way no generator emits: the wgmma_tma
-/// path reads fp8 matmul operands and applies their scales in the epilogue
-/// (docs/fp8.md, section 5), but no generator writes an fp8 result or
-/// converts to or from fp8 with sol.cast's saturation, and an fp8 value
-/// lowered as any other float would lose both. Which path takes the fp8
-/// matmul is each path's whyNot.
-static std::string whyNoGeneratorForFp8(Block &body) {
-  std::string reason;
-  llvm::raw_string_ostream os(reason);
+bool mlir::sol::convertsFp8(Block &body) {
   auto isFp8 = [](Type type) {
     return MatmulOp::isFp8(getElementTypeOrSelf(type));
   };
   for (Operation &op : body.without_terminator()) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      if (isFp8(matmul.getType())) {
-        os << MatmulOp::kNoFp8PathYet << ": the kernel's sol.matmul writes an "
-           << getElementTypeOrSelf(matmul.getType())
-           << " result (scale_out), which no generator quantises yet "
-              "(docs/fp8.md)";
-        return reason;
-      }
+      if (isFp8(matmul.getType()))
+        return true;
       continue;
     }
     if (llvm::any_of(op.getOperandTypes(), isFp8) ||
-        llvm::any_of(op.getResultTypes(), isFp8)) {
-      os << MatmulOp::kNoFp8PathYet << ": the kernel's " << op.getName()
-         << " converts to or from fp8, which no generator emits with "
-            "sol.cast's saturation yet (docs/fp8.md)";
-      return reason;
-    }
+        llvm::any_of(op.getResultTypes(), isFp8))
+      return true;
   }
-  return reason;
+  return false;
 }
 
 FailureOr<SmallVector<MatmulOp, 2>>
 mlir::sol::getKernelMatmuls(Block &body, std::string &reason) {
-  if (std::string why = whyNoGeneratorForFp8(body); !why.empty()) {
-    reason = std::move(why);
-    return failure();
-  }
   SmallVector<MatmulOp, 2> matmuls(body.getOps<MatmulOp>());
   if (matmuls.size() > 2) {
     reason = "the kernel holds " + std::to_string(matmuls.size()) +

@@ -139,7 +139,7 @@ static constexpr StringLiteral kCpuPipeline =
     // them and libgcc (GCC 12) has no __truncsfbf2.
     "arith-expand{include-bf16=true},"
     // Nor for fp8 (an fp8 matmul's operands, docs/fp8.md).
-    "sol-expand-fp8-ext,"
+    "sol-expand-fp8-conversions,"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,"

@@ -6,7 +6,11 @@
 // its scale_a, two weights with their own scale_b) at 129 rows; and
 // weight-only fp8 (bf16 or f16 A against e4m3 or e5m2 weight codes with
 // scale_b alone, the result in A's type, plain per tensor and with a bias
-// and a residual per channel) at 1, 7, 29 and 40 rows. Each case goes the
+// and a residual per channel) at 1, 7, 29 and 40 rows; fp8 results (the
+// matmul's own over scale_out, e4m3 and e5m2, and a bf16 epilogue's cast
+// to e4m3 at its end: cvt.rn.satfinite) and fp8 casts alone (static
+// quantisation, the same past the kind's largest value so most of it
+// saturates, and dequantisation) at odd shapes. Each case goes the
 // whole way to PTX, the decode rows (M = 1 and 7) on the gemv path
 // (cvt.rn.f16x2.e4m3x2 / e5m2x2 conversions, f32 FMAs), weight-only at 29
 // rows on swap_ab (the codes converted to A's type, to bf16 through f32,
@@ -16,7 +20,7 @@
 // for sm_90a (sol-write-binaries fails on a ptxas error). The host
 // backend runs the same kernels built for the CPU, which evaluate the
 // kernel's linalg form (the scaled accumulator and the epilogue; the fp8
-// codes decoded by sol-expand-fp8-ext), not the PTX, on fresh random fp8
+// codes decoded by sol-expand-fp8-conversions), not the PTX, on fresh random fp8
 // codes (a new seed each run, printed), against sol-run's float64 reference
 // of the manifest's program over the same stored codes.
 //
@@ -33,12 +37,13 @@
 // RUN: ls %t.d/*.json > %t.list
 // RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
-// GEN: 54 cases
-// CUBINS: 54
+// GEN: 75 cases
+// CUBINS: 75
 // PLAN-NOT: "path": "{{mma_sync|simt|wgmma}}"
 // PLAN-DAG: "path": "wgmma_tma"
 // PLAN-DAG: "path": "gemv"
 // PLAN-DAG: "path": "swap_ab"
+// PLAN-DAG: "path": "elementwise"
 // WEIGHT: "dtype": "bf16"
 // WEIGHT: "dtype": "f8e4m3fn"
 // WEIGHT: "path": "gemv"
@@ -55,7 +60,9 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e5m2
 // PTX-DAG: cvt.rn.f16x2.e4m3x2
 // PTX-DAG: cvt.rn.f16x2.e5m2x2
+// PTX-DAG: cvt.rn.satfinite.e4m3x2.f32
+// PTX-DAG: cvt.rn.satfinite.e5m2x2.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// CHECK: cpu fp8 matrix: 54 passed, 0 failed
+// CHECK: cpu fp8 matrix: 75 passed, 0 failed
 // CHECK-NOT: FAIL

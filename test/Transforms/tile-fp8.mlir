@@ -1,13 +1,13 @@
 // RUN: sol-opt %s --split-input-file --sol-tile=remarks=true -verify-diagnostics
 // RUN: rm -rf %t.d && not sol-opt %s --split-input-file --sol-to-ptx=out-dir=%t.d 2>&1 | FileCheck %s --check-prefix=PTX
-// RUN: not sol-opt %s --split-input-file --convert-sol-to-linalg 2>&1 | FileCheck %s --check-prefix=LINALG
 
 // The wgmma_tma path takes fp8 matmuls (docs/fp8.md, section 5) with a K
 // tile of 128 fp8 elements (one 128-byte swizzle row); every other path
 // refuses them with its reason (the remark names the runner-up refusal), so
 // nothing reads fp8 as another float. Quantising (a cast to fp8, an fp8
-// result) is no generator's yet: sol-tile, the whole pipeline and the linalg
-// lowering refuse it at the kernel, with the reason.
+// result) is every generator's epilogue's (cvt.rn.satfinite, sm_89 and
+// newer): before sm_89 sol-tile and the whole pipeline refuse it at the
+// kernel, with the reason.
 
 // Prefill, per-token and per-channel scales: 256 rows fill more SMs with
 // 64-row ping-pong tiles (80 tiles) than with 128-row ones (40).
@@ -66,7 +66,7 @@ func.func @decode_8_rows(%x: tensor<8x2560xf8E4M3FN>, %w: tensor<2560x2560xf8E4M
 // would price it; no path generates it).
 module attributes {sol.target = #sol.target<name = "sm80-fp8", chip = "sm_80", sm_count = 108, clock_mhz = 1410, f16_tflops = 312.0, bf16_tflops = 312.0, tf32_tflops = 156.0, fp8_tflops = 624.0, f32_simt_tflops = 19.5, hbm_gbps = 2039.0, l2_gbps = 7219.0, l2_bytes = 41943040, smem_per_sm_bytes = 167936, regs_per_sm = 65536, launch_us = 3.2, mma_efficiency = 0.7, hbm_efficiency = 0.9>} {
 func.func @decode_before_sm89(%x: tensor<1x256xf8E4M3FN>, %w: tensor<64x256xf8E4M3FN>) -> tensor<1x64xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @k80: no path takes this f8E4M3FN matmul; gemv: gemv converts fp8 with cvt.rn.f16x2.e4m3x2, which needs sm_89 or newer; the target is sm_80}}
+  // expected-error @+1 {{sol-tile: cannot plan kernel @k80: no path takes this f8E4M3FN matmul; gemv: gemv converts fp8 in registers (cvt's e4m3x2 and e5m2x2 forms), which needs sm_89 or newer; the target is sm_80}}
   %0 = sol.kernel @k80 ins(%x, %w : tensor<1x256xf8E4M3FN>, tensor<64x256xf8E4M3FN>) -> tensor<1x64xbf16> {
   ^bb0(%a: tensor<1x256xf8E4M3FN>, %b: tensor<64x256xf8E4M3FN>):
     %m = sol.matmul %a, %b transpose_b : tensor<1x256xf8E4M3FN>, tensor<64x256xf8E4M3FN> -> tensor<1x64xbf16>
@@ -124,14 +124,14 @@ func.func @dynamic(%x: tensor<?x128xf8E4M3FN>, %w: tensor<256x128xf8E4M3FN>, %sx
 
 // -----
 
-// Quantising (a cast to fp8, saturating) is no generator's either, nor on
-// A100 (no fp8 at all: the cost model's no-bound annotation,
-// cost-fp8.mlir).
-// PTX: error: sol-tile: cannot plan kernel @quantise: fp8 is not generated here yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)
+// Quantising (a cast to fp8, saturating) needs sm_89's conversions, which
+// the A100 lacks (it has no fp8 at all: the cost model's no-bound
+// annotation, cost-fp8.mlir).
+// PTX: error: sol-tile: cannot plan kernel @quantise_before_sm89: the kernel's epilogue converts fp8 in registers (cvt's e4m3x2 and e5m2x2 forms), which needs sm_89 or newer; the target is sm_80
 module attributes {sol.target = #sol.target<"a100-80gb">} {
-func.func @quantise(%h: tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @quantise: fp8 is not generated here yet: the kernel's sol.cast converts to or from fp8, which no generator emits with sol.cast's saturation yet (docs/fp8.md)}}
-  %0 = sol.kernel @quantise ins(%h : tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
+func.func @quantise_before_sm89(%h: tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @quantise_before_sm89: the kernel's epilogue converts fp8 in registers (cvt's e4m3x2 and e5m2x2 forms), which needs sm_89 or newer; the target is sm_80}}
+  %0 = sol.kernel @quantise_before_sm89 ins(%h : tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
   ^bb0(%a: tensor<9x16xf16>):
     %q = sol.cast %a : tensor<9x16xf16> to tensor<9x16xf8E4M3FN>
     sol.yield %q : tensor<9x16xf8E4M3FN>
@@ -142,13 +142,28 @@ func.func @quantise(%h: tensor<9x16xf16>) -> tensor<9x16xf8E4M3FN> {
 
 // -----
 
-// An fp8 result (scale_out) is not generated yet: the epilogue would divide
-// by scale_out and convert with cvt.rn.satfinite.e4m3x2.f32.
-// PTX: error: sol-tile: cannot plan kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out), which no generator quantises yet (docs/fp8.md)
-// LINALG: error: cannot lower sol.kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out)
+// On Hopper a static quantisation (scale, then cast) is an elementwise
+// kernel: 16 fp8 codes per thread (one 128-bit store).
 module attributes {sol.target = #sol.target<"h200">} {
-func.func @q_out(%x: tensor<64x64xf8E4M3FN>, %w: tensor<32x64xf8E4M3FN>, %so: tensor<f32>) -> tensor<64x32xf8E4M3FN> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @fp8_result: fp8 is not generated here yet: the kernel's sol.matmul writes an f8E4M3FN result (scale_out), which no generator quantises yet (docs/fp8.md)}}
+func.func @quantise_elementwise(%h: tensor<9x32xbf16>, %inv: tensor<bf16>) -> tensor<9x32xf8E4M3FN> {
+  // expected-remark @+1 {{plan elementwise: 288 elements, 256 threads per block, 16 per thread}}
+  %0 = sol.kernel @quantise_elementwise ins(%h, %inv : tensor<9x32xbf16>, tensor<bf16>) -> tensor<9x32xf8E4M3FN> {
+  ^bb0(%a: tensor<9x32xbf16>, %s: tensor<bf16>):
+    %m = sol.mul %a, %s : tensor<9x32xbf16>, tensor<bf16> -> tensor<9x32xbf16>
+    %q = sol.cast %m : tensor<9x32xbf16> to tensor<9x32xf8E4M3FN>
+    sol.yield %q : tensor<9x32xf8E4M3FN>
+  }
+  return %0 : tensor<9x32xf8E4M3FN>
+}
+}
+
+// -----
+
+// An fp8 result (scale_out) is the wgmma_tma path's like any other: its
+// epilogue divides by scale_out and converts with cvt.rn.satfinite.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @fp8_result_takes_wgmma_tma(%x: tensor<64x64xf8E4M3FN>, %w: tensor<32x64xf8E4M3FN>, %so: tensor<f32>) -> tensor<64x32xf8E4M3FN> {
+  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile}}
   %0 = sol.kernel @fp8_result ins(%x, %w, %so : tensor<64x64xf8E4M3FN>, tensor<32x64xf8E4M3FN>, tensor<f32>) -> tensor<64x32xf8E4M3FN> {
   ^bb0(%a: tensor<64x64xf8E4M3FN>, %b: tensor<32x64xf8E4M3FN>, %s: tensor<f32>):
     %m = sol.matmul %a, %b transpose_b scale_out(%s : tensor<f32>) : tensor<64x64xf8E4M3FN>, tensor<32x64xf8E4M3FN> -> tensor<64x32xf8E4M3FN>

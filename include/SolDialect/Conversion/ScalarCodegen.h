@@ -22,11 +22,22 @@ namespace mlir::sol {
 /// f32): f32.
 Type getComputeType(Type elementType);
 
+/// `x` (an f32 scalar) rounded to `elementType`, as a value of that type:
+/// f32 as it is; f16 and bf16 by arith.truncf (to nearest even); fp8
+/// (f8E4M3FN, f8E5M2) saturating as sol.cast defines it: clamped to the
+/// type's largest finite magnitude (maximumf/minimumf, so NaN stays NaN),
+/// then arith.truncf. The clamp is what makes the truncf saturate (arith
+/// gives e4m3fn's overflow NaN and e5m2's infinity); the GPU lowers the pair
+/// to one cvt.rn.satfinite, the CPU build to integer code
+/// (sol-expand-fp8-conversions).
+Value emitRoundToElementType(OpBuilder &builder, Location loc, Value x,
+                             Type elementType);
+
 /// Emits one element of `solOp` (a sol elementwise op, sol.constant included)
 /// at the builder's insertion point, given its operands as f32 scalars in
 /// operand order, and returns the f32 result. Intermediates are not rounded:
-/// only a sol.cast to a type narrower than its input rounds (truncf to the
-/// result element type, then extf back to f32). Lowering per op:
+/// only a sol.cast to a type narrower than its input rounds
+/// (emitRoundToElementType, then extf back to f32). Lowering per op:
 ///   add/sub/mul/div -> addf/subf/mulf/divf, max/min -> maximumf/minimumf,
 ///   neg -> negf, abs -> math.absf, exp -> math.exp, tanh -> math.tanh,
 ///   sigmoid -> 1 / (1 + exp(-x)), relu -> maximumf(x, 0),

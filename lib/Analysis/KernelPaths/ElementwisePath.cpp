@@ -46,19 +46,6 @@ int64_t mlir::sol::getElementwiseVector(KernelOp kernel) {
   return vector;
 }
 
-/// Whether `kernel` reads or writes an fp8 tensor.
-static bool hasFp8Value(KernelOp kernel) {
-  auto isFp8 = [](Type type) {
-    return MatmulOp::isFp8(cast<RankedTensorType>(type).getElementType());
-  };
-  bool found = llvm::any_of(kernel.getInputs().getTypes(), isFp8) ||
-               llvm::any_of(kernel.getResultTypes(), isFp8);
-  kernel.getBodyBlock().walk([&](CastOp cast) {
-    found |= isFp8(cast.getInput().getType()) || isFp8(cast.getType());
-  });
-  return found;
-}
-
 namespace {
 class ElementwisePath final : public KernelPathInfo {
 public:
@@ -70,10 +57,6 @@ public:
   std::string whyNot(const PlanRequest &request) const override {
     if (request.matmul)
       return "the elementwise path computes no matmul";
-    if (request.kernel && hasFp8Value(request.kernel))
-      return MatmulOp::kNoFp8PathYet.str() +
-             ": the elementwise generator has no saturating conversion to "
-             "fp8 (cvt.rn.satfinite.e4m3x2.f32) nor fp8 loads";
     return "";
   }
 

@@ -41,10 +41,11 @@ int64_t getBlocksPerSmForLoadsInFlight(int64_t threads, int64_t vectors,
 /// target's verifier refuses).
 int64_t getSmVersion(TargetAttr target);
 
-/// Why `path` cannot convert fp8 codes on `target`'s chip (empty where it
-/// can): cvt.rn.f16x2.{e4m3,e5m2}x2 is PTX's from sm_89 (docs/fp8.md,
-/// section 5). The rule of every path that converts codes in registers.
-std::string whyNotFp8ConversionOnChip(StringRef path, TargetAttr target);
+/// Why `who` (a path, or a kernel's epilogue) cannot convert fp8 in
+/// registers on `target`'s chip (empty where it can): cvt.rn.f16x2.{e4m3,
+/// e5m2}x2 and cvt.rn.satfinite.{e4m3,e5m2}x2.f32 are PTX's from sm_89
+/// (docs/fp8.md, section 5). The rule of everything that converts codes.
+std::string whyNotFp8ConversionOnChip(StringRef who, TargetAttr target);
 
 /// The rule of a grid that does not follow the dim: `extent` blocks along
 /// `axis` for every M >= 1 (ceil(M / kMaxDynamicDim) is 1 there).

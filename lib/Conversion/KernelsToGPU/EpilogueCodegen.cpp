@@ -12,13 +12,63 @@
 
 namespace mlir::sol::codegen {
 
+static bool isFp8(Type type) { return MatmulOp::isFp8(type); }
+
+/// `x` (f32, clamped to `fp8Type`'s finite range by the linalg body:
+/// emitRoundToElementType) as an `fp8Type` value: one
+/// cvt.rn.satfinite.{e4m3,e5m2}x2.f32 with `x` in the low byte (sm_89+;
+/// round to nearest even, NaN kept). LLVM's arith lowering has no fp8
+/// truncation; the satfinite form would saturate even unclamped.
+static Value emitFp8Truncation(OpBuilder &b, Location loc, Value x,
+                               Type fp8Type) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  auto pair = NVVM::ConvertF32x2ToF8x2Op::create(
+      b, loc, b.getI16Type(), zero, x, NVVM::FPRoundingMode::RN,
+      NVVM::SaturationMode::SATFINITE, /*relu=*/false, fp8Type);
+  requirePtxVersion(pair, kFp8ConversionPtxVersion);
+  Value code = arith::TruncIOp::create(b, loc, b.getI8Type(), pair);
+  return arith::BitcastOp::create(b, loc, fp8Type, code);
+}
+
+/// An fp8 value `x` as `type` (f16 or f32; exact): its code, paired with a
+/// zero code, through cvt.rn.f16x2.{e4m3,e5m2}x2 (convertFp8PairToF16).
+static Value emitFp8Extension(OpBuilder &b, Location loc, Value x, Type type) {
+  Type i8 = b.getI8Type();
+  Value code = arith::BitcastOp::create(b, loc, i8, x);
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  Value codes = vector::FromElementsOp::create(b, loc, VectorType::get({2}, i8),
+                                               ValueRange{code, zero});
+  Value halves = convertFp8PairToF16(b, loc, codes, 0, x.getType());
+  Value half = vector::ExtractOp::create(b, loc, halves, ArrayRef<int64_t>{0});
+  if (type.isF16())
+    return half;
+  return arith::ExtFOp::create(b, loc, type, half);
+}
+
 /// Clones one op of a kernel's elementwise body (a matmul epilogue or an
-/// elementwise kernel). With fast-math, f32 tanh becomes one
-/// tanh.approx.f32 (one MUFU op; libdevice's tanhf takes ex2 and rcp): the
-/// GELU epilogue is MUFU-bound on the MMA warps (H200, 2026-11-30,
-/// bench/NOTES.md section 17).
+/// elementwise kernel). fp8 conversions, which LLVM's arith lowering does
+/// not take, become cvt instructions (emitFp8Truncation, emitFp8Extension).
+/// With fast-math, f32 tanh becomes one tanh.approx.f32 (one MUFU op;
+/// libdevice's tanhf takes ex2 and rcp): the GELU epilogue is MUFU-bound on
+/// the MMA warps (H200, 2026-11-30, bench/NOTES.md section 17).
 void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
                      const GpuKernel &kernel) {
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+      trunc && isFp8(trunc.getType()) && trunc.getIn().getType().isF32()) {
+    mapping.map(trunc.getResult(),
+                emitFp8Truncation(b, op.getLoc(),
+                                  mapping.lookupOrDefault(trunc.getIn()),
+                                  trunc.getType()));
+    return;
+  }
+  if (auto ext = dyn_cast<arith::ExtFOp>(op);
+      ext && isFp8(ext.getIn().getType())) {
+    mapping.map(ext.getResult(),
+                emitFp8Extension(b, op.getLoc(),
+                                 mapping.lookupOrDefault(ext.getIn()),
+                                 ext.getType()));
+    return;
+  }
   auto tanh = dyn_cast<math::TanhOp>(op);
   if (!kernel.fastMath || !tanh || !tanh.getType().isF32()) {
     b.clone(op, mapping);

@@ -17,8 +17,9 @@ namespace mlir::sol::codegen {
 /// The elements of a 128-bit vector `v` as f32. fp8 codes convert in pairs
 /// with one cvt.rn.f16x2.e4m3x2 (or e5m2x2) each, then f16 to f32 (exact):
 /// the LLVM lowering has no fp8 type to extend from (it stores a code as an
-/// i8), and the integer decoding the CPU build uses (sol-expand-fp8-ext)
-/// would cost a memory-bound kernel several instructions per code.
+/// i8), and the integer decoding the CPU build uses
+/// (sol-expand-fp8-conversions) would cost a memory-bound kernel several
+/// instructions per code.
 static SmallVector<Value> unpackToF32(OpBuilder &b, Location loc, Value v) {
   auto type = cast<VectorType>(v.getType());
   Type elem = type.getElementType();

@@ -59,15 +59,29 @@ static Value emitGelu(OpBuilder &b, Location loc, GeluOp gelu, Value x) {
   return halfXTimesOnePlus(b, loc, x, math::ErfOp::create(b, loc, scaled));
 }
 
+Value mlir::sol::emitRoundToElementType(OpBuilder &b, Location loc, Value x,
+                                        Type elementType) {
+  if (elementType.isF32())
+    return x;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType)) {
+    double largest =
+        APFloat::getLargest(cast<FloatType>(elementType).getFloatSemantics())
+            .convertToDouble();
+    x = arith::MaximumFOp::create(b, loc, x, f32Constant(b, loc, -largest));
+    x = arith::MinimumFOp::create(b, loc, x, f32Constant(b, loc, largest));
+  }
+  return arith::TruncFOp::create(b, loc, elementType, x);
+}
+
 /// A sol.cast rounds when its result type cannot hold every value of its
-/// input type: to f16 or bf16 from anything but itself.
+/// input type: to f16, bf16 or fp8 from anything but itself.
 static Value emitCast(OpBuilder &b, Location loc, CastOp cast, Value x) {
   Type from = cast.getInput().getType().getElementType();
   Type to = cast.getResult().getType().getElementType();
   Type f32 = b.getF32Type();
   if (to == f32 || to == from)
     return x;
-  Value rounded = arith::TruncFOp::create(b, loc, to, x);
+  Value rounded = emitRoundToElementType(b, loc, x, to);
   return arith::ExtFOp::create(b, loc, f32, rounded);
 }
 

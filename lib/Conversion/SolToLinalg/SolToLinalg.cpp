@@ -314,12 +314,12 @@ private:
       if (failed(addIn(matmul.getResult(), acc)))
         return failure();
     }
-    // An fp8 matmul's scales multiply its accumulator first thing in the
-    // epilogue (docs/fp8.md, "Scales"), so they are epilogue inputs. (An fp8
-    // result's scale_out never gets here: getKernelMatmuls refuses it.)
+    // An fp8 matmul's scales apply to its accumulator first thing in the
+    // epilogue (docs/fp8.md, "Scales"), so they are epilogue inputs.
     llvm::SmallPtrSet<Value, 4> scales;
     for (MatmulOp matmul : matmuls)
-      for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
+      for (Value scale :
+           {matmul.getScaleA(), matmul.getScaleB(), matmul.getScaleOut()})
         if (scale && isa<BlockArgument>(scale))
           scales.insert(scale);
     for (BlockArgument arg : body.getArguments()) {
@@ -345,12 +345,22 @@ private:
             scalars[source] = extendToF32(nb, loc, arg);
           for (Operation &op : body.without_terminator()) {
             if (auto matmul = dyn_cast<MatmulOp>(op)) {
-              // The matmul's value is its scaled accumulator.
+              // The matmul's value is its scaled accumulator; an fp8
+              // result's is that over scale_out, rounded as sol.cast rounds
+              // (and read back as f32 by what follows).
               Value &value = scalars[matmul.getResult()];
               for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
                 if (scale)
                   value = arith::MulFOp::create(nb, loc, value,
                                                 scalars.lookup(scale));
+              if (Value scaleOut = matmul.getScaleOut()) {
+                value = arith::DivFOp::create(nb, loc, value,
+                                              scalars.lookup(scaleOut));
+                value = arith::ExtFOp::create(
+                    nb, loc, nb.getF32Type(),
+                    emitRoundToElementType(nb, loc, value,
+                                           elementTypeOf(matmul.getResult())));
+              }
               continue;
             }
             SmallVector<Value> operands = llvm::map_to_vector(
@@ -373,7 +383,7 @@ private:
                 ext && ext.getIn().getType() == elementType)
               scalar = ext.getIn();
             if (scalar.getType() != elementType)
-              scalar = arith::TruncFOp::create(nb, loc, elementType, scalar);
+              scalar = emitRoundToElementType(nb, loc, scalar, elementType);
             yielded.push_back(scalar);
           }
           linalg::YieldOp::create(nb, loc, yielded);

@@ -1,4 +1,4 @@
-// The CPU build's decoding of fp8 (sol-expand-fp8-ext) on every code of
+// The CPU build's decoding of fp8 (sol-expand-fp8-conversions) on every code of
 // both kinds: a C driver (Inputs/cpu-fp8-decode-driver.c) calls each
 // kernel with code i in row i of A against a B of 1.0, reads the f32
 // result, and compares it exactly with its own decoding of the code

@@ -2,7 +2,7 @@
 
 // An fp8 matmul's contraction reads the fp8 codes into the f32 accumulator
 // (the GPU generator replaces it by wgmma; the CPU build decodes the codes,
-// sol-expand-fp8-ext). Its scales are epilogue inputs, per token (A's rows,
+// sol-expand-fp8-conversions). Its scales are epilogue inputs, per token (A's rows,
 // [M, 1]: column 0) and per channel ([N]: the output column), and multiply
 // the accumulator before anything else reads it (docs/fp8.md, "Scales").
 // CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0, 0)>
@@ -42,4 +42,49 @@ func.func @shared(%x: tensor<5x32xf8E4M3FN>, %w: tensor<16x32xf8E4M3FN>, %s: ten
     sol.yield %y : tensor<5x16xf32>
   }
   return %0 : tensor<5x16xf32>
+}
+
+// -----
+
+// An fp8 result: the scaled accumulator over scale_out, clamped to e4m3's
+// largest finite value (448: sol.cast's saturation; maximumf and minimumf
+// keep NaN) and rounded by truncf, yielded as the code.
+// CHECK-LABEL: func.func @fp8_result(
+//       CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %arg2, %arg3 : tensor<7x24xf32>, tensor<f32>, tensor<f32>) outs(%{{.*}} : tensor<7x24xf8E4M3FN>)
+//  CHECK-NEXT:   ^bb0(%[[A:.*]]: f32, %[[SA:.*]]: f32, %[[SO:.*]]: f32, %{{.*}}: f8E4M3FN):
+//  CHECK-NEXT:     %[[X:.*]] = arith.mulf %[[A]], %[[SA]] : f32
+//  CHECK-NEXT:     %[[Q:.*]] = arith.divf %[[X]], %[[SO]] : f32
+//       CHECK:     %[[LO:.*]] = arith.maximumf %[[Q]], %{{.*}} : f32
+//       CHECK:     %[[HI:.*]] = arith.minimumf %[[LO]], %{{.*}} : f32
+//  CHECK-NEXT:     %[[CODE:.*]] = arith.truncf %[[HI]] : f32 to f8E4M3FN
+//   CHECK-NOT:     arith.extf
+//  CHECK-NEXT:     linalg.yield %[[CODE]] : f8E4M3FN
+func.func @result(%x: tensor<7x48xf8E4M3FN>, %w: tensor<24x48xf8E4M3FN>, %sa: tensor<f32>, %so: tensor<f32>) -> tensor<7x24xf8E4M3FN> {
+  %0 = sol.kernel @fp8_result ins(%x, %w, %sa, %so : tensor<7x48xf8E4M3FN>, tensor<24x48xf8E4M3FN>, tensor<f32>, tensor<f32>) -> tensor<7x24xf8E4M3FN> {
+  ^bb0(%a: tensor<7x48xf8E4M3FN>, %b: tensor<24x48xf8E4M3FN>, %s: tensor<f32>, %o: tensor<f32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%s : tensor<f32>) scale_out(%o : tensor<f32>) : tensor<7x48xf8E4M3FN>, tensor<24x48xf8E4M3FN> -> tensor<7x24xf8E4M3FN>
+    sol.yield %m : tensor<7x24xf8E4M3FN>
+  }
+  return %0 : tensor<7x24xf8E4M3FN>
+}
+
+// -----
+
+// A cast to e5m2 at the end of a bf16 epilogue saturates at 57344.
+// CHECK-LABEL: func.func @cast_to_e5m2(
+//       CHECK:   ^bb0(%[[X:.*]]: bf16, %{{.*}}: f8E5M2):
+//  CHECK-NEXT:     %[[F:.*]] = arith.extf %[[X]] : bf16 to f32
+//  CHECK-NEXT:     %[[MIN:.*]] = arith.constant -5.734400e+04 : f32
+//  CHECK-NEXT:     %[[LO:.*]] = arith.maximumf %[[F]], %[[MIN]] : f32
+//  CHECK-NEXT:     %[[MAX:.*]] = arith.constant 5.734400e+04 : f32
+//  CHECK-NEXT:     %[[HI:.*]] = arith.minimumf %[[LO]], %[[MAX]] : f32
+//  CHECK-NEXT:     %[[CODE:.*]] = arith.truncf %[[HI]] : f32 to f8E5M2
+//  CHECK-NEXT:     linalg.yield %[[CODE]] : f8E5M2
+func.func @cast(%x: tensor<9x16xbf16>) -> tensor<9x16xf8E5M2> {
+  %0 = sol.kernel @cast_to_e5m2 ins(%x : tensor<9x16xbf16>) -> tensor<9x16xf8E5M2> {
+  ^bb0(%a: tensor<9x16xbf16>):
+    %q = sol.cast %a : tensor<9x16xbf16> to tensor<9x16xf8E5M2>
+    sol.yield %q : tensor<9x16xf8E5M2>
+  }
+  return %0 : tensor<9x16xf8E5M2>
 }

@@ -5,7 +5,7 @@
 // value (NaN for NaN; -0 sums to +0) with this file's decoding, written from the
 // formats' definitions (OCP fp8: e4m3fn bias 7, no infinity, S.1111.111
 // NaN; e5m2 bias 15, IEEE infinities and NaNs) and sharing no code with
-// sol-expand-fp8-ext.
+// sol-expand-fp8-conversions.
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
