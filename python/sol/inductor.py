@@ -117,9 +117,24 @@ _RESHAPES = {aten.view.default, aten.reshape.default,
 _TRANSPOSES = {aten.permute.default, aten.t.default,
                aten.transpose.int}
 _MATMULS = {aten.mm.default, aten.addmm.default, aten._scaled_mm.default}
-# Matmuls the pass counts but does not take (yet), with the reason.
-_OTHER_MATMULS = {aten.bmm.default: "bmm is not taken yet",
-                  aten.baddbmm.default: "baddbmm is not taken yet"}
+# Matmuls the pass counts but does not take (yet); `_why_not_batched`
+# says why for each.
+_OTHER_MATMULS = {aten.bmm.default, aten.baddbmm.default}
+
+
+def _why_not_batched(node):
+    """Why a bmm/baddbmm stays with Inductor, for the report. Its usual
+    form in a model is eager attention (scores Q @ K^T, context P @ V):
+    both operands are activations and the sequence is a dynamic N or K,
+    where sol's dynamic kernels take a dynamic M alone."""
+    name = str(node.target).split(".")[1]
+    b = node.args[-1]
+    if _is_tensor(b) and any(isinstance(d, torch.SymInt)
+                             for d in _shape(b)[1:]):
+        return (f"{name} with a dynamic N or K (attention over the "
+                "sequence): sol's dynamic kernels take a dynamic M alone")
+    return (f"{name}: sol's batched matmul (mma.sync with a batched B) is "
+            "not taken from the graph yet")
 
 
 
@@ -2348,7 +2363,7 @@ def rewrite(graph, options):
         if node.target in _MATMULS or node.target in _OTHER_MATMULS:
             flops[node] = _matmul_flops(node)
             if node.target in _OTHER_MATMULS:
-                inductor[node.name] = _OTHER_MATMULS[node.target]
+                inductor[node.name] = _why_not_batched(node)
                 continue
             grower.root(node)
     grower.grow_all()

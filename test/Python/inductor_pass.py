@@ -268,7 +268,7 @@ run("fused_kn_weight", GateUpKN(), torch.randn(2, 5, 64))
 # projection's output and getitem nodes do not send the graph back whole
 # (the old backend's KeyError: getitem_NN).
 # CHECK-LABEL: == bmm_and_split: matches eager: True
-# CHECK:       inductor bmm: bmm is not taken yet
+# CHECK:       inductor bmm: bmm: sol's batched matmul (mma.sync with a batched B) is not taken from the graph yet
 # CHECK-NOT:   <graph>
 class Attention(torch.nn.Module):
     def __init__(self, d=64):
@@ -283,6 +283,11 @@ class Attention(torch.nn.Module):
 
 
 run("bmm_and_split", Attention(), torch.randn(2, 6, 64))
+# With a dynamic sequence the scores' N and the context's K are dynamic:
+# the reason says that is what keeps them.
+# CHECK-LABEL: == bmm_dynamic_sequence: matches eager: True
+# CHECK:       inductor bmm{{[_0-9]*}}: bmm with a dynamic N or K (attention over the sequence): sol's dynamic kernels take a dynamic M alone
+run("bmm_dynamic_sequence", Attention(), torch.randn(2, 6, 64), dynamic=True)
 
 
 # One compiled graph for every M: dynamic=True gives the pass a symbolic
