@@ -58,15 +58,16 @@ struct OpNameEntry {
 } // namespace
 
 static const OpNameEntry opNames[] = {
-    {"arg", OpKind::Arg},       {"constant", OpKind::Constant},
-    {"matmul", OpKind::Matmul}, {"add", OpKind::Add},
-    {"sub", OpKind::Sub},       {"mul", OpKind::Mul},
-    {"div", OpKind::Div},       {"max", OpKind::Max},
-    {"min", OpKind::Min},       {"neg", OpKind::Neg},
-    {"abs", OpKind::Abs},       {"exp", OpKind::Exp},
-    {"tanh", OpKind::Tanh},     {"sigmoid", OpKind::Sigmoid},
-    {"relu", OpKind::Relu},     {"silu", OpKind::Silu},
-    {"gelu", OpKind::Gelu},     {"cast", OpKind::Cast},
+    {"arg", OpKind::Arg},         {"constant", OpKind::Constant},
+    {"matmul", OpKind::Matmul},   {"add", OpKind::Add},
+    {"sub", OpKind::Sub},         {"mul", OpKind::Mul},
+    {"div", OpKind::Div},         {"max", OpKind::Max},
+    {"min", OpKind::Min},         {"neg", OpKind::Neg},
+    {"abs", OpKind::Abs},         {"exp", OpKind::Exp},
+    {"tanh", OpKind::Tanh},       {"erf", OpKind::Erf},
+    {"sigmoid", OpKind::Sigmoid}, {"relu", OpKind::Relu},
+    {"silu", OpKind::Silu},       {"gelu", OpKind::Gelu},
+    {"cast", OpKind::Cast},
 };
 
 const char *sol::runtime::getOpName(OpKind kind) {

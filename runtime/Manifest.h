@@ -66,6 +66,7 @@ enum class OpKind {
   Abs,
   Exp,
   Tanh,
+  Erf,
   Sigmoid,
   Relu,
   Silu,

@@ -116,6 +116,8 @@ double ReferenceEvaluator::applyUnary(const ProgramOp &op, double x) const {
     return std::exp(x);
   case OpKind::Tanh:
     return std::tanh(x);
+  case OpKind::Erf:
+    return std::erf(x);
   case OpKind::Sigmoid:
     return sigmoid(x);
   case OpKind::Relu:

@@ -152,7 +152,7 @@ def matmul_case(pattern, dtype, m, n, k, batch=2):
     raise ValueError(pattern)
 
 
-UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "relu", "silu", "gelu_erf", "gelu_tanh"]
+UNARY = ["neg", "abs", "exp", "tanh", "erf", "sigmoid", "relu", "silu", "gelu_erf", "gelu_tanh"]
 BINARY = {"add": "row", "sub": "col", "mul": "full", "div": "row", "max": "col", "min": "full"}
 
 

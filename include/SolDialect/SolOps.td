@@ -170,6 +170,9 @@ def Sol_AbsOp : Sol_UnaryOp<"abs", 1, "|x|"> {
 }
 def Sol_ExpOp : Sol_UnaryOp<"exp", 1, "e^x">;
 def Sol_TanhOp : Sol_UnaryOp<"tanh", 1, "tanh(x)">;
+// The error function: exact GELU as its frameworks decompose it,
+// x * 0.5 * (1 + erf(x / sqrt(2))) (Inductor's graphs hold that, not gelu).
+def Sol_ErfOp : Sol_UnaryOp<"erf", 1, "erf(x)">;
 // -x, exp, +1, reciprocal.
 def Sol_SigmoidOp : Sol_UnaryOp<"sigmoid", 4, "1 / (1 + e^-x)">;
 def Sol_ReluOp : Sol_UnaryOp<"relu", 1, "max(x, 0)"> { let hasFolder = 1; }

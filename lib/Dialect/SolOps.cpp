@@ -219,6 +219,7 @@ LogicalResult NegOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult AbsOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult ExpOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult TanhOp::verify() { return verifySupportedShapes(*this); }
+LogicalResult ErfOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult SigmoidOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult ReluOp::verify() { return verifySupportedShapes(*this); }
 LogicalResult SiluOp::verify() { return verifySupportedShapes(*this); }

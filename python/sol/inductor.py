@@ -87,7 +87,12 @@ aten = torch.ops.aten
 prims = torch.ops.prims
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
-_TORCH_DTYPES = {v: k for k, v in _DTYPES.items()}
+# A region's output types (the spec's out_dtypes): its float types, and
+# fp8 codes a cast to fp8 at the end of an epilogue writes (a static
+# quantisation of the next layer's input, docs/fp8.md).
+_OUT_DTYPES = {**_DTYPES, torch.float8_e4m3fn: "f8e4m3fn",
+               torch.float8_e5m2: "f8e5m2"}
+_TORCH_DTYPES = {v: k for k, v in _OUT_DTYPES.items()}
 # fp8 storage types: operands of `torch._scaled_mm` alone (docs/fp8.md).
 _FP8 = {torch.float8_e4m3fn: "f8E4M3FN", torch.float8_e5m2: "f8E5M2"}
 
@@ -103,10 +108,16 @@ _BINARY = {
 }
 _UNARY = {
     aten.neg.default: "neg", aten.abs.default: "abs", aten.exp.default: "exp",
-    aten.tanh.default: "tanh", aten.sigmoid.default: "sigmoid",
+    aten.tanh.default: "tanh", aten.erf.default: "erf",
+    aten.sigmoid.default: "sigmoid",
     aten.relu.default: "relu", aten.silu.default: "silu",
 }
 _CASTS = {prims.convert_element_type.default, aten._to_copy.default}
+# clamp(x, lo, hi) with constant bounds (either may be None): sol.max and
+# sol.min with constants. A static fp8 quantisation clamps to the kind's
+# range before its cast.
+_CLAMPS = {aten.clamp.default, aten.clamp_min.default,
+           aten.clamp_max.default}
 _GELU = {aten.gelu.default}
 _POW = {aten.pow.Tensor_Scalar}
 # Reshapes the pass looks through (of leading dims only: the last dim, the
@@ -142,7 +153,17 @@ def _is_elementwise(target):
     """Whether an ATen op is one of the elementwise ops sol's epilogues
     spell (the growth's and the fused-projection split's one list)."""
     return target in _BINARY or target in _UNARY or target in _CASTS or \
-        target in _GELU or target in _POW
+        target in _GELU or target in _POW or target in _CLAMPS
+
+
+def _clamp_bounds(node):
+    """(lo, hi) of a clamp node, None where it has none."""
+    if node.target == aten.clamp_min.default:
+        return node.args[1], None
+    if node.target == aten.clamp_max.default:
+        return None, node.args[1]
+    args = list(node.args[1:]) + [None, None]
+    return (node.kwargs.get("min", args[0]), node.kwargs.get("max", args[1]))
 
 
 # The integer powers written as products (x**2, GELU-tanh's x**3).
@@ -692,7 +713,8 @@ class _Grower:
         target = node.target
         if node.op != "call_function":
             return "not a function call", ()
-        if not _is_tensor(node) or _val(node).dtype not in _DTYPES:
+        if not _is_tensor(node) or (_val(node).dtype not in _DTYPES and not (
+                target in _CASTS and _val(node).dtype in _FP8)):
             return "not a float tensor", ()
         if target in _RESHAPES:
             src = node.args[0]
@@ -708,6 +730,10 @@ class _Grower:
             return "pow with a non-integer exponent", ()
         if target in _CASTS and set(node.kwargs) - {"dtype"}:
             return "a copy with layout or device changes", ()
+        if target in _CLAMPS and not all(
+                b is None or isinstance(b, (int, float))
+                for b in _clamp_bounds(node)):
+            return "clamp with tensor bounds", ()
         if target in _GELU and node.kwargs.get("approximate", "none") not in \
                 ("none", "tanh"):
             return "gelu approximation", ()
@@ -926,7 +952,7 @@ class _Spec:
 
     def emit(self, node):
         target = node.target
-        elem = _DTYPES[_val(node).dtype]
+        elem = {**_DTYPES, **_FP8}[_val(node).dtype]
         cols = _shape(node)[-1]
         result = self.ty(cols, elem)
         if target in _MATMULS:
@@ -963,6 +989,17 @@ class _Spec:
             self.lines.append(f"{name} = sol.{_BINARY[target]} {a[0]}, "
                               f"{b[0]} : {a[1]}, {b[1]} -> {result}")
             return name, result
+        if target in _CLAMPS:
+            value = self.cast(self.operand(node.args[0], cols), elem)
+            for op, bound in zip(("max", "min"), _clamp_bounds(node)):
+                if bound is None:
+                    continue
+                c = self.constant(bound, elem)
+                name = self.fresh()
+                self.lines.append(f"{name} = sol.{op} {value[0]}, {c[0]} : "
+                                  f"{value[1]}, {c[1]} -> {result}")
+                value = (name, result)
+            return value
         if target in _POW:
             x = self.cast(self.operand(node.args[0], cols), elem)
             value = x
@@ -2447,7 +2484,7 @@ def _replace_region(graph, region, options, resolver, entry):
                     if options.get(k)},
         "launcher": options.get("launcher_name", "device"),
         "out_ranks": [len(_shape(n)) for n in outputs],
-        "out_dtypes": [_DTYPES[_val(n).dtype] for n in outputs],
+        "out_dtypes": [_OUT_DTYPES[_val(n).dtype] for n in outputs],
         "aten": aten_program, "aten_outputs": aten_outputs,
         # Time sol against cuBLAS per M (on CUDA; options["measure"]).
         "measure": bool(options.get("measure", True)) and

@@ -16,7 +16,8 @@ _FP8 = ("f8e4m3fn", "f8e5m2")
 _BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
            "div": torch.div, "max": torch.maximum, "min": torch.minimum}
 _UNARY = {"neg": torch.neg, "abs": torch.abs, "exp": torch.exp,
-          "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu,
+          "tanh": torch.tanh, "erf": torch.erf, "sigmoid": torch.sigmoid,
+          "relu": torch.relu,
           "silu": torch.nn.functional.silu}
 
 

@@ -136,7 +136,8 @@ func.func @binary_broadcast_dynamic(%x: tensor<?x16xf32>, %b: tensor<16xf32>) ->
 // CHECK: %[[ABS:.*]] = sol.abs %[[NEG]] : tensor<8x16xf16>
 // CHECK: %[[EXP:.*]] = sol.exp %[[ABS]] : tensor<8x16xf16>
 // CHECK: %[[TANH:.*]] = sol.tanh %[[EXP]] : tensor<8x16xf16>
-// CHECK: %[[SIG:.*]] = sol.sigmoid %[[TANH]] : tensor<8x16xf16>
+// CHECK: %[[ERF:.*]] = sol.erf %[[TANH]] : tensor<8x16xf16>
+// CHECK: %[[SIG:.*]] = sol.sigmoid %[[ERF]] : tensor<8x16xf16>
 // CHECK: %[[RELU:.*]] = sol.relu %[[SIG]] : tensor<8x16xf16>
 // CHECK: %[[SILU:.*]] = sol.silu %[[RELU]] : tensor<8x16xf16>
 // CHECK: return %[[SILU]]
@@ -144,7 +145,8 @@ func.func @unary_ops(%x: tensor<8x16xf16>) -> tensor<8x16xf16> {
   %0 = sol.neg %x : tensor<8x16xf16>
   %1 = sol.abs %0 : tensor<8x16xf16>
   %2 = sol.exp %1 : tensor<8x16xf16>
-  %3 = sol.tanh %2 : tensor<8x16xf16>
+  %tanh3 = sol.tanh %2 : tensor<8x16xf16>
+  %3 = sol.erf %tanh3 : tensor<8x16xf16>
   %4 = sol.sigmoid %3 : tensor<8x16xf16>
   %5 = sol.relu %4 : tensor<8x16xf16>
   %6 = sol.silu %5 : tensor<8x16xf16>

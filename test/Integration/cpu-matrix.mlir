@@ -72,7 +72,7 @@
 // SIBMAPS-NEXT:     64,
 // SIBMAPS-NEXT:     72
 //
-// GEN: 288 cases
-// CUBINS: 354
-// CHECK: cpu matrix: 354 passed, 0 failed
+// GEN: 291 cases
+// CUBINS: 357
+// CHECK: cpu matrix: 357 passed, 0 failed
 // CHECK-NOT: FAIL

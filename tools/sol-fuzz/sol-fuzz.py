@@ -626,7 +626,7 @@ def mut_attr(rng, text):
         return text.replace("sol.kernel", rng.choice(["sol.kernel", "sol.matmul", "func.func"]), 1)
     ops = ["sol.add", "sol.mul", "sol.sub", "sol.div", "sol.max", "sol.min",
            "sol.exp", "sol.neg", "sol.abs", "sol.relu", "sol.gelu", "sol.silu",
-           "sol.tanh", "sol.sigmoid", "sol.cast", "sol.matmul", "sol.constant",
+           "sol.tanh", "sol.erf", "sol.sigmoid", "sol.cast", "sol.matmul", "sol.constant",
            "sol.yield", "sol.foo"]
     found = list(re.finditer(r"sol\.\w+", text))
     if not found:

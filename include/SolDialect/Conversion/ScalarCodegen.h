@@ -40,6 +40,7 @@ Value emitRoundToElementType(OpBuilder &builder, Location loc, Value x,
 /// (emitRoundToElementType, then extf back to f32). Lowering per op:
 ///   add/sub/mul/div -> addf/subf/mulf/divf, max/min -> maximumf/minimumf,
 ///   neg -> negf, abs -> math.absf, exp -> math.exp, tanh -> math.tanh,
+///   erf -> math.erf,
 ///   sigmoid -> 1 / (1 + exp(-x)), relu -> maximumf(x, 0),
 ///   silu -> x / (1 + exp(-x)),
 ///   gelu erf -> 0.5 * x * (1 + erf(x * 0.70710678118654752)),

@@ -121,8 +121,8 @@ FailureOr<Value> mlir::sol::emitScalarElementwise(OpBuilder &b, Location loc,
         .Default([](Operation *) { return Value(); });
   }
 
-  if (!isa<NegOp, AbsOp, ExpOp, TanhOp, SigmoidOp, ReluOp, SiluOp, GeluOp,
-           CastOp>(solOp))
+  if (!isa<NegOp, AbsOp, ExpOp, TanhOp, ErfOp, SigmoidOp, ReluOp, SiluOp,
+           GeluOp, CastOp>(solOp))
     return emitError(loc) << "'" << solOp->getName()
                           << "' is not a sol elementwise op; it has no "
                              "scalar form";
@@ -134,6 +134,7 @@ FailureOr<Value> mlir::sol::emitScalarElementwise(OpBuilder &b, Location loc,
       .Case([&](AbsOp) { return math::AbsFOp::create(b, loc, x); })
       .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
       .Case([&](TanhOp) { return math::TanhOp::create(b, loc, x); })
+      .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
       .Case([&](SigmoidOp) {
         return arith::DivFOp::create(b, loc, f32Constant(b, loc, 1.0),
                                      onePlusExpNeg(b, loc, x));

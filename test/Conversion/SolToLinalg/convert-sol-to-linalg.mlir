@@ -152,8 +152,9 @@ func.func @broadcasts(%x: tensor<3x4xbf16>, %bias: tensor<4xbf16>, %scale: tenso
 //  CHECK-NEXT:     %[[ABS:.*]] = math.absf %[[NEG]] : f32
 //  CHECK-NEXT:     %[[EXP:.*]] = math.exp %[[ABS]] : f32
 //  CHECK-NEXT:     %[[TANH:.*]] = math.tanh %[[EXP]] : f32
+//  CHECK-NEXT:     %[[ERF0:.*]] = math.erf %[[TANH]] : f32
 // sigmoid: 1 / (1 + exp(-x))
-//  CHECK-NEXT:     %[[SN:.*]] = arith.negf %[[TANH]] : f32
+//  CHECK-NEXT:     %[[SN:.*]] = arith.negf %[[ERF0]] : f32
 //  CHECK-NEXT:     %[[SE:.*]] = math.exp %[[SN]] : f32
 //  CHECK-NEXT:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 //  CHECK-NEXT:     %[[SD:.*]] = arith.addf %[[ONE]], %[[SE]] : f32
@@ -204,7 +205,8 @@ func.func @every_op(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
     %6 = sol.neg %5 : tensor<8xf32>
     %7 = sol.abs %6 : tensor<8xf32>
     %8 = sol.exp %7 : tensor<8xf32>
-    %9 = sol.tanh %8 : tensor<8xf32>
+    %tanh9 = sol.tanh %8 : tensor<8xf32>
+    %9 = sol.erf %tanh9 : tensor<8xf32>
     %10 = sol.sigmoid %9 : tensor<8xf32>
     %11 = sol.relu %10 : tensor<8xf32>
     %12 = sol.silu %11 : tensor<8xf32>
