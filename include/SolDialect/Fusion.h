@@ -69,6 +69,16 @@ private:
 /// ranked tensor result.
 FusionDecision isFusibleElementwise(Operation *op);
 
+/// Whether `op` is a scalar a kernel recomputes rather than reads: a fusible
+/// elementwise op with a rank-0 result whose operands are all rank-0 block
+/// arguments, constants or such scalars themselves (a 0-d scale cast to the
+/// epilogue's type, as eager rounds it). Like a constant it joins every
+/// kernel that reads it, in either direction and whatever the kernel's
+/// iteration space (one value per element: nothing is recomputed per
+/// broadcast element that matters), instead of becoming a one-element
+/// kernel of its own; the fuser gives each reader its own copy.
+bool isRecomputedScalar(Operation *op);
+
 /// Refuses a sol.matmul as an epilogue candidate of a group that already
 /// holds one: a matmul consuming another would have to wait for all of the
 /// first's output, not one tile. (A sibling over the same A joins before

@@ -157,6 +157,23 @@ FusionDecision mlir::sol::isFusibleElementwise(Operation *op) {
   return FusionDecision::allow();
 }
 
+bool mlir::sol::isRecomputedScalar(Operation *op) {
+  if (!isFusibleElementwise(op))
+    return false;
+  auto isScalar = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.getRank() == 0;
+  };
+  if (!isScalar(op->getResult(0)))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    if (!isScalar(operand))
+      return false;
+    Operation *def = operand.getDefiningOp();
+    return !def || isa<ConstantOp>(def) || isRecomputedScalar(def);
+  });
+}
+
 FusionDecision mlir::sol::checkMatmulFeedsMatmul(ArrayRef<Operation *> group,
                                                  Operation *candidate) {
   if (!isa<MatmulOp>(candidate))
@@ -959,6 +976,8 @@ public:
         rewriter(block.getParent()->getContext()) {}
 
   void run() {
+    if (options.force != FusionForce::never)
+      splitRecomputedScalars();
     if (options.force == FusionForce::never) {
       formOneKernelPerOp();
     } else {
@@ -978,6 +997,26 @@ public:
   }
 
 private:
+  /// Gives each reader of a recomputed scalar its own copy, so that each
+  /// kernel takes its copy in and none writes the scalar out. Last first: a
+  /// copy reads what its original reads, so a scalar is split after every
+  /// scalar reading it was.
+  void splitRecomputedScalars() {
+    SmallVector<Operation *> ops = snapshot();
+    for (Operation *op : llvm::reverse(ops)) {
+      if (!isRecomputedScalar(op) || op->getResult(0).hasOneUse())
+        continue;
+      SmallVector<OpOperand *> uses = llvm::map_to_vector(
+          op->getResult(0).getUses(), [](OpOperand &use) { return &use; });
+      for (OpOperand *use : llvm::drop_begin(uses)) {
+        rewriter.setInsertionPoint(op);
+        Operation *copy = rewriter.clone(*op);
+        rewriter.modifyOpInPlace(use->getOwner(),
+                                 [&] { use->set(copy->getResult(0)); });
+      }
+    }
+  }
+
   SmallVector<Operation *> snapshot() {
     return llvm::map_to_vector(block.without_terminator(),
                                [](Operation &op) { return &op; });
@@ -1011,6 +1050,14 @@ private:
           !owner->hasTrait<OpTrait::IsTerminator>())
         group.frontier.insert(owner);
     }
+    // A recomputed scalar joins each kernel that reads it, also upward into
+    // an epilogue (its copies: splitRecomputedScalars).
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == &block && !group.considered.contains(def) &&
+          isRecomputedScalar(def))
+        group.frontier.insert(def);
+    }
     if (epilogue)
       return; // an epilogue grows downward only: no prologue fusion
     for (Value operand : op->getOperands()) {
@@ -1035,6 +1082,9 @@ private:
   /// `atCap` is set when the kernel-size cap alone refused.
   FusionDecision decide(Group &group, Operation *candidate, bool epilogue,
                         unsigned epilogueWeight, bool &atCap) {
+    if (isRecomputedScalar(candidate))
+      return FusionDecision::allow("a scalar computed in the kernel, not read "
+                                   "from a kernel of its own");
     if (FusionDecision d = checkMatmulFeedsMatmul(group.ops, candidate); !d)
       return d;
     if (FusionDecision d = isFusibleElementwise(candidate); !d)

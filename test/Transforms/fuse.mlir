@@ -669,3 +669,54 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %t : tensor<1024xf16>
   }
 }
+
+// -----
+
+// A scalar computed from a 0-d input (a scale cast to the epilogue's type,
+// as eager rounds a 0-d operand) is recomputed inside the kernel that reads
+// it, upward into the epilogue, instead of running as a one-element kernel
+// of its own; the kernel reads the 0-d input.
+// CHECK-LABEL: func.func @recompute_scalar_in_epilogue
+//  CHECK-SAME:   (%[[X:.*]]: tensor<64x128xbf16>, %[[W:.*]]: tensor<256x128xbf16>, %[[S:.*]]: tensor<f32>)
+//       CHECK:   %[[K:.*]] = sol.kernel @recompute_scalar_in_epilogue_matmul_0 ins(%[[X]], %[[W]], %[[S]] : {{.*}}) -> tensor<64x256xbf16> {
+//  CHECK-NEXT:   ^bb0(%{{.*}}: tensor<64x128xbf16>, %{{.*}}: tensor<256x128xbf16>, %[[SA:.*]]: tensor<f32>):
+//  CHECK-NEXT:     %[[MM:.*]] = sol.matmul
+//  CHECK-NEXT:     %[[C:.*]] = sol.cast %[[SA]] : tensor<f32> to tensor<bf16>
+//  CHECK-NEXT:     %[[D:.*]] = sol.div %[[MM]], %[[C]]
+//  CHECK-NEXT:     sol.yield %[[D]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[K]]
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @recompute_scalar_in_epilogue(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %s: tensor<f32>) -> tensor<64x256xbf16> {
+    %m = sol.matmul %x, %w transpose_b : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    %c = sol.cast %s : tensor<f32> to tensor<bf16>
+    %d = sol.div %m, %c : tensor<64x256xbf16>, tensor<bf16> -> tensor<64x256xbf16>
+    return %d : tensor<64x256xbf16>
+  }
+}
+
+// -----
+
+// A scalar two kernels read (a chain of scalar ops on a 0-d input and a
+// constant) is copied into each; none writes it out.
+// CHECK-LABEL: func.func @recompute_scalar_per_kernel
+//  CHECK-SAME:   %[[S:[^:]*]]: tensor<f32>)
+//       CHECK:   sol.kernel @recompute_scalar_per_kernel_matmul_1 ins(%[[S]], {{.*}}) -> tensor<64x256xbf16> {
+//       CHECK:     %[[N1:.*]] = sol.neg %{{.*}} : tensor<f32>
+//  CHECK-NEXT:     sol.cast %[[N1]] : tensor<f32> to tensor<bf16>
+//       CHECK:   sol.kernel @recompute_scalar_per_kernel_matmul_0 ins(%[[S]], {{.*}}) -> tensor<64x256xbf16> {
+//       CHECK:     %[[N2:.*]] = sol.neg %{{.*}} : tensor<f32>
+//  CHECK-NEXT:     sol.cast %[[N2]] : tensor<f32> to tensor<bf16>
+//   CHECK-NOT:   sol.kernel
+//       CHECK:   return
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @recompute_scalar_per_kernel(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %v: tensor<256x128xbf16>, %s: tensor<f32>) -> (tensor<64x256xbf16>, tensor<64x256xbf16>) {
+    %n = sol.neg %s : tensor<f32>
+    %c = sol.cast %n : tensor<f32> to tensor<bf16>
+    %m = sol.matmul %x, %w transpose_b : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    %d = sol.mul %m, %c : tensor<64x256xbf16>, tensor<bf16> -> tensor<64x256xbf16>
+    %p = sol.matmul %x, %v transpose_b : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    %e = sol.add %p, %c : tensor<64x256xbf16>, tensor<bf16> -> tensor<64x256xbf16>
+    return %d, %e : tensor<64x256xbf16>, tensor<64x256xbf16>
+  }
+}
