@@ -65,7 +65,7 @@
 // DEFAULT-DAG: {{^}}decode_{{.*}}__m1_{{[0-9]+}}.cubin
 // DEFAULT-DAG: {{^}}f32_exp_matmul_0__m1_{{[0-9]+}}.cubin
 
-// GENDYN: 150 cases in
+// GENDYN: 153 cases in
 
 // ABI-NOT: BAD
 // ABI: OK

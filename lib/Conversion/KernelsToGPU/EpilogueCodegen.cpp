@@ -30,8 +30,9 @@ static Value emitFp8Truncation(OpBuilder &b, Location loc, Value x,
   return arith::BitcastOp::create(b, loc, fp8Type, code);
 }
 
-/// An fp8 value `x` as `type` (f16 or f32; exact): its code, paired with a
-/// zero code, through cvt.rn.f16x2.{e4m3,e5m2}x2 (convertFp8PairToF16).
+/// An fp8 value `x` as `type` (exact in f16, bf16 and f32): its code,
+/// paired with a zero code, through cvt.rn.f16x2.{e4m3,e5m2}x2
+/// (convertFp8PairToF16), then f32 (and bf16 from it).
 static Value emitFp8Extension(OpBuilder &b, Location loc, Value x, Type type) {
   Type i8 = b.getI8Type();
   Value code = arith::BitcastOp::create(b, loc, i8, x);
@@ -42,7 +43,10 @@ static Value emitFp8Extension(OpBuilder &b, Location loc, Value x, Type type) {
   Value half = vector::ExtractOp::create(b, loc, halves, ArrayRef<int64_t>{0});
   if (type.isF16())
     return half;
-  return arith::ExtFOp::create(b, loc, type, half);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+  if (type.isF32())
+    return wide;
+  return arith::TruncFOp::create(b, loc, type, wide);
 }
 
 /// Clones one op of a kernel's elementwise body (a matmul epilogue or an
