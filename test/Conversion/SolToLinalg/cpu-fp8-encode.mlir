@@ -11,6 +11,7 @@
 // RUN: env SOL_OPT=%sol_tools_dir/sol-opt %sol_src_root/scripts/build-cpu-kernels.sh %s %t > /dev/null
 // RUN: cc -O2 -std=c11 %S/Inputs/cpu-fp8-encode-driver.c -o %t/driver -ldl -lm
 // RUN: %t/driver %t/kernels.so | FileCheck %s
+// CHECK: seed {{[0-9]+}}
 // CHECK: e4m3_cast_0: {{[0-9]+}} values, mismatches 0
 // CHECK: e5m2_cast_0: {{[0-9]+}} values, mismatches 0
 

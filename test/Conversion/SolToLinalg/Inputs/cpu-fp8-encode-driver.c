@@ -5,7 +5,8 @@
 // of every two neighbouring codes and the f32 values either side of it, past
 // the largest code (its midpoint to the next power, 1e30, infinity), f32
 // subnormals, zeros of both signs and NaN, both signs throughout; then
-// random f32 bit patterns. Each result is compared with this file's
+// random f32 bit patterns (a fresh seed each run, printed; a second
+// argument replays one). Each result is compared with this file's
 // rounding: the nearest of the kind's finite codes by brute force (written
 // from the formats' definitions, sharing no code with
 // sol-expand-fp8-conversions or runtime/Fp8.h).
@@ -13,7 +14,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { N = 4096 };
 
@@ -80,6 +83,8 @@ static void add(float x) {
   }
 }
 
+static uint32_t seed;
+
 static int check(void *library, const Kind *k) {
   Kernel kernel = (Kernel)dlsym(library, k->kernel);
   if (!kernel) {
@@ -113,7 +118,7 @@ static int check(void *library, const Kind *k) {
   add(1e-40f);
   add(0.0f);
   add(NAN);
-  uint32_t state = 20261207u;
+  uint32_t state = seed;
   while (count + 2 <= (int)(sizeof(inputs) / sizeof(inputs[0])) &&
          count < 1 << 20) {
     state = state * 1664525u + 1013904223u;
@@ -150,6 +155,15 @@ int main(int argc, char **argv) {
     printf("cannot load %s: %s\n", argv[1], dlerror());
     return 1;
   }
+  // Fresh random values each run; the seed is printed to replay one.
+  FILE *urandom = fopen("/dev/urandom", "rb");
+  if (!urandom || fread(&seed, sizeof(seed), 1, urandom) != 1)
+    seed = (uint32_t)time(NULL);
+  if (urandom)
+    fclose(urandom);
+  if (argc > 2)
+    seed = (uint32_t)strtoul(argv[2], NULL, 10);
+  printf("seed %u\n", seed);
   Kind e4m3 = {"e4m3_cast_0", 4, 3, 7, 0};
   Kind e5m2 = {"e5m2_cast_0", 5, 2, 15, 1};
   int failed = check(library, &e4m3);
