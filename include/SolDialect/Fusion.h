@@ -72,7 +72,8 @@ FusionDecision isFusibleElementwise(Operation *op);
 /// Whether `op` is a scalar a kernel recomputes rather than reads: a fusible
 /// elementwise op with a rank-0 result whose operands are all rank-0 block
 /// arguments, constants or such scalars themselves (a 0-d scale cast to the
-/// epilogue's type, as eager rounds it). Like a constant it joins every
+/// epilogue's type, as eager rounds it), at most eight ops with its
+/// producers. Like a constant it joins every
 /// kernel that reads it, in either direction and whatever the kernel's
 /// iteration space (one value per element: nothing is recomputed per
 /// broadcast element that matters), instead of becoming a one-element

@@ -157,21 +157,37 @@ FusionDecision mlir::sol::isFusibleElementwise(Operation *op) {
   return FusionDecision::allow();
 }
 
+/// The most ops a recomputed scalar may take (with its producers): a scale's
+/// cast or reciprocal is one or two; a longer scalar program stays a kernel
+/// of its own rather than being copied into every reader.
+static constexpr size_t kMaxRecomputedScalarOps = 8;
+
 bool mlir::sol::isRecomputedScalar(Operation *op) {
-  if (!isFusibleElementwise(op))
-    return false;
   auto isScalar = [](Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     return type && type.getRank() == 0;
   };
-  if (!isScalar(op->getResult(0)))
-    return false;
-  return llvm::all_of(op->getOperands(), [&](Value operand) {
-    if (!isScalar(operand))
+  // A worklist over the scalar's producers, each visited once (a DAG of
+  // scalar ops, x1 = x0 + x0, x2 = x1 + x1, ..., is linear, not 2^depth),
+  // and at most kMaxRecomputedScalarOps of them: every reader gets a copy
+  // of them all.
+  SmallVector<Operation *> worklist = {op};
+  llvm::SmallPtrSet<Operation *, 8> visited = {op};
+  while (!worklist.empty()) {
+    if (visited.size() > kMaxRecomputedScalarOps)
       return false;
-    Operation *def = operand.getDefiningOp();
-    return !def || isa<ConstantOp>(def) || isRecomputedScalar(def);
-  });
+    Operation *current = worklist.pop_back_val();
+    if (!isFusibleElementwise(current) || !isScalar(current->getResult(0)))
+      return false;
+    for (Value operand : current->getOperands()) {
+      if (!isScalar(operand))
+        return false;
+      Operation *def = operand.getDefiningOp();
+      if (def && !isa<ConstantOp>(def) && visited.insert(def).second)
+        worklist.push_back(def);
+    }
+  }
+  return true;
 }
 
 FusionDecision mlir::sol::checkMatmulFeedsMatmul(ArrayRef<Operation *> group,
@@ -1004,15 +1020,17 @@ private:
   void splitRecomputedScalars() {
     SmallVector<Operation *> ops = snapshot();
     for (Operation *op : llvm::reverse(ops)) {
-      if (!isRecomputedScalar(op) || op->getResult(0).hasOneUse())
+      if (!isRecomputedScalar(op))
         continue;
-      SmallVector<OpOperand *> uses = llvm::map_to_vector(
-          op->getResult(0).getUses(), [](OpOperand &use) { return &use; });
-      for (OpOperand *use : llvm::drop_begin(uses)) {
+      // One copy per reading op (an op reading it twice shares one).
+      llvm::SetVector<Operation *> readers;
+      for (Operation *user : op->getResult(0).getUsers())
+        readers.insert(user);
+      for (Operation *reader : llvm::drop_begin(readers)) {
         rewriter.setInsertionPoint(op);
-        Operation *copy = rewriter.clone(*op);
-        rewriter.modifyOpInPlace(use->getOwner(),
-                                 [&] { use->set(copy->getResult(0)); });
+        Value copy = rewriter.clone(*op)->getResult(0);
+        rewriter.modifyOpInPlace(
+            reader, [&] { reader->replaceUsesOfWith(op->getResult(0), copy); });
       }
     }
   }

@@ -720,3 +720,41 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %d, %e : tensor<64x256xbf16>, tensor<64x256xbf16>
   }
 }
+
+// -----
+
+// A scalar program longer than eight ops (a chain of doublings) is not
+// copied into its readers: it stays a kernel of its own, and the fuser
+// visits each of its ops once (a DAG walked path by path would take 2^20
+// steps here).
+// CHECK-LABEL: func.func @recompute_only_short_scalar_programs
+//       CHECK:   sol.kernel @recompute_only_short_scalar_programs_{{.*}} -> tensor<bf16>
+//       CHECK:   sol.kernel @recompute_only_short_scalar_programs_matmul_{{[0-9]+}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64x128xbf16>, tensor<256x128xbf16>, tensor<bf16>)
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @recompute_only_short_scalar_programs(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %s: tensor<f32>) -> tensor<64x256xbf16> {
+    %c0 = sol.cast %s : tensor<f32> to tensor<bf16>
+    %c1 = sol.add %c0, %c0 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c2 = sol.add %c1, %c1 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c3 = sol.add %c2, %c2 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c4 = sol.add %c3, %c3 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c5 = sol.add %c4, %c4 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c6 = sol.add %c5, %c5 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c7 = sol.add %c6, %c6 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c8 = sol.add %c7, %c7 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c9 = sol.add %c8, %c8 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c10 = sol.add %c9, %c9 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c11 = sol.add %c10, %c10 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c12 = sol.add %c11, %c11 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c13 = sol.add %c12, %c12 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c14 = sol.add %c13, %c13 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c15 = sol.add %c14, %c14 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c16 = sol.add %c15, %c15 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c17 = sol.add %c16, %c16 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c18 = sol.add %c17, %c17 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c19 = sol.add %c18, %c18 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %c20 = sol.add %c19, %c19 : tensor<bf16>, tensor<bf16> -> tensor<bf16>
+    %m = sol.matmul %x, %w transpose_b : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    %d = sol.mul %m, %c20 : tensor<64x256xbf16>, tensor<bf16> -> tensor<64x256xbf16>
+    return %d : tensor<64x256xbf16>
+  }
+}
