@@ -259,17 +259,25 @@ FP8_PATTERNS = ["qmm", "qmm_bias_gelu_tanh"]
 FP8_RESULT_PATTERNS = ["qmm_out", "qmm_bias_gelu_tanh_quant"]
 
 
-def fp8_case(pattern, kinds, scales, m, n, k):
-    """An fp8 matmul (docs/fp8.md) with a bf16 result: its dequantisation
-    scales per tensor (`tensor`: scale_a [], scale_b [1]) or per token and
-    channel (`token`: scale_a [m, 1], scale_b [n]), plain or with a bf16
-    bias and tanh GELU after them."""
+def fp8_operands(pattern, kinds, scales, m, n, k):
+    """A function `pattern` with an fp8 matmul's operands: A [m, k] and B
+    [n, k] of `kinds`, and their scales per tensor (`tensor`: scale_a [],
+    scale_b [1]) or per token and channel (`token`: [m, 1], [n])."""
     a_type, b_type = FP8_KINDS[kinds]
     f = Fn(pattern)
     x = f.arg([m, k], a_type)
     w = f.arg([n, k], b_type)
     sa = f.arg([] if scales == "tensor" else [m, 1], "f32")
     sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    return f, (a_type, b_type), x, w, sa, sb
+
+
+def fp8_case(pattern, kinds, scales, m, n, k):
+    """An fp8 matmul (docs/fp8.md) with a bf16 result: its dequantisation
+    scales per tensor (`tensor`: scale_a [], scale_b [1]) or per token and
+    channel (`token`: scale_a [m, 1], scale_b [n]), plain or with a bf16
+    bias and tanh GELU after them."""
+    f, (a_type, b_type), x, w, sa, sb = fp8_operands(pattern, kinds, scales, m, n, k)
     y = f.op("sol.matmul {}, {} transpose_b scale_a({} : {}) scale_b({} : {}) : {}, {} -> {}".format(
         x[0], w[0], sa[0], t(sa[1], "f32"), sb[0], t(sb[1], "f32"),
         t(x[1], a_type), t(w[1], b_type), t([m, n], "bf16")), [m, n], "bf16")
@@ -293,12 +301,7 @@ def fp8_case(pattern, kinds, scales, m, n, k):
 def fp8_result_case(pattern, kinds, scales, m, n, k):
     """An fp8 matmul whose result is fp8 in A's kind (FP8_RESULT_PATTERNS),
     its scales as fp8_case's."""
-    a_type, b_type = FP8_KINDS[kinds]
-    f = Fn(pattern)
-    x = f.arg([m, k], a_type)
-    w = f.arg([n, k], b_type)
-    sa = f.arg([] if scales == "tensor" else [m, 1], "f32")
-    sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    f, (a_type, b_type), x, w, sa, sb = fp8_operands(pattern, kinds, scales, m, n, k)
     scales_text = "scale_a({} : {}) scale_b({} : {})".format(
         sa[0], t(sa[1], "f32"), sb[0], t(sb[1], "f32"))
     if pattern == "qmm_out":

@@ -55,6 +55,10 @@ std::optional<Fp8Layout> getFp8Layout(Type type) {
   return std::nullopt;
 }
 
+Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
 struct ExpandFp8ExtF : OpRewritePattern<arith::ExtFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -65,10 +69,7 @@ struct ExpandFp8ExtF : OpRewritePattern<arith::ExtFOp> {
       return rewriter.notifyMatchFailure(op, "not a scalar fp8 -> f32 extf");
     Location loc = op.getLoc();
     Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
-    auto c = [&](int64_t v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getI32IntegerAttr(v));
-    };
+    auto c = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
     Value byte = arith::BitcastOp::create(rewriter, loc, i8, op.getIn());
     Value bits = arith::ExtUIOp::create(rewriter, loc, i32, byte);
     int maxExponent = (1 << f->exponentBits) - 1;
@@ -138,10 +139,7 @@ struct ExpandFp8TruncF : OpRewritePattern<arith::TruncFOp> {
       return rewriter.notifyMatchFailure(op, "not rounding to nearest even");
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
-    auto c = [&](int64_t v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getI32IntegerAttr(v));
-    };
+    auto c = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
     auto cmp = [&](arith::CmpIPredicate predicate, Value x,
                    int64_t v) -> Value {
       return arith::CmpIOp::create(rewriter, loc, predicate, x, c(v));

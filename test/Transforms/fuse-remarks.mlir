@@ -217,3 +217,18 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %qb, %kb : tensor<2048x2560xf16>, tensor<2048x2560xf16>
   }
 }
+
+// -----
+
+// A scalar over 0-d inputs (the scale's cast to the epilogue's type) joins
+// the epilogue upward, recomputed in the kernel, with its own reason.
+module attributes {sol.target = #sol.target<"h200">} {
+  func.func @recompute_scalar_remark(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %s: tensor<f32>) -> tensor<64x256xbf16> {
+    %m = sol.matmul %x, %w transpose_b : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul: a scalar computed in the kernel, not read from a kernel of its own}}
+    %c = sol.cast %s : tensor<f32> to tensor<bf16>
+    // expected-remark@+1 {{fused into epilogue of sol.matmul: predicted}}
+    %d = sol.div %m, %c : tensor<64x256xbf16>, tensor<bf16> -> tensor<64x256xbf16>
+    return %d : tensor<64x256xbf16>
+  }
+}
