@@ -285,6 +285,10 @@ def main():
                         "many seconds have passed (0: no limit), so one "
                         "device call ends with its rows and sol report "
                         "written instead of being killed mid-compile")
+    parser.add_argument("--option", action="append", default=[],
+                        metavar="KEY=VALUE",
+                        help="a backend option for every sol row, VALUE as "
+                        "JSON (e.g. sibling_sets=true); repeatable")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")
@@ -293,6 +297,9 @@ def main():
         SOL_OPTIONS["sol_options"] = args.sol_options
     if args.tune:
         SOL_OPTIONS["tune"] = args.tune
+    for option in args.option:
+        key, _, value = option.partition("=")
+        SOL_OPTIONS[key] = json.loads(value)
     PROFILE_DIR = args.profile
     FP8 = "weight_only" if args.fp8_weight_only else \
         "dynamic" if args.fp8 else None

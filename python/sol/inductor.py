@@ -536,6 +536,11 @@ class Region:
 
     def __post_init__(self):
         self._set = set()
+        # The regions gathered into this one (`_Grower.gather`), each as its
+        # roots and whether Inductor would run its epilogue as a pass of its
+        # own (`_epilogue_feeds_a_matmul`): the trace-time bar prices that
+        # pass part by part.
+        self.parts = []
 
 
 class _Topo:
@@ -803,6 +808,61 @@ class _Grower:
         for region in self.regions:
             self.prune(region)
 
+    def gather(self):
+        """Merges regions into one sol::fused call where no code of
+        Inductor's has to run between them: regions whose matmuls read one
+        A (a layer's q, k and v projections) and a region whose matmul reads
+        another's result as its A (a SwiGLU product's down projection,
+        GPT-2's GELU into c_proj). The kernels stay the same; only the calls
+        do not. Outside CUDA graphs a decode step is host-bound, and one op
+        call costs more host time than Inductor's extern mm (the dispatcher
+        into Python, the outputs' allocation, the C launch: NOTES section
+        49), so a Llama layer's six calls become three. Regions join where
+        the union stays convex (it has one place in the graph) and is of one
+        kind (`_kind`: an fp8 region with an fp8 one, a weight-only one with
+        a weight-only one), so a backend option or a row limit that applies
+        to one kind never moves another."""
+        for region in self.regions:
+            region.parts = [(list(region.roots), _epilogue_feeds_a_matmul(
+                region, _outputs_of(region)))]
+        changed = True
+        while changed:
+            changed = False
+            by_a = {}
+            for region in self.regions:
+                for root in region.roots:
+                    by_a.setdefault(_value_key(_matmul_parts(root)[0]),
+                                    []).append(region)
+            for region in list(self.regions):
+                if region not in self.regions:
+                    continue
+                for other in self._neighbours(region, by_a):
+                    if other is region or other not in self.regions or \
+                            _kind(other) != _kind(region) or \
+                            not _same_dim(other.m, region.m) or \
+                            not self.convex(region._set | other._set):
+                        continue
+                    self.merge(region, other)
+                    region.parts.extend(other.parts)
+                    changed = True
+                if changed:
+                    break
+
+    def _neighbours(self, region, by_a):
+        """The regions reading one A with `region`'s matmuls, then those
+        whose matmul reads a result of `region` as its A, in graph order."""
+        found = []
+        for root in region.roots:
+            found += by_a.get(_value_key(_matmul_parts(root)[0]), [])
+        for node in region.members:
+            for user in node.users:
+                other = self.owner.get(user)
+                if other is not None and user in other.roots and \
+                        _matmul_parts(user)[0] is node:
+                    found.append(other)
+        unique = list({id(r): r for r in found}.values())
+        return sorted(unique, key=lambda r: self.topo.index[r.members[0]])
+
     def prune(self, region):
         """Drops members no other member reads whose inputs in the region
         are outputs anyway (RMSNorm's square of a residual sum): they would
@@ -839,6 +899,13 @@ class _Grower:
 _REDUCTIONS = {aten.amax.default, aten.amin.default, aten.sum.dim_IntList,
                aten.mean.dim, aten.max.dim, aten.min.dim,
                aten.var_mean.correction, aten.var.correction}
+
+
+def _kind(region):
+    """What `_Grower.gather` keeps apart: regions of fp8 matmuls
+    (`torch._scaled_mm`), of weight-only fp8 ones and of the others."""
+    return (any(r.target == aten._scaled_mm.default for r in region.roots),
+            any(_weight_only(r) is not None for r in region.roots))
 
 
 def _inductor_fuses_into(user):
@@ -1624,15 +1691,16 @@ def _cublas_matmuls(spec):
             calls.append((torch._scaled_mm, (a, b), kwargs))
         return calls
 
-    epilogue_pass = bool(spec.get("epilogue_pass"))
+    passes = spec.get("epilogue_passes") or (
+        [[0, len(mats) - 1]] if spec.get("epilogue_pass") else [])
 
     def run(inputs):
         calls = resolved.get(id(inputs))
         if calls is None or calls[0] is not inputs:
             calls = resolved[id(inputs)] = (inputs, operands(inputs))
         results = [fn(*args, **kwargs) for fn, args, kwargs in calls[1]]
-        if epilogue_pass:
-            first, last = results[0], results[-1]
+        for i, j in passes:
+            first, last = results[i], results[j]
             torch.mul(first, last if last.shape == first.shape else first)
     return run
 
@@ -1715,10 +1783,12 @@ class _SolCall:
     once. Called with the op's inputs, it returns its outputs.
 
     When the launcher has a pointer form (`bind`, the device launcher on
-    CUDA) and the inputs are contiguous, a call is: each input's data_ptr
-    into a ctypes array, each output allocated at its final shape (a
-    kernel's [M, N] output is the same buffer), one C call per kernel. No
-    views, no per-call spec or manifest lookups, no torch.cuda.Stream object.
+    CUDA) and the inputs are contiguous, a call is: the op's outputs
+    allocated at their final shapes (a kernel's [M, N] output is the same
+    buffer), one workspace for the values only its kernels read (a gathered
+    region's intermediates: the SwiGLU product its down projection reads),
+    every pointer from a flat plan, one C call per kernel. No views, no
+    per-call spec or manifest lookups, no torch.cuda.Stream object.
     Otherwise (the reference launcher on the CPU, a non-contiguous input,
     another device) it runs the general path: the inputs flattened to the
     kernels' 2-D shapes, HostProgram.run, the results viewed to the op's
@@ -1751,29 +1821,32 @@ class _SolCall:
     def pointers(self, inputs):
         device, m = self.device, self.m
         empty, data_ptr = torch.empty_strided, torch.Tensor.data_ptr
-        if self.single is not None:   # one kernel reading only the inputs
-            launch, sources, allocs, array = self.single
-            outs = [empty(shape, strides, dtype=dtype, device=device)
-                    for shape, strides, dtype in allocs]
-            launch(array(*map(data_ptr, inputs) if sources is None else
-                         [inputs[i].data_ptr() for i in sources],
-                         *map(data_ptr, outs)), m)
-            return outs if self.results is None else \
-                [outs[i] for i in self.results]
-        launched = []
-        for launch, sources, allocs, array in self.steps:
-            outs = [empty(shape, strides, dtype=dtype, device=device)
-                    for shape, strides, dtype in allocs]
-            launch(array(*[inputs[i].data_ptr() if k is None else
-                           launched[k][i].data_ptr() for k, i in sources],
-                         *map(data_ptr, outs)), m)
-            launched.append(outs)
-        return [launched[k][i] for k, i in self.results]
+        outs = [empty(shape, strides, dtype=dtype, device=device)
+                for shape, strides, dtype in self.allocs]
+        if self.single is not None:   # one kernel: inputs, then outputs
+            launch, array = self.single
+            launch(array(*map(data_ptr, inputs), *map(data_ptr, outs)), m)
+            return outs
+        # Pointers by kind (`_bind`): 0 an input, 1 an output, 2 a workspace
+        # offset.
+        # The workspace is held until the launches are issued: on CUDA the
+        # caching allocator then reuses it only in stream order, after the
+        # kernels that read it.
+        table = ([data_ptr(t) for t in inputs], [data_ptr(t) for t in outs])
+        workspace = empty((self.workspace,), (1,), dtype=torch.uint8,
+                          device=device) if self.workspace else None
+        base = data_ptr(workspace) if self.workspace else 0
+        for launch, array, plan in self.steps:
+            launch(array(*[base + i if kind == 2 else table[kind][i]
+                           for kind, i in plan]), m)
+        return outs
 
     def _bind(self, device):
         """Builds the pointer form for `device`, if the launcher has one
         there and each result is its own kernel output (a result that is an
-        input, or one output twice, takes the general path)."""
+        input, or one output twice, takes the general path): each kernel's
+        pointers as (kind, index) pairs, the outputs to allocate, and the
+        workspace offsets of the values no result is."""
         self.device_index = -2   # tried: not again
         bind = getattr(self.launcher, "bind", None)
         results = self.runner.results
@@ -1781,33 +1854,45 @@ class _SolCall:
                 len(set(results)) != len(results):
             return
         final = {source: j for j, source in enumerate(results)}
-        steps = []
+        allocs = [None] * len(results)
+        where, workspace, steps = {}, 0, []
         for k, (kernel, sources, _, _) in enumerate(self.runner.steps):
             launch = bind(kernel, device)
             if launch is None:
                 return
-            allocs = []
+            plan = [(0, i) if source is None else where[(source, i)]
+                    for source, i in sources]
             for i, (shape, dtype) in enumerate(kernel.output_specs(self.m)):
                 j = final.get((k, i))
-                if j is not None:
+                if j is None:   # read by a later kernel alone
+                    where[(k, i)] = (2, workspace)
+                    size = _numel(shape) * dtype.itemsize
+                    workspace += -(-size // _WORKSPACE_ALIGN) * \
+                        _WORKSPACE_ALIGN
+                else:
                     if _numel(self.shapes[j]) != _numel(shape):
                         return
                     shape = tuple(self.shapes[j])
-                allocs.append((tuple(shape), _row_major(shape), dtype))
-            array = ctypes.c_void_p * (len(sources) + len(allocs))
-            steps.append((launch, sources, allocs, array))
-        self.results = results
+                    allocs[j] = (shape, _row_major(shape), dtype)
+                    where[(k, i)] = (1, j)
+                plan.append(where[(k, i)])
+            steps.append((launch, ctypes.c_void_p * len(plan), plan))
+        self.allocs, self.workspace = allocs, workspace
         self.single = None
-        if len(steps) == 1 and all(k is None for k, _ in steps[0][1]):
-            launch, sources, allocs, array = steps[0]
-            order = [i for _, i in sources]
-            self.single = (launch, None if order == list(range(len(
-                self.roles))) else order, allocs, array)
-            outs = [i for _, i in results]
-            self.results = None if outs == list(range(len(allocs))) else outs
+        if len(steps) == 1 and [kind for kind, _ in steps[0][2]] == \
+                [0] * len(self.roles) + [1] * len(allocs) and \
+                [i for _, i in steps[0][2]] == \
+                list(range(len(self.roles))) + list(range(len(allocs))):
+            self.single = steps[0][:2]
         self.device = device
         self.steps = steps
         self.device_index = _device_index(device)
+
+
+# Where a gathered region's intermediates start in its workspace: the
+# caching allocator's own granularity, so every kernel sees a buffer as
+# aligned as one of its own (TMA maps need 16 bytes).
+_WORKSPACE_ALIGN = 512
 
 
 def _row_major(shape):
@@ -2369,7 +2454,8 @@ class SolPostGradPass:
             self.options.items()) if k in ("target", "fast_math",
                                            "sol_options", "launcher_name",
                                            "measure", "cudagraphs",
-                                           "tune", "fp8", "sibling_sets")}
+                                           "tune", "fp8", "sibling_sets",
+                                           "gather")}
                                ).encode())
         return digest.hexdigest()
 
@@ -2404,6 +2490,8 @@ def rewrite(graph, options):
                 continue
             grower.root(node)
     grower.grow_all()
+    if options.get("gather", True):
+        grower.gather()
     inductor.update(grower.refused)
     report = GraphReport([], inductor, matmul_flops=sum(flops.values()))
     resolver = _SymbolResolver(graph)
@@ -2469,6 +2557,17 @@ def _epilogue_feeds_a_matmul(region, outputs):
         u.op == "call_function" and u.target in _MATMULS for u in readers)
 
 
+def _epilogue_passes(region):
+    """The epilogue passes Inductor's code for a gathered region would run
+    (`_Grower.gather`): for each part whose epilogue is a pass of its own,
+    the indices of its first and last matmul among the region's matmuls in
+    graph order (the ATen program's order, which `_cublas_matmuls` times)."""
+    order = [n for n in region.members if n in region.roots]
+    return [[order.index(min(roots, key=order.index)),
+             order.index(max(roots, key=order.index))]
+            for roots, own_pass in region.parts if own_pass]
+
+
 def _replace_region(graph, region, options, resolver, entry):
     outputs = _outputs_of(region)
     spec = _Spec(region)
@@ -2497,7 +2596,11 @@ def _replace_region(graph, region, options, resolver, entry):
     # read them back in an epilogue pass (`_epilogue_feeds_a_matmul`): the
     # trace-time bar counts that pass. Only when so, so other regions' specs
     # (and every cache keyed by them) are as before.
-    if _epilogue_feeds_a_matmul(region, outputs):
+    if len(region.parts) > 1:
+        passes = _epilogue_passes(region)
+        if passes:
+            record["epilogue_passes"] = passes
+    elif _epilogue_feeds_a_matmul(region, outputs):
         record["epilogue_pass"] = True
     # Two dynamic kernel sets, the upper one pairing the matmuls as
     # siblings (`dynamic_sets`), where asked and where they could pair.
@@ -2714,8 +2817,8 @@ def _measure_real(record, text, inputs, outputs, m):
     choose(tensors, shapes, spec, text, m, bar="cublas")
     times = measurements.get((text, m))
     if times and choices[(text, m)] != "sol":
-        bar = ("and the epilogue pass" if spec.get("epilogue_pass") else
-               "alone")
+        bar = ("and the epilogue pass" if spec.get("epilogue_pass") or
+               spec.get("epilogue_passes") else "alone")
         return (f"measured: sol {times['sol_us']:.1f} us, cuBLAS's matmuls "
                 f"{bar} {times['cublas_us']:.1f} us")
     return None

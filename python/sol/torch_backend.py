@@ -51,7 +51,10 @@ other region, where the measured choice has sol beat torch._scaled_mm;
 False keeps them with Inductor); sibling_sets (bool, default False: a
 region whose two matmuls share A, a SwiGLU's gate and up, gets two dynamic
 kernel sets split at 128 rows, the upper one running them as one sibling
-kernel, which one set from M = 1 cannot; not yet run on a GPU);
+kernel, which one set from M = 1 cannot; not yet run on a GPU); gather
+(bool, default True: regions whose matmuls read one A, or whose matmul
+reads another's result, become one sol::fused call: fewer calls, less host
+time outside CUDA graphs; False keeps one call per region);
 unknown keys make the compile fail, so the partition runs eagerly); launcher (a
 callable (kernel, inputs) -> outputs replacing Kernel.launch, e.g. for tests
 without a GPU).

@@ -83,10 +83,11 @@ with torch.no_grad():
               f"({error:.4f})")
 decode_graphs = inductor.history[before:]
 regions = weight_only_regions(decode_graphs)
-# Every decoder projection reads its codes in sol: q, k, v, o, gate+up and
-# down in each of the two layers of each graph (gate and up meet in the
-# SwiGLU product: one region, two gemv kernels, two scales).
-# CHECK: decode graphs: 2, weight-only regions 24, scales on the product 28
+# Every decoder projection reads its codes in sol, in three regions per
+# layer of each graph (two layers, two graphs): q, k and v over one A;
+# o; gate and up (meeting in the SwiGLU product: two gemv kernels, two
+# scales) with down over the product, gathered (`_Grower.gather`).
+# CHECK: decode graphs: 2, weight-only regions 12, scales on the product 28
 print(f"decode graphs: {len(decode_graphs)}, weight-only regions "
       f"{len(regions)}, scales on the product "
       f"{sum(r.ir.count('scale_b(') for r in regions)}")

@@ -115,6 +115,8 @@ def check(name, model, shapes, dynamic=True):
 check("swiglu", SwiGLU(), [(2, 5, 24), (1, 1, 24), (3, 11, 24), (6, 5, 24)])
 # CHECK: == two_outputs: matches eager True, pointer launches True, tensor launches 0
 check("two_outputs", TwoOutputs(), [(7, 24), (1, 24), (13, 24)])
+# CHECK: == one_projection: matches eager True, pointer launches True, tensor launches 0
+check("one_projection", torch.nn.Linear(24, 40), [(3, 24), (5, 24)])
 # CHECK: == static_m: matches eager True, pointer launches True, tensor launches 0
 check("static_m", SwiGLU(16, 24), [(2, 3, 16)], dynamic=False)
 
@@ -127,19 +129,26 @@ check("same_m_other_dims", SwiGLU(), [(2, 6, 24), (3, 4, 24), (2, 6, 24)])
 # takes the general path: flattened to a contiguous [M, K] first, the same
 # result.
 # CHECK: == non_contiguous: same result True, against torch True, tensor launches True
-# The gate and up projections' region of SwiGLU(24, 40) at 3-D outputs (one
-# A for both: the two views of x are one input).
+# SwiGLU(24, 40)'s region at 3-D outputs: its gate and up projections
+# over one A (the two views of x are one input) and the down projection
+# over their product, gathered into one call, with x as the residual.
 text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
-            inductor._parse_spec(t)["roles"] == ["a", "b", "b"] and
+            inductor._parse_spec(t)["roles"][:3] == ["a", "b", "b"] and
             "tensor<40x24xf32>" in t)
 with torch.no_grad():
     a = torch.randn(24, 10).t()   # [10, 24], not contiguous
     gate, up = torch.randn(40, 24), torch.randn(40, 24)
+    down = torch.randn(24, 40)
+
+    def operands(a):
+        weights = iter([gate, up, down])
+        return [a if role in ("a", "rows") else next(weights)
+                for role in inductor._parse_spec(text)["roles"]]
     op = torch.ops.sol.fused.default
-    dense = op([a.contiguous(), gate, up], [10, 40], text)
+    dense = op(operands(a.contiguous()), [10, 24], text)
     counts.update(pointers=0, tensors=0)
-    strided = op([a, gate, up], [10, 40], text)
-    expected = F.silu(a @ gate.t()) * (a @ up.t())
+    strided = op(operands(a), [10, 24], text)
+    expected = a + (F.silu(a @ gate.t()) * (a @ up.t())) @ down.t()
 kernels = len(inductor._runners[(text, "?")].steps)
 print(f"== non_contiguous: same result "
       f"{torch.equal(strided[0], dense[0])}, against torch "
@@ -147,12 +156,15 @@ print(f"== non_contiguous: same result "
       f"tensor launches {counts['tensors'] == kernels}")
 
 # Both forms of the pointer path ran above: one kernel reading only the
-# op's inputs, and several kernels (an output of one feeding the next).
-# CHECK: == resolved: one kernel True, several kernels True
+# op's inputs, and several kernels (an output of one feeding the next; the
+# SwiGLU product, read by the down projection alone, in the call's
+# workspace).
+# CHECK: == resolved: one kernel True, several kernels True, intermediates in a workspace True
 resolved = [c for c in inductor._calls.values()
             if isinstance(c, inductor._SolCall) and c.steps is not None]
 print(f"== resolved: one kernel {any(c.single for c in resolved)}, several "
-      f"kernels {any(len(c.steps) > 1 for c in resolved)}")
+      f"kernels {any(len(c.steps) > 1 for c in resolved)}, intermediates in "
+      f"a workspace {any(c.workspace > 0 for c in resolved)}")
 
 # The measured choice times L2-cold (no timing here: the CPU has no CUDA
 # events): its calls rotate among copies of the inputs that together exceed
@@ -215,9 +227,9 @@ check_copies("tiny", [torch.randn(1, 8), torch.randn(8, 8)])
 # (here a stand-in that runs each call once) reads other buffers, on sol's
 # side (the kernels' pointers) and on the bar's: cuBLAS's (torch.mm's
 # operands) at trace time, the op's fallback in the op.
-# (7936 bytes a copy, 17 others for two 64 KiB L2s.)
-# CHECK: == choice over copies: sol saw 18 of 18, cuBLAS saw 18 of 18
-# CHECK: == choice over copies: sol saw 18 of 18, the fallback saw 18 of 18
+# (4608 bytes a copy, 29 others for two 64 KiB L2s.)
+# CHECK: == choice over copies: sol saw 30 of 30, cuBLAS saw 30 of 30
+# CHECK: == choice over copies: sol saw 30 of 30, the fallback saw 30 of 30
 seen = {"sol": set(), "cublas": set(), "fallback": set()}
 real_bind, real_mm = tensor_launcher.bind, torch.mm
 
@@ -245,7 +257,7 @@ def one_pass(fns, graphs, reps=20, rotation=1):
 
 text = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
             inductor._parse_spec(t)["roles"] == ["a", "b", "vector"] and
-            "tensor<72x24xf32>" in t)
+            "tensor<40x24xf32>" in t)
 spec = inductor._parse_spec(text)
 real = (inductor.rotation, inductor._gpu_us_each)
 inductor.rotation = lambda inputs: inductor._copies(inputs, l2 // 16)
@@ -253,8 +265,8 @@ inductor._gpu_us_each = one_pass
 tensor_launcher.bind = recording_bind
 torch.mm = recording_mm
 with torch.no_grad():
-    inputs = [torch.randn(5, 24), torch.randn(72, 24), torch.randn(72)]
-    inductor.choose(inputs, [[5, 72]] * len(spec["out_ranks"]), spec, text, 5,
+    inputs = [torch.randn(5, 24), torch.randn(40, 24), torch.randn(40)]
+    inductor.choose(inputs, [[5, 40]] * len(spec["out_ranks"]), spec, text, 5,
                     bar="cublas")
     count = inductor.measurements[(text, 5)]["copies"]
     print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
@@ -267,7 +279,7 @@ with torch.no_grad():
     inductor._run_fallback = recording_fallback
     seen["sol"].clear()
     inductor.choices.pop((text, 5))
-    inductor.choose(inputs, [[5, 72]] * len(spec["out_ranks"]), spec, text, 5)
+    inductor.choose(inputs, [[5, 40]] * len(spec["out_ranks"]), spec, text, 5)
     inductor._run_fallback = real_fallback
     count = inductor.measurements[(text, 5)]["copies"]
     print(f"== choice over copies: sol saw {len(seen['sol'])} of {count}, "
@@ -279,7 +291,7 @@ inductor.rotation, inductor._gpu_us_each = real
 # The trace-time bar is cuBLAS's matmuls alone, plus one elementwise pass
 # over their results where Inductor would run the epilogue as a kernel of
 # its own (the spec's epilogue_pass: the region feeds a matmul).
-# CHECK: == bar epilogue pass: without 0 elementwise calls, with 1, both matmuls 1 each
+# CHECK: == bar epilogue pass: without 0 elementwise calls, with 1, both matmuls 1 each; two parts' passes 2
 real_mul, calls = torch.mul, {"mul": 0, "mm": 0}
 
 
@@ -298,9 +310,14 @@ with torch.no_grad():
     inductor._cublas_matmuls(spec)(inputs)
     without = calls["mul"]
     inductor._cublas_matmuls(dict(spec, epilogue_pass=True))(inputs)
+    with_one = calls["mul"] - without
+    # A gathered region names each part's pass (`_epilogue_passes`).
+    inductor._cublas_matmuls(dict(spec, epilogue_passes=[[0, 0], [0, 0]]))(
+        inputs)
 torch.mul, torch.mm = real_mul, real_mm
 print(f"== bar epilogue pass: without {without} elementwise calls, with "
-      f"{calls['mul'] - without}, both matmuls {calls['mm'] // 2} each")
+      f"{with_one}, both matmuls {calls['mm'] // 3} each; two parts' passes "
+      f"{calls['mul'] - without - with_one}")
 
 # The two sides of a choice are heated together and then timed in
 # alternating windows (bench/NOTES.md section 22: whichever side is timed

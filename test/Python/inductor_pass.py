@@ -37,9 +37,15 @@ def run(name, model, *inputs, dynamic=False, options=None, check=True):
 
 # A SwiGLU MLP with a residual: the gate and up projections meet in the
 # product, so they are one region (sol-fuse pairs them); the down projection
-# takes the residual. Inductor decomposed silu to x / (1 + exp(-x)).
+# takes the residual. Inductor decomposed silu to x / (1 + exp(-x)). The down
+# projection reads the product as its A, so the two regions are gathered
+# into one call (`_Grower.gather`: one op call of host time, not two); with
+# the backend's gather option off they are two.
 # CHECK-LABEL: == swiglu_residual: matches eager: True
 # CHECK:       sol ran 100.0% of this graph's matmul FLOPs
+# CHECK:       region 0: sol: mm, {{.*}}mm_1, {{.*}}mul, {{.*}}mm_2, {{.*}}add
+# CHECK-NOT:   region 1:
+# CHECK-LABEL: == swiglu_residual_not_gathered: matches eager: True
 # CHECK:       region 0: sol: mm, {{.*}}mm_1, {{.*}}mul
 # CHECK:       region 1: sol: mm_2, {{.*}}add
 class SwiGLU(torch.nn.Module):
@@ -54,6 +60,8 @@ class SwiGLU(torch.nn.Module):
 
 
 run("swiglu_residual", SwiGLU(), torch.randn(2, 5, 64))
+run("swiglu_residual_not_gathered", SwiGLU(), torch.randn(2, 5, 64),
+    options={"gather": False})
 
 
 # The same MLP in bf16, as a Hugging Face model runs it: silu is computed in
@@ -95,18 +103,18 @@ def swiglu_bf16():
                 print("   ir:", line.strip())
     # The pair's product feeds the down projection, an extern matmul in
     # Inductor's code, so Inductor would run it as a pass of its own: the
-    # trace-time bar counts it. The down projection's residual add is the
-    # model's output, which Inductor would fuse onward.
-    specs = {tuple(s["roles"]): s.get("epilogue_pass", False) for s in
+    # trace-time bar counts it, over the region's first two matmuls (the
+    # pair). The down projection's residual add is the model's output,
+    # which Inductor would fuse onward: no pass for the third.
+    specs = {tuple(s["roles"]): s.get("epilogue_passes") for s in
              (inductor._parse_spec(t) for t, _ in inductor._runners)
              if "bf16" in s["ir"] and ("96x64" in s["ir"] or
                                        "64x96" in s["ir"])}
-    print("== swiglu_bf16 bar: the pair counts its epilogue pass",
-          specs.get(("a", "b", "b")), "the down projection",
-          specs.get(("a", "b", "rows")))
+    print("== swiglu_bf16 bar: epilogue passes over matmuls",
+          specs.get(("a", "b", "b", "b", "rows")))
 
 
-# CHECK: == swiglu_bf16 bar: the pair counts its epilogue pass True the down projection False
+# CHECK: == swiglu_bf16 bar: epilogue passes over matmuls {{\[\[}}0, 1]]
 swiglu_bf16()
 
 
@@ -115,7 +123,8 @@ swiglu_bf16()
 # below, the two decode kernels; from 128 rows one sibling kernel (sol-fuse
 # pairs a dynamic pair only where a generator takes it at every M of the
 # set). Both match eager, from one compiled graph.
-# CHECK: == sibling_sets: sets ['?', '?128'], kernels below 2, from 128 rows 1, matches eager True True
+# (The region gathers the down projection too: a third kernel in both.)
+# CHECK: == sibling_sets: sets ['?', '?128'], kernels below 3, from 128 rows 2, matches eager True True
 def sibling_sets():
     torch._dynamo.reset()
     model = SwiGLUHalfSilu().to(torch.bfloat16)
@@ -172,7 +181,8 @@ def epilogue_passes(graph):
         pattern = re.escape(spec["ir"]).replace(re.escape("{M}"),
                                                 r"(\?|\d+)")
         return re.search(pattern, region.ir) is not None
-    return [any(same(s, r) and s.get("epilogue_pass", False) for s in specs)
+    return [next((s.get("epilogue_passes") or s.get("epilogue_pass", False)
+                  for s in specs if same(s, r)), None)
             for r in graph.regions if r.status == "sol"]
 
 
@@ -187,8 +197,8 @@ print("== residual_then_norm bar: epilogue passes",
 # no transpose): both are sol regions.
 # CHECK-LABEL: == addmm_gelu_and_kn_weight: matches eager: True
 # CHECK:       sol ran 100.0% of this graph's matmul FLOPs
-# CHECK:       region 0: sol: addmm, {{.*}}tanh
-# CHECK:       region 1: sol: addmm_1
+# CHECK:       region 0: sol: addmm, {{.*}}tanh, {{.*}}addmm_1
+# CHECK-NOT:   region 1:
 class Conv1DLike(torch.nn.Module):
     def __init__(self, d=64):
         super().__init__()
@@ -203,9 +213,18 @@ class Conv1DLike(torch.nn.Module):
 
 run("addmm_gelu_and_kn_weight", Conv1DLike(), torch.randn(7, 64))
 # GELU's result feeds the next matmul, so Inductor would run it as a pass of
-# its own: that region's bar counts it; the last region is the output.
-# CHECK: == addmm_gelu bar: epilogue passes [True, False]
+# its own: the bar counts it over the first matmul; the second's result is
+# the output. Not gathered, the first region's bar counts it alone.
+# CHECK: == addmm_gelu bar: epilogue passes {{\[\[\[}}0, 0]]]
 print("== addmm_gelu bar: epilogue passes",
+      epilogue_passes(inductor.history[-1]))
+# CHECK-LABEL: == addmm_gelu_not_gathered: matches eager: True
+# CHECK:       region 0: sol: addmm, {{.*}}tanh
+# CHECK:       region 1: sol: addmm_1
+# CHECK: == addmm_gelu_not_gathered bar: epilogue passes [True, False]
+run("addmm_gelu_not_gathered", Conv1DLike(), torch.randn(7, 64),
+    options={"gather": False})
+print("== addmm_gelu_not_gathered bar: epilogue passes",
       epilogue_passes(inductor.history[-1]))
 
 
