@@ -12,7 +12,9 @@ then each layer of its call timed on its own, on the host, by
 time.perf_counter over many calls (the kernel is a few microseconds, so the
 GPU never holds the host back; a final synchronize is inside the window):
 
-    dispatcher   torch.ops.sol.fused.default(inputs, dims, spec)
+    dispatcher   torch.ops.sol.fused.default(inputs, dims, spec): the C++
+                 kernel where sol/fast_op.py installed it (SOL_FAST_OP=0:
+                 the Python implementation)
     impl         sol.inductor._fused_impl(...)       (no dispatcher)
     sol_call     the resolved _SolCall(inputs)         (no lookup)
     launch       the bound kernel's ctypes launch on a prebuilt pointer array
@@ -64,6 +66,7 @@ class Linear(torch.nn.Module):
 
 
 def main():
+    import sol.fast_op as fast_op
     import sol.inductor as inductor
     import sol.torch_backend  # noqa: F401  (registers backend="sol")
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -124,8 +127,11 @@ def main():
                 rows.append({"region": name, "layer": layer,
                              "us": round(us, 2)})
                 print(f"{name:16s} {layer:18s} {us:8.2f} us", flush=True)
-            print(f"{name}: sol against Inductor max |diff| {err:.3g}")
+            print(f"{name}: sol against Inductor max |diff| {err:.3g}; "
+                  f"sol::fused's C++ kernel for {sorted(inductor._FAST_KEYS)}"
+                  f", holding {fast_op.count()} calls")
     meta = {"date": datetime.date.today().isoformat(),
+            "fast_op": sorted(inductor._FAST_KEYS),
             "card": torch.cuda.get_device_name(),
             "torch": torch.__version__, "m": args.m, "n": args.n,
             "k": args.k, "rows": rows}

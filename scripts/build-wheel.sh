@@ -75,7 +75,7 @@ built="$(ls "$work"/out/sol-*-"$plat".whl)"
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = ["sol/__init__.py", "sol/_capi.py", "sol/torch_backend.py",
-        "sol/_lib/libsol_capi.so"]
+        "sol/_lib/libsol_capi.so", "sol/fast_op.py", "sol/csrc/fused_op.cpp"]
 missing = [n for n in need if n not in names]
 ep = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
 text = zipfile.ZipFile(sys.argv[1]).read(ep[0]).decode() if ep else ""

@@ -1180,6 +1180,11 @@ def _aten_program(region, inputs, outputs, aliases=None, roles=None):
 _library = torch.library.Library("sol", "FRAGMENT")
 _library.define("fused(Tensor[] inputs, SymInt[] out_dims, str spec) "
                 "-> Tensor[]")
+# The Python implementation under its own name: where sol::fused's kernel is
+# the C++ one (sol/fast_op.py), that kernel serves the resolved calls and
+# hands every other call to this one.
+_library.define("fused_py(Tensor[] inputs, SymInt[] out_dims, str spec) "
+                "-> Tensor[]")
 
 
 def _out_shapes(out_dims, spec):
@@ -1255,9 +1260,22 @@ def _device_bind(kernel, device):
     return launch
 
 
+def _device_raw_bind(kernel, device):
+    """(the C API's launch entry point, the kernel loaded on `device`) as
+    addresses, for the C++ kernel (sol/fast_op.py); None off CUDA."""
+    if device.type != "cuda":
+        return None
+    from . import fast_op
+    index = device.index if device.index is not None else \
+        torch.cuda.current_device()
+    return fast_op.launch_entry(kernel.is_dynamic), kernel.load(index).value
+
+
 # A launcher may carry `bind(kernel, device)`: the pointer form `_SolCall`
-# launches through when it returns a function.
+# launches through when it returns a function; and `raw_bind(kernel,
+# device)`: C entry points the C++ kernel launches through.
 _device_launch.bind = _device_bind
+_device_launch.raw_bind = _device_raw_bind
 launchers["device"] = _device_launch
 
 # Where compiled regions are kept on disk (the backend's cache_dir option;
@@ -1437,7 +1455,9 @@ def _fused_impl(inputs, out_dims, spec_text):
         try:
             return call(inputs)
         except Exception as error:  # the model must not break
-            _calls.pop((spec_text[:_SPEC_KEY_CHARS], *out_dims), None)
+            _forget(_calls.pop((spec_text[:_SPEC_KEY_CHARS], *out_dims),
+                               None), (spec_text[:_SPEC_KEY_CHARS],
+                                       *out_dims))
             spec = _parse_spec(spec_text)
             m = inputs[0].shape[0]
             failures[(spec_text, m)] = f"{type(error).__name__}: {error}"
@@ -1472,6 +1492,7 @@ def _fused_first(inputs, out_dims, spec_text):
                 # graph was being captured): the next call makes it.
                 if (key in choices or not measured) and tuned:
                     _calls[call_key] = call
+                    _register_fast(call_key, call)
                 return outputs
         except Exception as error:  # the model must not break
             failures[key] = f"{type(error).__name__}: {error}"
@@ -1480,6 +1501,33 @@ def _fused_first(inputs, out_dims, spec_text):
     _calls[call_key] = lambda inputs: _run_fallback(inputs, shapes, spec,
                                                     spec_text)
     return _run_fallback(inputs, shapes, spec, spec_text)
+
+
+def _fast_key(call_key):
+    """The C++ kernel's key of a `_calls` key: the spec's digest, then each
+    output dim after a colon (csrc/fused_op.cpp, keyOf)."""
+    return call_key[0] + "".join(f":{int(d)}" for d in call_key[1:])
+
+
+def _register_fast(call_key, call):
+    """Hands a resolved call in its pointer form to the C++ kernel, where
+    that kernel serves the call's device and the launcher has raw entry
+    points (`raw_bind`)."""
+    from . import fast_op
+    if not isinstance(call, _SolCall) or call.raw is None or \
+            not fast_op.installed(call.device.type):
+        return
+    kernels = [(entry, handle, dynamic, plan) for (entry, handle, dynamic),
+               (_, _, plan) in zip(call.raw, call.steps)]
+    fast_op.register(_fast_key(call_key), call.device, call.m, call.allocs,
+                     call.workspace, kernels)
+    call.fast_key = _fast_key(call_key)
+
+
+def _forget(call, call_key):
+    if getattr(call, "fast_key", None):
+        from . import fast_op
+        fast_op.forget(_fast_key(call_key))
 
 
 #===----------------------------------------------------------------------===#
@@ -1802,6 +1850,8 @@ class _SolCall:
         self.m = m
         self.device_index = None   # the pointer form's device (get_device)
         self.steps = None          # the pointer form's launches
+        self.raw = None            # the C++ kernel's launches (_bind)
+        self.fast_key = None       # its key once registered there
 
     def __call__(self, inputs):
         if self.steps is None and self.device_index is None:
@@ -1855,11 +1905,15 @@ class _SolCall:
             return
         final = {source: j for j, source in enumerate(results)}
         allocs = [None] * len(results)
-        where, workspace, steps = {}, 0, []
+        where, workspace, steps, raw = {}, 0, [], []
+        raw_bind = getattr(self.launcher, "raw_bind", None)
         for k, (kernel, sources, _, _) in enumerate(self.runner.steps):
             launch = bind(kernel, device)
             if launch is None:
                 return
+            entry = raw_bind(kernel, device) if raw_bind else None
+            raw.append(None if entry is None else
+                       (*entry, kernel.is_dynamic))
             plan = [(0, i) if source is None else where[(source, i)]
                     for source, i in sources]
             for i, (shape, dtype) in enumerate(kernel.output_specs(self.m)):
@@ -1878,6 +1932,9 @@ class _SolCall:
                 plan.append(where[(k, i)])
             steps.append((launch, ctypes.c_void_p * len(plan), plan))
         self.allocs, self.workspace = allocs, workspace
+        # Per kernel (C entry point, loaded kernel, dynamic): what the C++
+        # kernel launches with (`_register_fast`); None without raw_bind.
+        self.raw = raw if None not in raw else None
         self.single = None
         if len(steps) == 1 and [kind for kind, _ in steps[0][2]] == \
                 [0] * len(self.roles) + [1] * len(allocs) and \
@@ -2067,8 +2124,25 @@ def _compiled_fallback(spec, text):
     return _compiled_fallbacks[text]
 
 
-_library.impl("fused", _fused_impl, "CPU")
-_library.impl("fused", _fused_impl, "CUDA")
+def _install_fast_op():
+    """The dispatch keys whose sol::fused kernel is the C++ one (none where
+    it does not build: then Python serves every call)."""
+    from . import fast_op
+    try:
+        return fast_op.install(fast_op.wanted_keys(),
+                               fast_op.free_string_entry())
+    except Exception as error:  # the backend must work without it
+        log.warning("sol::fused runs in Python: %s: %s",
+                    type(error).__name__, error)
+        return set()
+
+
+for _key in ("CPU", "CUDA"):
+    _library.impl("fused_py", _fused_impl, _key)
+_FAST_KEYS = _install_fast_op()
+for _key in ("CPU", "CUDA"):
+    if _key not in _FAST_KEYS:
+        _library.impl("fused", _fused_impl, _key)
 
 
 #===----------------------------------------------------------------------===#
