@@ -193,6 +193,43 @@ print("== residual_then_norm bar: epilogue passes",
       epilogue_passes(inductor.history[-1]))
 
 
+# Gathering stops where one call could be placed nowhere: q and k read one
+# A, but k's epilogue adds q's running sum, which Inductor computes (a scan,
+# not sol's) from q's result, so q, then the scan, then k: two calls. v
+# reads the same A and neither reads the other: it joins k.
+# CHECK-LABEL: == gather_not_across_inductor: matches eager: True
+# CHECK:       region 0: sol: mm_1, view_3, add, mm_2, view_5 (
+# CHECK:       region 1: sol: mm, view_1 (
+class CrossRead(torch.nn.Module):
+    def __init__(self, d=64):
+        super().__init__()
+        self.q = torch.nn.Linear(d, d, bias=False)
+        self.k = torch.nn.Linear(d, d, bias=False)
+        self.v = torch.nn.Linear(d, 32, bias=False)
+
+    def forward(self, x):
+        q = self.q(x)
+        k = self.k(x) + q.cumsum(-1)
+        return q, k, self.v(x)
+
+
+def cross_read():
+    torch._dynamo.reset()
+    before = len(inductor.history)
+    model, x = CrossRead(), torch.randn(2, 5, 64)
+    with torch.no_grad():
+        got = torch.compile(model, backend="sol")(x)
+        expected = model(x)
+    close = all(torch.allclose(g, e, rtol=1e-4, atol=1e-4)
+                for g, e in zip(got, expected))
+    print(f"== gather_not_across_inductor: matches eager: {close}")
+    for graph in inductor.history[before:]:
+        print(graph.summary())
+
+
+cross_read()
+
+
 # A biased linear (addmm) with GELU-tanh (decomposed by then), and a [K, N] weight (GPT-2's Conv1D:
 # no transpose): both are sol regions.
 # CHECK-LABEL: == addmm_gelu_and_kn_weight: matches eager: True
