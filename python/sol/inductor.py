@@ -1712,7 +1712,13 @@ def _cublas_matmuls(spec):
     resolved = {}
 
     def operands(inputs):
-        values, calls = [], []
+        # A gathered region's later matmul reads an earlier part's result
+        # (`_Grower.gather`): the program's values, computed once here, give
+        # it that operand; the timed calls are the matmuls alone.
+        reads_values = any('"node"' in json.dumps(op["args"][-2:])
+                           for op in mats)
+        values = _aten_all_values(inputs, spec) if reads_values else []
+        calls = []
         for op in mats:
             dequantise = op.get("dequantise")
             if dequantise:
@@ -1796,8 +1802,9 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
         return
     graphs = bool(spec.get("cudagraphs"))
     # The path the model's calls take (outside CUDA graphs its host time
-    # counts).
-    call = _sol_call(shapes, spec, text, m)
+    # counts): the op itself where its C++ kernel serves the call.
+    call, out_dims = _sol_call(shapes, spec, text, m), sum(shapes, [])
+    call = _as_the_model_calls(call, inputs, out_dims, text)
     if bar == "cublas":
         other = _cublas_matmuls(spec)
     else:
@@ -1812,9 +1819,34 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
     measurements[key] = {"sol_us": sol_us, f"{bar}_us": other_us,
                          "copies": count}
     choices[key] = "sol" if sol_wins(sol_us, other_us) else "aten"
+    if choices[key] != "sol":
+        _forget(call, (text[:_SPEC_KEY_CHARS], *out_dims))
     log.info("region at M=%d: sol %.1f us, %s %.1f us: %s", m, sol_us,
              "cuBLAS matmuls" if bar == "cublas" else "its ATen fallback",
              other_us, choices[key])
+
+
+def _as_the_model_calls(call, inputs, out_dims, text):
+    """The sol side of a choice as the model's op call runs it: where the
+    C++ kernel serves `call`'s device, `call` registered there (forgotten
+    again if sol loses) and timed through the op, so the choice sees the
+    host time the model will pay, not the Python pointer form's; else
+    `call` itself."""
+    from . import fast_op
+    device = inputs[0].device
+    if not fast_op.installed(device.type):
+        return call
+    if call.device_index is None:
+        call._bind(device)
+    _register_fast((text[:_SPEC_KEY_CHARS], *out_dims), call)
+    if call.fast_key is None:
+        return call
+    op = torch.ops.sol.fused.default
+
+    def through_the_op(inputs):
+        return op(inputs, out_dims, text)
+    through_the_op.fast_key = call.fast_key
+    return through_the_op
 
 
 def _run_sol(inputs, shapes, spec, text, m):
@@ -2030,6 +2062,12 @@ def _run_aten(inputs, shapes, spec):
 
 def _aten_values(inputs, spec):
     """`_run_aten`'s outputs before their final reshape."""
+    values = _aten_all_values(inputs, spec)
+    return [values[i] for i in spec["aten_outputs"]]
+
+
+def _aten_all_values(inputs, spec):
+    """Every value of the region's ATen program, in program order."""
     m = inputs[0].shape[0]
     inputs = [_flatten(t, role, m) for t, role in zip(inputs, spec["roles"])]
     values = []
@@ -2048,7 +2086,7 @@ def _aten_values(inputs, spec):
                     for a in args[-2:]]
             args = args[:-2] + mats
         values.append(fn(*args, **kwargs))
-    return [values[i] for i in spec["aten_outputs"]]
+    return values
 
 
 #===----------------------------------------------------------------------===#

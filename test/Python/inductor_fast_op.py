@@ -209,3 +209,38 @@ with torch.no_grad():
 print(f"== refused launch: right {torch.allclose(again[0], expected, atol=1e-4)}"
       f", forgotten {fast_op.count() == held - 1}, python launches "
       f"{counts['python']}")
+
+# The measured choice times the op as the model will call it: through the
+# C++ kernel, registered for the timing and forgotten again if sol loses
+# (here the timer is a stand-in that runs each side once and reports the
+# given times).
+times = [1.0, 2.0]
+
+
+def one_pass(fns, graphs, reps=20, rotation=1):
+    for fn in fns:
+        for i in range(rotation):
+            fn(i)
+    return list(times)
+
+
+real = (inductor.rotation, inductor._gpu_us_each)
+inductor.rotation = lambda inputs: [inputs]
+inductor._gpu_us_each = one_pass
+spec = inductor._parse_spec(text)
+with torch.no_grad():
+    inputs = operands(torch.randn(6, 24))
+    for sol_us in (1.0, 3.0):   # sol wins, then loses
+        times[0] = sol_us
+        counts.update({"python": 0, "c++": 0, "tensors": 0})
+        held = fast_op.count()
+        inductor.choices.pop((text, 6), None)
+        inductor.choose(inputs, [[6, 24]], spec, text, 6, bar="cublas")
+        # CHECK: == choice, sol 1.0 us: sol, timed in C++ True (python launches 0), held +1
+        # CHECK: == choice, sol 3.0 us: aten, timed in C++ True (python launches 0), held +0
+        print(f"== choice, sol {sol_us} us: {inductor.choices[(text, 6)]}, "
+              f"timed in C++ {counts['c++'] == 3} (python launches "
+              f"{counts['python']}), held +{fast_op.count() - held}")
+        if sol_us == 1.0:
+            fast_op.forget(inductor._fast_key((text[:32], 6, 24)))
+inductor.rotation, inductor._gpu_us_each = real

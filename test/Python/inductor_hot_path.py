@@ -318,6 +318,29 @@ torch.mul, torch.mm = real_mul, real_mm
 print(f"== bar epilogue pass: without {without} elementwise calls, with "
       f"{with_one}, both matmuls {calls['mm'] // 3} each; two parts' passes "
       f"{calls['mul'] - without - with_one}")
+torch.mul, torch.mm = counting_mul, counting_mm
+with torch.no_grad():
+    # SwiGLU's gathered region: the down projection reads the pair's
+    # product, computed once from the ATen program when the bar resolves
+    # its operands; a timed call is its three matmuls and the pair's pass.
+    swiglu = next(t for t, _ in inductor._runners if "cpu_pointers" in t and
+                  inductor._parse_spec(t)["roles"][:3] == ["a", "b", "b"]
+                  and "tensor<40x24xf32>" in t)
+    bar = inductor._cublas_matmuls(inductor._parse_spec(swiglu))
+    x = torch.randn(5, 24)
+    weights = iter([torch.randn(40, 24), torch.randn(40, 24),
+                    torch.randn(24, 40)])
+    operands = [x if role in ("a", "rows") else next(weights)
+                for role in inductor._parse_spec(swiglu)["roles"]]
+    bar(operands)   # resolves
+    calls.update(mul=0, mm=0)
+    bar(operands)
+    gathered = dict(calls)
+    calls.update(mul=0, mm=0)
+torch.mul, torch.mm = real_mul, real_mm
+# CHECK: == gathered bar: 3 matmuls, 1 elementwise pass
+print(f"== gathered bar: {gathered['mm']} matmuls, {gathered['mul']} "
+      "elementwise pass")
 
 # The two sides of a choice are heated together and then timed in
 # alternating windows (bench/NOTES.md section 22: whichever side is timed
