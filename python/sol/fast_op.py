@@ -61,11 +61,15 @@ def _compile(target):
     for standard in _STANDARDS:
         command = [compiler, f"-std={standard}", *flags, str(SOURCE), "-o",
                    str(target), *libs]
-        done = subprocess.run(command, capture_output=True, text=True)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True)
+        except OSError as error:   # no such compiler
+            errors.append(str(error))
+            break
         if done.returncode == 0:
             return
-        errors.append(done.stderr.strip().splitlines()[-1:] or ["?"])
-    raise RuntimeError(f"{compiler} failed: {errors}")
+        errors.append((done.stderr.strip().splitlines() or ["?"])[-1])
+    raise RuntimeError(f"{compiler} failed: {'; '.join(errors)}")
 
 
 def _build():
