@@ -12,6 +12,8 @@
 
 import ctypes
 import logging
+import os
+import sys
 
 import torch
 import torch._dynamo
@@ -22,6 +24,9 @@ import sol.inductor as inductor
 import sol.torch_backend  # noqa: F401  (registers backend="sol")
 from sol.reference import _reference_raw
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from pointer_launch import SwiGLU, evaluate  # noqa: E402
+
 logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
 logging.getLogger("torch").setLevel(logging.ERROR)
 torch.manual_seed(0)
@@ -29,28 +34,12 @@ torch.manual_seed(0)
 # CHECK: installed for: ['CPU']
 print("installed for:", sorted(inductor._FAST_KEYS))
 
-_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 counts = {"python": 0, "c++": 0, "tensors": 0}
 fail_next = [False]
 
 
-def _wrap(address, shape, dtype):
-    count = 1
-    for d in shape:
-        count *= d
-    size = count * torch.empty((), dtype=dtype).element_size()
-    buffer = (ctypes.c_char * size).from_address(address)
-    return torch.frombuffer(buffer, dtype=dtype, count=count).view(shape)
 
 
-def evaluate(kernel, pointers, m):
-    specs = kernel.manifest["args"]
-    assert len(pointers) == len(specs), (len(pointers), len(specs))
-    tensors = [_wrap(pointers[i], [m if d == -1 else d
-                                   for d in spec["shape"]],
-                     _DTYPES[spec["dtype"]])
-               for i, spec in enumerate(specs)]
-    _reference_raw(kernel, tensors)
 
 
 def tensor_launcher(kernel, tensors):
@@ -105,15 +94,6 @@ tensor_launcher.raw_bind = raw_bind
 inductor.launchers["cpu_raw"] = tensor_launcher
 
 
-class SwiGLU(torch.nn.Module):
-    def __init__(self, d=24, f=40):
-        super().__init__()
-        self.gate = torch.nn.Linear(d, f, bias=False)
-        self.up = torch.nn.Linear(d, f, bias=False)
-        self.down = torch.nn.Linear(f, d, bias=False)
-
-    def forward(self, x):
-        return x + self.down(F.silu(self.gate(x)) * self.up(x))
 
 
 class QKV(torch.nn.Module):

@@ -11,8 +11,9 @@
 # REQUIRES: torch
 # RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
 
-import ctypes
 import logging
+import os
+import sys
 
 import torch
 import torch._dynamo
@@ -22,21 +23,16 @@ import sol.inductor as inductor
 import sol.torch_backend  # noqa: F401  (registers backend="sol")
 from sol.reference import _reference_raw
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from pointer_launch import SwiGLU, evaluate  # noqa: E402
+
 logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
 logging.getLogger("torch").setLevel(logging.ERROR)
 torch.manual_seed(0)
 
-_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 counts = {"pointers": 0, "tensors": 0}
 
 
-def _wrap(address, shape, dtype):
-    count = 1
-    for d in shape:
-        count *= d
-    size = count * torch.empty((), dtype=dtype).element_size()
-    buffer = (ctypes.c_char * size).from_address(address)
-    return torch.frombuffer(buffer, dtype=dtype, count=count).view(shape)
 
 
 def tensor_launcher(kernel, tensors):
@@ -47,13 +43,7 @@ def tensor_launcher(kernel, tensors):
 def bind(kernel, device):
     def launch(pointers, m):
         counts["pointers"] += 1
-        specs = kernel.manifest["args"]
-        assert len(pointers) == len(specs), (len(pointers), len(specs))
-        tensors = [_wrap(pointers[i], [m if d == -1 else d
-                                       for d in spec["shape"]],
-                         _DTYPES[spec["dtype"]])
-                   for i, spec in enumerate(specs)]
-        _reference_raw(kernel, tensors)
+        evaluate(kernel, pointers, m)
     return launch
 
 
@@ -62,15 +52,6 @@ inductor.launchers["cpu_pointers"] = tensor_launcher
 OPTIONS = {"launcher_name": "cpu_pointers"}
 
 
-class SwiGLU(torch.nn.Module):
-    def __init__(self, d=24, f=40):
-        super().__init__()
-        self.gate = torch.nn.Linear(d, f, bias=False)
-        self.up = torch.nn.Linear(d, f, bias=False)
-        self.down = torch.nn.Linear(f, d, bias=False)
-
-    def forward(self, x):
-        return x + self.down(F.silu(self.gate(x)) * self.up(x))
 
 
 class TwoOutputs(torch.nn.Module):
