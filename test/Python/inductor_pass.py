@@ -6,7 +6,9 @@
 # RUN: rm -rf %t && SOL_CACHE_DIR=%t %sol_python -u %s 2>&1 | FileCheck %s
 
 import logging
+import os
 import re
+import sys
 
 import torch
 import torch._dynamo
@@ -14,6 +16,9 @@ import torch.nn.functional as F
 
 import sol.inductor as inductor
 import sol.torch_backend  # noqa: F401  (registers backend="sol")
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+import pointer_launch  # noqa: E402
 
 logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
 logging.getLogger("torch").setLevel(logging.ERROR)
@@ -48,15 +53,9 @@ def run(name, model, *inputs, dynamic=False, options=None, check=True):
 # CHECK-LABEL: == swiglu_residual_not_gathered: matches eager: True
 # CHECK:       region 0: sol: mm, {{.*}}mm_1, {{.*}}mul
 # CHECK:       region 1: sol: mm_2, {{.*}}add
-class SwiGLU(torch.nn.Module):
+class SwiGLU(pointer_launch.SwiGLU):
     def __init__(self, d=64, f=96):
-        super().__init__()
-        self.gate = torch.nn.Linear(d, f, bias=False)
-        self.up = torch.nn.Linear(d, f, bias=False)
-        self.down = torch.nn.Linear(f, d, bias=False)
-
-    def forward(self, x):
-        return x + self.down(F.silu(self.gate(x)) * self.up(x))
+        super().__init__(d, f)
 
 
 run("swiglu_residual", SwiGLU(), torch.randn(2, 5, 64))
