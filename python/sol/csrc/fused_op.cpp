@@ -107,50 +107,60 @@ void *currentStream(const c10::Device &device) {
       .native_handle();
 }
 
-/// Runs the resolved call for the op's arguments on `stack`, replacing them
-/// with its outputs; false (the stack untouched) where there is none or it
-/// cannot serve these inputs.
-bool runResolved(torch::jit::Stack &stack) {
+void forget(const std::string &key) {
+  std::unique_lock lock(callsMutex);
+  calls.erase(key);
+}
+
+/// The resolved call for the op's arguments on `stack` (and its key), or
+/// null.
+std::shared_ptr<const Call> findCall(const torch::jit::Stack &stack,
+                                     std::string &key) {
   size_t base = stack.size() - 3;
   if (!stack[base + 2].isString())
-    return false;
+    return nullptr;
   std::string_view spec = stack[base + 2].toStringView();
   if (spec.size() < kDigestChars)
-    return false;
-  std::string key = keyOf(spec, concreteDims(stack[base + 1]));
-  std::shared_ptr<const Call> call;
-  {
-    std::shared_lock lock(callsMutex);
-    auto found = calls.find(key);
-    if (found == calls.end())
-      return false;
-    call = found->second;
-  }
+    return nullptr;
+  key = keyOf(spec, concreteDims(stack[base + 1]));
+  std::shared_lock lock(callsMutex);
+  auto found = calls.find(key);
+  return found == calls.end() ? nullptr : found->second;
+}
+
+enum class Outcome { kServed, kDeclined, kFailed };
+
+/// Runs `call` on the op's arguments on `stack`, replacing them with its
+/// outputs (kServed); kDeclined (the stack untouched) where these inputs are
+/// not the call's (another device, a non-contiguous one); kFailed where a
+/// launch was refused.
+Outcome runCall(const Call &call, torch::jit::Stack &stack) {
+  size_t base = stack.size() - 3;
   c10::List<at::Tensor> inputs = stack[base].toTensorList();
   std::vector<void *> inputPointers;
   inputPointers.reserve(inputs.size());
   for (const at::Tensor &input : inputs) {
-    if (input.device() != call->device || !input.is_contiguous())
-      return false;
+    if (input.device() != call.device || !input.is_contiguous())
+      return Outcome::kDeclined;
     inputPointers.push_back(input.data_ptr());
   }
-  at::TensorOptions options = at::TensorOptions().device(call->device);
+  at::TensorOptions options = at::TensorOptions().device(call.device);
   std::vector<at::Tensor> outputs;
-  outputs.reserve(call->outputs.size());
-  for (const Output &output : call->outputs)
+  outputs.reserve(call.outputs.size());
+  for (const Output &output : call.outputs)
     outputs.push_back(at::empty_strided(output.shape, output.strides,
                                         options.dtype(output.dtype)));
   // Held until every launch is issued: the caching allocator reuses it only
   // in stream order, after the kernels that read it.
   at::Tensor workspace;
   char *workspaceBase = nullptr;
-  if (call->workspace > 0) {
-    workspace = at::empty({call->workspace}, options.dtype(at::kByte));
+  if (call.workspace > 0) {
+    workspace = at::empty({call.workspace}, options.dtype(at::kByte));
     workspaceBase = static_cast<char *>(workspace.data_ptr());
   }
-  void *stream = currentStream(call->device);
+  void *stream = currentStream(call.device);
   std::vector<void *> pointers;
-  for (const Step &step : call->steps) {
+  for (const Step &step : call.steps) {
     pointers.clear();
     for (const Pointer &p : step.plan) {
       switch (p.kind) {
@@ -168,36 +178,41 @@ bool runResolved(torch::jit::Stack &stack) {
     char *error = nullptr;
     int status = step.dynamic ? reinterpret_cast<LaunchDim>(step.entry)(
                                     step.kernel, pointers.data(),
-                                    pointers.size(), call->m, stream, &error)
+                                    pointers.size(), call.m, stream, &error)
                               : reinterpret_cast<LaunchStatic>(step.entry)(
                                     step.kernel, pointers.data(),
                                     pointers.size(), stream, &error);
     if (status != 0) {
-      // Python launches again, sees the error and records the failure.
       if (error && freeString)
         freeString(error);
-      std::unique_lock lock(callsMutex);
-      calls.erase(key);
-      return false;
+      return Outcome::kFailed;
     }
   }
   c10::List<at::Tensor> results(outputs);
   torch::jit::drop(stack, 3);
   torch::jit::push(stack, std::move(results));
-  return true;
+  return Outcome::kServed;
 }
 
 void fusedBoxed(const c10::OperatorHandle &, torch::jit::Stack *stack) {
-  // An exception here (an allocation that fails) is Python's to handle as
-  // it handles its own: it records the failure and runs the ATen fallback.
-  bool served = false;
-  try {
-    served = runResolved(*stack);
-  } catch (const std::exception &) {
-    served = false;
+  std::string key;
+  if (std::shared_ptr<const Call> call = findCall(*stack, key)) {
+    Outcome outcome = Outcome::kFailed;
+    try {
+      outcome = runCall(*call, *stack);
+    } catch (const std::exception &error) {
+      // An allocation that fails, a stream this torch cannot name: Python
+      // serves the call from then on, as where the kernel is absent.
+      TORCH_WARN_ONCE("sol::fused's C++ kernel hands a call to Python: ",
+                      error.what());
+    }
+    if (outcome == Outcome::kServed)
+      return;
+    // Refused or failed: Python launches again, sees any error and records
+    // the failure (its fallback from then on).
+    if (outcome == Outcome::kFailed)
+      forget(key);
   }
-  if (served)
-    return;
   static const c10::OperatorHandle python =
       c10::Dispatcher::singleton().findSchemaOrThrow("sol::fused_py", "");
   python.callBoxed(stack);
@@ -258,10 +273,7 @@ void fastRegister(std::string key, int64_t deviceType, int64_t deviceIndex,
   calls[key] = std::move(call);
 }
 
-void fastForget(std::string key) {
-  std::unique_lock lock(callsMutex);
-  calls.erase(key);
-}
+void fastForget(std::string key) { forget(key); }
 
 int64_t fastScalarType(const at::Tensor &tensor) {
   return static_cast<int64_t>(tensor.scalar_type());
