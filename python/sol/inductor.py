@@ -541,6 +541,18 @@ class Region:
         # own (`_epilogue_feeds_a_matmul`): the trace-time bar prices that
         # pass part by part.
         self.parts = []
+        # Those regions themselves, as they were before gathering: where
+        # the gathered call loses the trace-time choice, each is tried alone
+        # (`rewrite`), so one losing part does not take its winners with it.
+        self.pieces = []
+
+    def alone(self):
+        """A copy of this region as it stands: a piece (`pieces`)."""
+        piece = Region(roots=list(self.roots), m=self.m)
+        for node in self.members:
+            piece.add(node)
+        piece.parts = list(self.parts)
+        return piece
 
 
 class _Topo:
@@ -825,6 +837,7 @@ class _Grower:
         for region in self.regions:
             region.parts = [(list(region.roots), _epilogue_feeds_a_matmul(
                 region, _outputs_of(region)))]
+            region.pieces = [region.alone()]
         changed = True
         while changed:
             changed = False
@@ -844,6 +857,7 @@ class _Grower:
                         continue
                     self.merge(region, other)
                     region.parts.extend(other.parts)
+                    region.pieces.extend(other.pieces)
                     changed = True
                 if changed:
                     break
@@ -2580,6 +2594,33 @@ class SolPostGradPass:
             history.append(GraphReport([], {"<graph>": f"{error}"}))
 
 
+def _place_region(graph, region, options, resolver, report):
+    """Replaces `region` with a sol::fused call, or leaves it to Inductor
+    with the reason in `report`; where sol compiled it and lost the
+    measured choice, raises that `_MeasuredLoss` again once it is reported,
+    so the caller may try the region's pieces."""
+    flops = sum(_matmul_flops(r) for r in region.roots)
+    entry = RegionReport([r.name for r in region.roots],
+                         [n.name for n in region.members], flops, "pending")
+    report.regions.append(entry)
+    loss = None
+    try:
+        _replace_region(graph, region, options, resolver, entry)
+    except _LeftToInductor as why:
+        entry.status = f"inductor: {why}"
+        loss = why if isinstance(why, _MeasuredLoss) else None
+    except Exception as error:
+        entry.status = f"inductor: {type(error).__name__}: {error}"
+        log.info("sol region %s stays with Inductor: %s", entry.nodes, error)
+    else:
+        report.sol_flops += flops
+        return
+    for r in region.roots:
+        report.inductor[r.name] = entry.status
+    if loss is not None:
+        raise loss
+
+
 def _outputs_of(region):
     return [n for n in region.members
             if any(not region.contains(u) for u in n.users)]
@@ -2608,26 +2649,25 @@ def rewrite(graph, options):
     report = GraphReport([], inductor, matmul_flops=sum(flops.values()))
     resolver = _SymbolResolver(graph)
     for region in grower.regions:
-        names = [n.name for n in region.members]
-        region_flops = sum(flops.get(r, 0) for r in region.roots)
-        entry = RegionReport([r.name for r in region.roots], names,
-                             region_flops, "pending")
-        report.regions.append(entry)
         dynamic |= not isinstance(region.m, int)
         try:
-            _replace_region(graph, region, options, resolver, entry)
-        except _LeftToInductor as why:
-            entry.status = f"inductor: {why}"
-            for r in region.roots:
-                inductor[r.name] = entry.status
-            continue
-        except Exception as error:
-            entry.status = f"inductor: {type(error).__name__}: {error}"
-            for r in region.roots:
-                inductor[r.name] = entry.status
-            log.info("sol region %s stays with Inductor: %s", names, error)
-            continue
-        report.sol_flops += region_flops
+            _place_region(graph, region, options, resolver, report)
+        except _MeasuredLoss:
+            # A gathered call that loses the measured choice may hold parts
+            # that win alone: each is measured against its own bar (its
+            # matmuls and, where Inductor would run one, its epilogue pass)
+            # and kept or left on its own. The winners stay separate calls.
+            if len(region.pieces) < 2:
+                continue
+            report.regions[-1].status += \
+                f"; its {len(region.pieces)} parts were tried alone"
+            for piece in region.pieces:
+                for r in piece.roots:
+                    report.inductor.pop(r.name, None)
+                try:
+                    _place_region(graph, piece, options, resolver, report)
+                except _MeasuredLoss:
+                    pass
     report.dynamic = dynamic
     stable_topological_sort(graph)
     graph.eliminate_dead_code()
@@ -2759,7 +2799,7 @@ def _replace_region(graph, region, options, resolver, entry):
     if record["measure"]:
         verdict = _measure_at_trace(record, text, spec.inputs, outputs, m)
         if verdict:
-            raise _LeftToInductor(verdict)
+            raise _MeasuredLoss(verdict)
     _insert_fused(graph, region, outputs, spec, text, resolver)
     entry.status = "sol"
 
@@ -2862,7 +2902,11 @@ def _plan_text(plan):
 
 
 class _LeftToInductor(Exception):
-    """A region that sol compiles but does not win."""
+    """A region that stays with Inductor, with the reason."""
+
+
+class _MeasuredLoss(_LeftToInductor):
+    """A region sol compiles but loses the trace-time measured choice."""
 
 
 def _measure_at_trace(record, text, inputs, outputs, m):

@@ -229,6 +229,41 @@ def cross_read():
 cross_read()
 
 
+# A gathered call that loses the trace-time choice may hold parts that win
+# alone: each is then measured on its own. The GPU's path on the CPU: the
+# measurement switched on and a stand-in timer with scripted verdicts (after
+# running both sides once): the gathered SwiGLU call loses, its sibling
+# pair then wins alone and its down projection loses alone, so the pair is
+# sol's and down Inductor's, each with its reason.
+# CHECK-LABEL: == gathered_loser_split: matches eager: True
+# CHECK:       sol ran {{[0-9.]+}}% of this graph's matmul FLOPs
+# CHECK:       region 0: inductor: measured: sol 2.0 us, cuBLAS's matmuls and the epilogue pass 1.0 us; its 2 parts were tried alone: mm, {{.*}}mm_2, {{.*}}add
+# CHECK:       region 1: sol: mm, {{.*}}mm_1, {{.*}}mul, view_4 (
+# CHECK:       region 2: inductor: measured: sol 2.0 us, cuBLAS's matmuls alone 1.0 us: mm_2, {{.*}}add
+# CHECK-NOT:   region 3:
+# CHECK:       inductor mm_2: inductor: measured: sol 2.0 us
+# CHECK-NOT:   inductor mm
+# CHECK:       == gathered_loser_split: timed 3 regions
+verdicts = []
+
+
+def scripted(fns, graphs, **_):
+    for fn in fns:
+        fn(0)
+    return [1.0, 2.0] if verdicts.pop(0) == "sol" else [2.0, 1.0]
+
+
+real_measures, real_timer = inductor._measures_at_trace, \
+    inductor._gpu_us_each
+inductor._measures_at_trace = lambda inputs: True
+inductor._gpu_us_each = scripted
+verdicts[:] = ["cublas", "sol", "cublas"]
+run("gathered_loser_split", SwiGLU(), torch.randn(2, 5, 64))
+inductor._measures_at_trace, inductor._gpu_us_each = real_measures, \
+    real_timer
+print(f"== gathered_loser_split: timed {3 - len(verdicts)} regions")
+
+
 # A biased linear (addmm) with GELU-tanh (decomposed by then), and a [K, N] weight (GPT-2's Conv1D:
 # no transpose): both are sol regions.
 # CHECK-LABEL: == addmm_gelu_and_kn_weight: matches eager: True
