@@ -60,6 +60,14 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     stored result is `acc * scale_a * scale_b / scale_out`, rounded to
     nearest even and saturated as sol.cast does. A missing scale is 1.
 
+    **Block-wise scales** (DeepSeek-V3's and Qwen3-FP8's checkpoints):
+    `scale_b` of shape `[ceil(N/128), ceil(K/128)]`, one per 128 x 128 block
+    of B, and `scale_a` of A's shape with K replaced by `ceil(K/128)`, one
+    per token and 128-deep group of K. They scale each K block's partial
+    sum: `acc = sum_kb scale_a[m, kb] * scale_b[n/128, kb] * sum_{k in kb}
+    A[m, k] B[n, k]`. Either may be block-wise with the other per tensor,
+    token or channel (which then scales `acc` as above).
+
     ```mlir
     %y = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<f32>)
         scale_b(%sw : tensor<2560xf32>)
@@ -98,6 +106,19 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     bool hasFp8Weight() { return isFp8(getRhs().getType().getElementType()); }
     /// Whether any of scale_a, scale_b, scale_out is present.
     bool hasScales() { return getScaleA() || getScaleB() || getScaleOut(); }
+
+    /// The side of a block-wise scale's blocks along K (and N for B's):
+    /// DeepSeek-V3's and Qwen3-FP8's `weight_block_size` [128, 128], and one
+    /// fp8 wgmma K tile (128 one-byte elements).
+    static constexpr int64_t kScaleBlock = 128;
+    /// Whether `scale` (this matmul's scale_a or scale_b) is block-wise: it
+    /// scales each K block's partial sum, not the accumulator (a scale_a
+    /// of one group, K <= 128, is the per-token scale it equals).
+    bool isBlockScale(::mlir::Value scale);
+    /// Whether scale_a or scale_b is block-wise.
+    bool hasBlockScales() {
+      return isBlockScale(getScaleA()) || isBlockScale(getScaleB());
+    }
 
     /// The start of every refusal of an fp8 use by code generation: the
     /// wgmma_tma path reads fp8 matmul operands; the other paths, fp8

@@ -154,12 +154,24 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
   for (Operation *op : ops) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       // An fp8 matmul's scales multiply the f32 accumulator once per output
-      // element each: the sol.mul each one stands for (docs/fp8.md).
-      int64_t numScales = (matmul.getScaleA() ? 1 : 0) +
-                          (matmul.getScaleB() ? 1 : 0) +
-                          (matmul.getScaleOut() ? 1 : 0);
-      ewFlops += CheckedCount(numScales) *
-                 countElements(tensorOf(matmul.getResult()).getShape());
+      // element each: the sol.mul each one stands for (docs/fp8.md). A
+      // block-wise scale multiplies each K block's partial sum instead, and
+      // the scaled partials are summed: per output element and K block, one
+      // multiply per block-wise scale and one add.
+      int64_t numScales = 0, numBlockScales = 0;
+      for (Value scale :
+           {matmul.getScaleA(), matmul.getScaleB(), matmul.getScaleOut()})
+        if (scale)
+          ++(matmul.isBlockScale(scale) ? numBlockScales : numScales);
+      CheckedCount outputs =
+          countElements(tensorOf(matmul.getResult()).getShape());
+      ewFlops += CheckedCount(numScales) * outputs;
+      if (numBlockScales) {
+        int64_t kBlocks = llvm::divideCeil(
+            tensorOf(matmul.getLhs()).getShape().back(),
+            MatmulOp::kScaleBlock);
+        ewFlops += CheckedCount(numBlockScales + 1) * kBlocks * outputs;
+      }
       // A sibling of the matmul counted runs as the other half of one matmul
       // of twice the width: A is read once for both.
       MatmulShape &shape = work.matmul;

@@ -455,6 +455,22 @@ bool MatmulOp::isFp8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
+bool MatmulOp::isBlockScale(Value scale) {
+  if (!scale || (scale != getScaleA() && scale != getScaleB()))
+    return false;
+  auto type = cast<RankedTensorType>(scale.getType());
+  if (scale == getScaleB())
+    return type.getRank() == 2;
+  return type.getRank() >= 2 && type.getShape().back() != 1;
+}
+
+/// Blocks of `kScaleBlock` along a dim of `size` (a dynamic size stays so).
+static int64_t scaleBlocks(int64_t size) {
+  return ShapedType::isDynamic(size)
+             ? size
+             : llvm::divideCeil(size, MatmulOp::kScaleBlock);
+}
+
 /// A per-tensor scale: one value, `[]` or `[1]`.
 static bool isPerTensorScale(RankedTensorType scale) {
   return scale.getRank() == 0 ||
@@ -465,7 +481,7 @@ static bool isPerTensorScale(RankedTensorType scale) {
 /// per token of A (A's shape with K replaced by 1) or per output channel of
 /// B (`[N]`), and `scale_out` only for an fp8 result. A non-fp8 matmul takes
 /// none: its operands are the values.
-static LogicalResult verifyScales(MatmulOp op, int64_t n) {
+static LogicalResult verifyScales(MatmulOp op, int64_t n, int64_t k) {
   RankedTensorType lhs = op.getLhs().getType();
   Type elementType = lhs.getElementType();
   Type resultElementType = op.getResult().getType().getElementType();
@@ -504,20 +520,32 @@ static LogicalResult verifyScales(MatmulOp op, int64_t n) {
     auto type = cast<RankedTensorType>(scaleA.getType());
     SmallVector<int64_t> perToken(lhs.getShape());
     perToken.back() = 1;
-    if (!isPerTensorScale(type) && type.getShape() != ArrayRef(perToken))
+    SmallVector<int64_t> perGroup(lhs.getShape());
+    perGroup.back() = scaleBlocks(k);
+    if (!isPerTensorScale(type) && type.getShape() != ArrayRef(perToken) &&
+        type.getShape() != ArrayRef(perGroup))
       return op.emitOpError("scale_a has shape ")
              << shapeString(type.getShape())
              << " but must be [] or [1] (per tensor) or "
              << shapeString(perToken)
-             << " (per token: lhs's shape with K replaced by 1)";
+             << " (per token: lhs's shape with K replaced by 1) or "
+             << shapeString(perGroup) << " (per token and "
+             << MatmulOp::kScaleBlock << "-deep group of K: K replaced by "
+             << "ceil(K/" << MatmulOp::kScaleBlock << "))";
   }
   if (Value scaleB = op.getScaleB()) {
     auto type = cast<RankedTensorType>(scaleB.getType());
-    if (!isPerTensorScale(type) && type.getShape() != ArrayRef<int64_t>{n})
+    SmallVector<int64_t> perBlock = {scaleBlocks(n), scaleBlocks(k)};
+    if (!isPerTensorScale(type) && type.getShape() != ArrayRef<int64_t>{n} &&
+        type.getShape() != ArrayRef(perBlock))
       return op.emitOpError("scale_b has shape ")
              << shapeString(type.getShape())
              << " but must be [] or [1] (per tensor) or [" << n
-             << "] (per output channel: [N])";
+             << "] (per output channel: [N]) or " << shapeString(perBlock)
+             << " (per " << MatmulOp::kScaleBlock << " x "
+             << MatmulOp::kScaleBlock << " block of B: [ceil(N/"
+             << MatmulOp::kScaleBlock << "), ceil(K/" << MatmulOp::kScaleBlock
+             << ")])";
   }
   if (Value scaleOut = op.getScaleOut()) {
     auto type = cast<RankedTensorType>(scaleOut.getType());
@@ -663,7 +691,7 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("result shape ")
            << shapeString(actual) << " must be " << shapeString(expected)
            << " ([..., M, N])";
-  return verifyScales(*this, n);
+  return verifyScales(*this, n, k);
 }
 
 //===----------------------------------------------------------------------===//

@@ -176,3 +176,21 @@ func.func @scale_inner_dynamic(%x: tensor<16x32xf8E4M3FN>, %w: tensor<8x32xf8E4M
   %0 = sol.matmul %x, %w transpose_b scale_a(%s : tensor<16x?xf32>) : tensor<16x32xf8E4M3FN>, tensor<8x32xf8E4M3FN> -> tensor<16x8xf16>
   return
 }
+
+// -----
+
+// B's blocks are [ceil(N/128), ceil(K/128)]: 200 x 300 has 2 x 3, not 2 x 2.
+func.func @scale_b_blocks_wrong_k(%x: tensor<16x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>, %s: tensor<2x2xf32>) {
+  // expected-error @+1 {{'sol.matmul' op scale_b has shape [2, 2] but must be [] or [1] (per tensor) or [200] (per output channel: [N]) or [2, 3] (per 128 x 128 block of B: [ceil(N/128), ceil(K/128)])}}
+  %0 = sol.matmul %x, %w transpose_b scale_b(%s : tensor<2x2xf32>) : tensor<16x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<16x200xf16>
+  return
+}
+
+// -----
+
+// A's groups are [M, ceil(K/128)].
+func.func @scale_a_groups_wrong_count(%x: tensor<16x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>, %s: tensor<16x2xf32>) {
+  // expected-error @+1 {{'sol.matmul' op scale_a has shape [16, 2] but must be [] or [1] (per tensor) or [16, 1] (per token: lhs's shape with K replaced by 1) or [16, 3] (per token and 128-deep group of K: K replaced by ceil(K/128))}}
+  %0 = sol.matmul %x, %w transpose_b scale_a(%s : tensor<16x2xf32>) : tensor<16x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<16x200xf16>
+  return
+}

@@ -133,3 +133,21 @@ func.func @canonical_casts(%q: tensor<4x16xf8E5M2>) -> (tensor<f8E4M3FN>, tensor
   %n = sol.cast %w : tensor<4x16xf32> to tensor<4x16xf8E5M2>
   return %s, %n : tensor<f8E4M3FN>, tensor<4x16xf8E5M2>
 }
+
+// -----
+
+// Block-wise scales (DeepSeek-V3's checkpoints): A per token and 128-deep
+// group of K ([M, ceil(K/128)]), B per 128 x 128 block ([ceil(N/128),
+// ceil(K/128)]); K and N not multiples of 128; a dynamic M's groups follow it.
+// CHECK-LABEL: func.func @block_wise
+// CHECK: sol.matmul %{{.*}}, %{{.*}} transpose_b scale_a(%{{.*}} : tensor<7x3xf32>) scale_b(%{{.*}} : tensor<2x3xf32>) : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xbf16>
+// CHECK: sol.matmul %{{.*}}, %{{.*}} transpose_b scale_a(%{{.*}} : tensor<?x3xf32>) scale_b(%{{.*}} : tensor<2x3xf32>) : tensor<?x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<?x200xbf16>
+func.func @block_wise(%x: tensor<7x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>,
+                      %sx: tensor<7x3xf32>, %sw: tensor<2x3xf32>,
+                      %xd: tensor<?x300xf8E4M3FN>, %sxd: tensor<?x3xf32>) -> (tensor<7x200xbf16>, tensor<?x200xbf16>) {
+  %y = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<7x3xf32>) scale_b(%sw : tensor<2x3xf32>)
+      : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xbf16>
+  %z = sol.matmul %xd, %w transpose_b scale_a(%sxd : tensor<?x3xf32>) scale_b(%sw : tensor<2x3xf32>)
+      : tensor<?x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<?x200xbf16>
+  return %y, %z : tensor<7x200xbf16>, tensor<?x200xbf16>
+}

@@ -31,4 +31,27 @@ module attributes {sol.target = #seed} {
         : tensor<33x80xf8E4M3FN>, tensor<64x80xf8E4M3FN> -> tensor<33x64xf8E4M3FN>
     return %y : tensor<33x64xf8E4M3FN>
   }
+
+  // Block-wise scales scale each K block's partial sum: per output element
+  // and K block (ceil(300/128) = 3), a multiply per block-wise scale and an
+  // add: (2 + 1) * 3 * 7 * 200 = 12600; 2 * 7 * 200 * 300 on the tensor cores.
+  // CHECK-LABEL: func.func @block_wise_scales
+  // CHECK: sol.cost = #sol.cost<bound = {{[a-z]+}}, tc_flops = 840000, ew_flops = 12600,
+  func.func @block_wise_scales(%x: tensor<7x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>,
+                               %sx: tensor<7x3xf32>, %sw: tensor<2x3xf32>) -> tensor<7x200xf32> {
+    %y = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<7x3xf32>) scale_b(%sw : tensor<2x3xf32>)
+        : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xf32>
+    return %y : tensor<7x200xf32>
+  }
+
+  // A per-token scale_a against block-wise B: 1 * 7 * 200 for the token
+  // scale, (1 + 1) * 3 * 7 * 200 for B's blocks: 9800.
+  // CHECK-LABEL: func.func @token_and_blocks
+  // CHECK: sol.cost = #sol.cost<bound = {{[a-z]+}}, tc_flops = 840000, ew_flops = 9800,
+  func.func @token_and_blocks(%x: tensor<7x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>,
+                              %sx: tensor<7x1xf32>, %sw: tensor<2x3xf32>) -> tensor<7x200xf32> {
+    %y = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<7x1xf32>) scale_b(%sw : tensor<2x3xf32>)
+        : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xf32>
+    return %y : tensor<7x200xf32>
+  }
 }

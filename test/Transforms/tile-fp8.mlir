@@ -189,3 +189,23 @@ func.func @odd_k(%x: tensor<64x40xf8E4M3FN>, %w: tensor<32x40xf8E4M3FN>) -> tens
   return %0 : tensor<64x32xbf16>
 }
 }
+
+// -----
+
+// Block-wise scales (DeepSeek-V3's 128 x 128 weight blocks) scale each K
+// block's partial sum during accumulation: no GPU path generates that yet,
+// so sol-tile refuses the kernel with the reason (the CPU build computes it:
+// test/Conversion/SolToLinalg/cpu-fp8-block-scales.mlir).
+// PTX: error: sol-tile: cannot plan kernel @block_wise: fp8 is not generated here yet: block-wise scales
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @block_wise(%x: tensor<256x512xf8E4M3FN>, %w: tensor<384x512xf8E4M3FN>, %sx: tensor<256x4xf32>, %sw: tensor<3x4xf32>) -> tensor<256x384xbf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @block_wise: fp8 is not generated here yet: block-wise scales scale each K block's partial sum during accumulation, which no GPU path generates yet}}
+  %0 = sol.kernel @block_wise ins(%x, %w, %sx, %sw : tensor<256x512xf8E4M3FN>, tensor<384x512xf8E4M3FN>, tensor<256x4xf32>, tensor<3x4xf32>) -> tensor<256x384xbf16> {
+  ^bb0(%a: tensor<256x512xf8E4M3FN>, %b: tensor<384x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %sb: tensor<3x4xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<256x4xf32>) scale_b(%sb : tensor<3x4xf32>)
+        : tensor<256x512xf8E4M3FN>, tensor<384x512xf8E4M3FN> -> tensor<256x384xbf16>
+    sol.yield %m : tensor<256x384xbf16>
+  }
+  return %0 : tensor<256x384xbf16>
+}
+}

@@ -217,8 +217,13 @@ private:
 
   /// Fill + contraction: the f32 accumulator of the matmul's result shape.
   /// `dim` sizes a dynamic accumulator (null for a static kernel).
+  /// Block-wise scales (`MatmulOp::isBlockScale`), given as `blockScales`
+  /// (the function's values of the block-wise scale_a and scale_b, null
+  /// where a scale is not block-wise), scale each product by its K block's
+  /// scales: the same sum as scaling each block's partial sum, in one
+  /// contraction whose scale maps index blocks with `floordiv`.
   Value buildContraction(OpBuilder &b, MatmulOp matmul, Value lhs, Value rhs,
-                         Value dim) {
+                         Value dim, ArrayRef<Value> blockScales = {}) {
     Location loc = matmul.getLoc();
     Type f32 = b.getF32Type();
     ArrayRef<int64_t> accShape = shapeOf(matmul.getResult());
@@ -250,7 +255,20 @@ private:
                                 : withBatch(rhsBatched, {k, n});
     AffineMap mapC = withBatch(true, {m, n});
 
-    if (numBatch == 0) {
+    SmallVector<Value> inputs = {lhs, rhs};
+    SmallVector<AffineMap> maps = {mapA, mapB};
+    int64_t block = MatmulOp::kScaleBlock;
+    for (auto [i, scale] : llvm::enumerate(blockScales)) {
+      if (!scale)
+        continue;
+      inputs.push_back(scale);
+      // scale_a: [..., M, ceil(K/128)]; scale_b: [ceil(N/128), ceil(K/128)].
+      maps.push_back(i == 0 ? withBatch(true, {m, k.floorDiv(block)})
+                            : withBatch(false, {n.floorDiv(block),
+                                                k.floorDiv(block)}));
+    }
+    maps.push_back(mapC);
+    if (numBatch == 0 && inputs.size() == 2) {
       auto mm = linalg::MatmulOp::create(b, loc, TypeRange{accType},
                                          ValueRange{lhs, rhs}, ValueRange{acc});
       if (transposeB)
@@ -261,13 +279,14 @@ private:
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
     auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{acc},
-        ArrayRef<AffineMap>{mapA, mapB, mapC}, iterators,
+        b, loc, TypeRange{accType}, inputs, ValueRange{acc}, maps, iterators,
         [](OpBuilder &nb, Location nloc, ValueRange args) {
           Value a = extendToF32(nb, nloc, args[0]);
           Value bv = extendToF32(nb, nloc, args[1]);
           Value prod = arith::MulFOp::create(nb, nloc, a, bv);
-          Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+          for (Value scale : args.drop_front(2).drop_back())
+            prod = arith::MulFOp::create(nb, nloc, prod, scale);
+          Value sum = arith::AddFOp::create(nb, nloc, args.back(), prod);
           linalg::YieldOp::create(nb, nloc, sum);
         });
     return generic.getResult(0);
@@ -310,17 +329,32 @@ private:
           cast<BlockArgument>(matmul.getLhs()).getArgNumber());
       Value rhs = entry.getArgument(
           cast<BlockArgument>(matmul.getRhs()).getArgNumber());
-      Value acc = buildContraction(b, matmul, lhs, rhs, dim);
+      SmallVector<Value, 2> blockScales;
+      for (Value scale : {matmul.getScaleA(), matmul.getScaleB()}) {
+        if (!matmul.isBlockScale(scale)) {
+          blockScales.push_back(Value());
+          continue;
+        }
+        auto arg = dyn_cast<BlockArgument>(scale);
+        if (!arg)
+          return matmul.emitError()
+                 << "a block-wise scale of a kernel's sol.matmul must be a "
+                    "kernel input (it is read per K block, not by the "
+                    "epilogue)";
+        blockScales.push_back(entry.getArgument(arg.getArgNumber()));
+      }
+      Value acc = buildContraction(b, matmul, lhs, rhs, dim, blockScales);
       if (failed(addIn(matmul.getResult(), acc)))
         return failure();
     }
     // An fp8 matmul's scales apply to its accumulator first thing in the
-    // epilogue (docs/fp8.md, "Scales"), so they are epilogue inputs.
+    // epilogue (docs/fp8.md, "Scales"), so they are epilogue inputs; a
+    // block-wise one is the contraction's (above).
     llvm::SmallPtrSet<Value, 4> scales;
     for (MatmulOp matmul : matmuls)
       for (Value scale :
            {matmul.getScaleA(), matmul.getScaleB(), matmul.getScaleOut()})
-        if (scale && isa<BlockArgument>(scale))
+        if (scale && isa<BlockArgument>(scale) && !matmul.isBlockScale(scale))
           scales.insert(scale);
     for (BlockArgument arg : body.getArguments()) {
       bool readByEpilogue = scales.contains(arg) ||
@@ -350,7 +384,7 @@ private:
               // (and read back as f32 by what follows).
               Value &value = scalars[matmul.getResult()];
               for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
-                if (scale)
+                if (scale && !matmul.isBlockScale(scale))
                   value = arith::MulFOp::create(nb, loc, value,
                                                 scalars.lookup(scale));
               if (Value scaleOut = matmul.getScaleOut()) {

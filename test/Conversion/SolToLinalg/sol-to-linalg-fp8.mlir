@@ -88,3 +88,38 @@ func.func @cast(%x: tensor<9x16xbf16>) -> tensor<9x16xf8E5M2> {
   }
   return %0 : tensor<9x16xf8E5M2>
 }
+
+// -----
+
+// Block-wise scales are the contraction's, not the epilogue's: each product
+// is scaled by its K block's scales, indexed with floordiv (A's group
+// [m, k / 128], B's block [n / 128, k / 128]); a per-token scale_a beside
+// block-wise B stays an epilogue input.
+// CHECK-DAG: #[[GROUP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2 floordiv 128)>
+// CHECK-DAG: #[[BLOCK:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 128, d2 floordiv 128)>
+// CHECK-LABEL: func.func @fp8_block_wise(
+//       CHECK:   %[[ACC:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[GROUP]], #[[BLOCK]], #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1, %arg2, %arg3 : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN>, tensor<7x3xf32>, tensor<2x3xf32>)
+//  CHECK-NEXT:   ^bb0(%[[A:.*]]: f8E4M3FN, %[[B:.*]]: f8E4M3FN, %[[SA:.*]]: f32, %[[SB:.*]]: f32, %[[OUT:.*]]: f32):
+//       CHECK:     %[[P:.*]] = arith.mulf
+//  CHECK-NEXT:     %[[PA:.*]] = arith.mulf %[[P]], %[[SA]] : f32
+//  CHECK-NEXT:     %[[PB:.*]] = arith.mulf %[[PA]], %[[SB]] : f32
+//  CHECK-NEXT:     arith.addf %[[OUT]], %[[PB]] : f32
+//       CHECK:   linalg.generic {{.*}} ins(%[[ACC]] : tensor<7x200xf32>)
+// CHECK-LABEL: func.func @fp8_token_and_blocks(
+//       CHECK:   %[[ACC2:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg3 : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN>, tensor<2x3xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%[[ACC2]], %arg2 : tensor<7x200xf32>, tensor<7x1xf32>)
+func.func @block_wise(%x: tensor<7x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>, %sx: tensor<7x3xf32>, %sw: tensor<2x3xf32>, %sxt: tensor<7x1xf32>) -> (tensor<7x200xf32>, tensor<7x200xf32>) {
+  %0 = sol.kernel @fp8_block_wise ins(%x, %w, %sx, %sw : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN>, tensor<7x3xf32>, tensor<2x3xf32>) -> tensor<7x200xf32> {
+  ^bb0(%a: tensor<7x300xf8E4M3FN>, %b: tensor<200x300xf8E4M3FN>, %sa: tensor<7x3xf32>, %sb: tensor<2x3xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<7x3xf32>) scale_b(%sb : tensor<2x3xf32>)
+        : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xf32>
+    sol.yield %m : tensor<7x200xf32>
+  }
+  %1 = sol.kernel @fp8_token_and_blocks ins(%x, %w, %sxt, %sw : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN>, tensor<7x1xf32>, tensor<2x3xf32>) -> tensor<7x200xf32> {
+  ^bb0(%a: tensor<7x300xf8E4M3FN>, %b: tensor<200x300xf8E4M3FN>, %sa: tensor<7x1xf32>, %sb: tensor<2x3xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<7x1xf32>) scale_b(%sb : tensor<2x3xf32>)
+        : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xf32>
+    sol.yield %m : tensor<7x200xf32>
+  }
+  return %0, %1 : tensor<7x200xf32>, tensor<7x200xf32>
+}
