@@ -168,8 +168,7 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
       ewFlops += CheckedCount(numScales) * outputs;
       if (numBlockScales) {
         int64_t kBlocks = llvm::divideCeil(
-            tensorOf(matmul.getLhs()).getShape().back(),
-            MatmulOp::kScaleBlock);
+            tensorOf(matmul.getLhs()).getShape().back(), MatmulOp::kScaleBlock);
         ewFlops += CheckedCount(numBlockScales + 1) * kBlocks * outputs;
       }
       // A sibling of the matmul counted runs as the other half of one matmul

@@ -263,9 +263,9 @@ private:
         continue;
       inputs.push_back(scale);
       // scale_a: [..., M, ceil(K/128)]; scale_b: [ceil(N/128), ceil(K/128)].
-      maps.push_back(i == 0 ? withBatch(true, {m, k.floorDiv(block)})
-                            : withBatch(false, {n.floorDiv(block),
-                                                k.floorDiv(block)}));
+      maps.push_back(
+          i == 0 ? withBatch(true, {m, k.floorDiv(block)})
+                 : withBatch(false, {n.floorDiv(block), k.floorDiv(block)}));
     }
     maps.push_back(mapC);
     if (numBatch == 0 && inputs.size() == 2) {

@@ -1,7 +1,8 @@
 // Calls the kernels of cpu-fp8-block-scales.mlir on random e4m3 codes (no
 // NaN code) and random scales, and compares each f32 result with a float64
 // reference written from the definition of block-wise scales (docs/fp8.md):
-//   out[m][n] = sum_kb sa(m, kb) * sb(n / 128, kb) * sum_{k in kb} A[m][k] B[n][k]
+//   out[m][n] = sum_kb sa(m, kb) * sb(n / 128, kb) * sum_{k in kb} A[m][k]
+//   B[n][k]
 // with its own e4m3fn decoder (bias 7, no infinity). The kernel rounds each
 // product and sum to f32, so the bound is relative to the sum of the terms'
 // magnitudes: K * 2^-22 of it (a few f32 ulps per term, generously).
@@ -15,8 +16,8 @@ enum { BLOCK = 128 };
 
 static double decodeE4m3(uint8_t code) {
   int exponent = (code >> 3) & 15, mantissa = code & 7;
-  double value = exponent == 0 ? ldexp(mantissa, -9)
-                               : ldexp(8 | mantissa, exponent - 10);
+  double value =
+      exponent == 0 ? ldexp(mantissa, -9) : ldexp(8 | mantissa, exponent - 10);
   return (code >> 7) ? -value : value;
 }
 
@@ -78,8 +79,8 @@ static int check(void *library, const char *name, int rows, int n, int k,
       for (int kb = 0; kb < kBlocks; ++kb) {
         double partial = 0.0, partialMagnitude = 0.0;
         for (int kk = kb * BLOCK; kk < k && kk < (kb + 1) * BLOCK; ++kk) {
-          double term = decodeE4m3(a[(long)m * k + kk]) *
-                        decodeE4m3(b[(long)j * k + kk]);
+          double term =
+              decodeE4m3(a[(long)m * k + kk]) * decodeE4m3(b[(long)j * k + kk]);
           partial += term;
           partialMagnitude += fabs(term);
         }
@@ -124,14 +125,13 @@ int main(int argc, char **argv) {
   state = strtoull(argv[2], NULL, 10);
   printf("seed %s\n", argv[2]);
   int failures = 0;
-  failures += check(library, "groups_and_blocks_matmul_0", 7, 200, 300,
-                    PER_GROUP, 0);
-  failures += check(library, "batched_rows_matmul_0", 10, 257, 260,
-                    PER_GROUP, 0);
-  failures += check(library, "token_and_blocks_matmul_0", 33, 64, 200,
-                    PER_TOKEN, 0);
+  failures +=
+      check(library, "groups_and_blocks_matmul_0", 7, 200, 300, PER_GROUP, 0);
+  failures +=
+      check(library, "batched_rows_matmul_0", 10, 257, 260, PER_GROUP, 0);
+  failures +=
+      check(library, "token_and_blocks_matmul_0", 33, 64, 200, PER_TOKEN, 0);
   failures += check(library, "dynamic_m_matmul_0", 5, 200, 136, PER_GROUP, 1);
-  failures += check(library, "dynamic_m_matmul_0", 131, 200, 136, PER_GROUP,
-                    1);
+  failures += check(library, "dynamic_m_matmul_0", 131, 200, 136, PER_GROUP, 1);
   return failures != 0;
 }
