@@ -118,7 +118,7 @@ def main():
                 "compiled_inductor": lambda: ind_fn(x, r),
             }
             if call.single is not None:
-                launch, _, allocs, array_type = call.single
+                launch, array_type = call.single
                 array = array_type(*[t.data_ptr() for t in ins],
                                    out.data_ptr())
                 layers["launch"] = lambda: launch(array, args.m)
