@@ -869,10 +869,20 @@ static bool verifyMatmulScales(FieldReader &reader, const Manifest &manifest,
                          ", not f32");
     Shape perRow(a.begin(), a.end() - 1);
     perRow.push_back(1);
-    bool fits =
-        isPerTensor(value.shape) ||
-        (scale.id == op.scaleA && value.shape == perRow) ||
-        (scale.id == op.scaleB && value.shape == Shape{op.shape.back()});
+    // Block-wise (docs/fp8.md, "Block-wise scales"): A per row and K
+    // group, B per block; a scale_a of one group is per row.
+    auto blocks = [](int64_t size) {
+      return (size + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    };
+    Shape perGroup(a.begin(), a.end() - 1);
+    perGroup.push_back(blocks(a.back()));
+    Shape perBlock = {blocks(op.shape.back()), blocks(a.back())};
+    bool isA = scale.id == op.scaleA, isB = scale.id == op.scaleB;
+    bool groupA = isA && value.shape == perGroup && value.shape != perRow;
+    bool blockB = isB && value.shape == perBlock;
+    bool fits = isPerTensor(value.shape) || (isA && value.shape == perRow) ||
+                (isB && value.shape == Shape{op.shape.back()}) || groupA ||
+                blockB;
     if (!fits)
       return reader.fail(prefix + "has shape " + formatShape(value.shape) +
                          ", not one the matmul's scales take");

@@ -78,6 +78,11 @@ bool isBinaryOp(OpKind kind);
 bool isUnaryOp(OpKind kind); // includes gelu and cast
 const char *getOpName(OpKind kind);
 
+/// The side of a block-wise fp8 scale's blocks (docs/fp8.md, "Block-wise
+/// scales"): the compiler's MatmulOp::kScaleBlock, which the manifest's
+/// scale shapes imply.
+constexpr int64_t kFp8ScaleBlock = 128;
+
 struct ProgramOp {
   OpKind kind = OpKind::Constant;
   std::vector<int> operands;
@@ -88,11 +93,23 @@ struct ProgramOp {
   /// "Scales"), -1 where absent (a scale of 1): scale_a per tensor or per
   /// row of A, scale_b per tensor or per column, scale_out the fp8
   /// result's.
+  /// Block-wise scales (docs/fp8.md, "Block-wise scales"), told by their
+  /// shapes (`isBlockScale`): scale_a one value per row and K group
+  /// ([..., M, ceil(K/kFp8ScaleBlock)]), scale_b one per block of B
+  /// ([ceil(N/kFp8ScaleBlock), ceil(K/kFp8ScaleBlock)]).
   int scaleA = -1, scaleB = -1, scaleOut = -1;
   bool geluTanh = false;    // gelu: tanh approximation instead of erf
   DType dtype = DType::F32;
   Shape shape;
 };
+
+/// Whether `scale` (a matmul's scale_a or scale_b value, already checked
+/// against the shapes the manifest reader takes) is block-wise: it scales
+/// each K block's partial sum. A scale_a of one K group is per row.
+inline bool isBlockScale(const ProgramOp &scale, bool isScaleB) {
+  return isScaleB ? scale.shape.size() == 2
+                  : scale.shape.size() >= 2 && scale.shape.back() != 1;
+}
 
 struct LaunchConfig {
   unsigned grid[3] = {1, 1, 1};

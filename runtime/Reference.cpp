@@ -184,13 +184,17 @@ void ReferenceEvaluator::computeRow(int valueId, int64_t row,
     computeRow(op.operands[0], row, aRow);
     const int64_t bBatch = bShape.size() == 2 ? 0 : row / m;
     std::vector<double> scaleA = {1.0}, scaleB = {1.0}, scaleOut = {1.0};
+    const bool blockA =
+        op.scaleA >= 0 && isBlockScale(manifest.program[op.scaleA], false);
+    const bool blockB =
+        op.scaleB >= 0 && isBlockScale(manifest.program[op.scaleB], true);
     // A per-token scale_a has one row per row of A; a per-tensor scale has
     // one row.
     if (op.scaleA >= 0)
       computeRow(op.scaleA,
                  getNumRows(manifest.program[op.scaleA].shape) == 1 ? 0 : row,
                  scaleA);
-    if (op.scaleB >= 0)
+    if (op.scaleB >= 0 && !blockB)
       computeRow(op.scaleB, 0, scaleB);
     if (op.scaleOut >= 0)
       computeRow(op.scaleOut, 0, scaleOut);
@@ -199,14 +203,34 @@ void ReferenceEvaluator::computeRow(int valueId, int64_t row,
     // (docs/fp8.md, "Scales").
     auto finish = [&]() {
       for (int64_t j = 0; j < n; ++j) {
-        double value =
-            result[j] * scaleA[0] * scaleB[scaleB.size() == 1 ? 0 : j];
+        double value = result[j] * (blockA ? 1.0 : scaleA[0]) *
+                       (blockB ? 1.0 : scaleB[scaleB.size() == 1 ? 0 : j]);
         result[j] = isFp8DType(op.dtype)
                         ? roundToDType(value / scaleOut[0], op.dtype)
                         : value;
       }
     };
-    if (op.transposeB) {
+    if (blockA || blockB) {
+      // Block-wise scales (docs/fp8.md): each K block's exact partial sum
+      // times its blocks' scales (fp8 B is always [N, K]). B's block row is
+      // copied first: a cached row may be evicted by the next lookup.
+      std::vector<double> bScales;
+      for (int64_t j = 0; j < n; ++j) {
+        if (blockB && j % kFp8ScaleBlock == 0)
+          bScales = getCachedRow(op.scaleB, j / kFp8ScaleBlock);
+        const std::vector<double> &bRow =
+            getCachedRow(op.operands[1], bBatch * n + j);
+        double sum = 0;
+        for (int64_t k0 = 0, kb = 0; k0 < k; k0 += kFp8ScaleBlock, ++kb) {
+          double partial = 0;
+          for (int64_t i = k0; i < std::min(k, k0 + kFp8ScaleBlock); ++i)
+            partial += aRow[i] * bRow[i];
+          sum += partial * (blockA ? scaleA[kb] : 1.0) *
+                 (blockB ? bScales[kb] : 1.0);
+        }
+        result[j] = sum;
+      }
+    } else if (op.transposeB) {
       for (int64_t j = 0; j < n; ++j) {
         const std::vector<double> &bRow =
             getCachedRow(op.operands[1], bBatch * n + j);

@@ -262,13 +262,18 @@ FP8_RESULT_PATTERNS = ["qmm_out", "qmm_bias_gelu_tanh_quant"]
 def fp8_operands(pattern, kinds, scales, m, n, k):
     """A function `pattern` with an fp8 matmul's operands: A [m, k] and B
     [n, k] of `kinds`, and their scales per tensor (`tensor`: scale_a [],
-    scale_b [1]) or per token and channel (`token`: [m, 1], [n])."""
+    scale_b [1]), per token and channel (`token`: [m, 1], [n]) or block-wise
+    (`block`: [m, ceil(k/128)], [ceil(n/128), ceil(k/128)]; docs/fp8.md,
+    "Block-wise scales")."""
     a_type, b_type = FP8_KINDS[kinds]
     f = Fn(pattern)
     x = f.arg([m, k], a_type)
     w = f.arg([n, k], b_type)
-    sa = f.arg([] if scales == "tensor" else [m, 1], "f32")
-    sb = f.arg([1] if scales == "tensor" else [n], "f32")
+    blocks = lambda size: -(-size // 128)
+    sa = f.arg({"tensor": [], "token": [m, 1],
+                "block": [m, blocks(k)]}[scales], "f32")
+    sb = f.arg({"tensor": [1], "token": [n],
+                "block": [blocks(n), blocks(k)]}[scales], "f32")
     return f, (a_type, b_type), x, w, sa, sb
 
 
@@ -437,6 +442,11 @@ def fp8_cases(profile, dynamic=False):
                   ("qmm_bias_gelu_tanh_quant", "e4m3", "token", nks[-1])]
     for pattern, kinds, scales, (n, k) in combos:
         yield from per_m(fp8_result_case, pattern, kinds, scales, n, k, ms, dynamic)
+    # Block-wise scales (wgmma_tma alone promotes them): K past one 128-deep
+    # block, its last block partial; N past one block of B's scales.
+    for pattern in FP8_PATTERNS[:2]:
+        for n, k in [nk for nk in nks if nk[1] > 128] or [(200, 304)]:
+            yield from per_m(fp8_case, pattern, "e4m3", "block", n, k, ms, dynamic)
     if not dynamic:
         ew_shapes = ([(1, 1024), (129, 2560), (4097, 77)] if profile == "gpu"
                      else [(7, 48), (33, 77)])

@@ -87,6 +87,10 @@ struct MatmulShape {
   /// A and B are arguments of the kernel (not computed inside it): what a
   /// TMA map, made on the host for a buffer, can describe.
   bool operandsAreKernelArgs = false;
+  /// The matmul has block-wise fp8 scales (MatmulOp::hasBlockScales): each
+  /// K block's partial sum is scaled during accumulation, which only a path
+  /// that promotes partial sums (wgmma_tma) generates.
+  bool blockScales = false;
 
   /// Whether either operand is fp8.
   bool hasFp8Operand() const;

@@ -32,6 +32,11 @@ namespace mlir::sol {
 std::string whyNotWeightOnlyFp8(const MatmulShape &shape, StringRef path,
                                 StringRef needs);
 
+/// The refusal of a matmul with block-wise fp8 scales (docs/fp8.md,
+/// "Block-wise scales") by a path that does not scale each K block's
+/// partial sum (every path but wgmma_tma); empty for any other matmul.
+std::string whyNotBlockScales(const MatmulShape &shape, StringRef path);
+
 //===----------------------------------------------------------------------===//
 // mma_sync (KernelPaths/MmaSyncPath.cpp)
 //===----------------------------------------------------------------------===//

@@ -290,9 +290,11 @@ FailureOr<MatmulShape> mlir::sol::getMatmulShape(MatmulOp matmul) {
       getMatmulShape(cast<RankedTensorType>(matmul.getLhs().getType()),
                      cast<RankedTensorType>(matmul.getRhs().getType()),
                      matmul.getTransposeB());
-  if (succeeded(shape))
+  if (succeeded(shape)) {
     shape->operandsAreKernelArgs = isa<BlockArgument>(matmul.getLhs()) &&
                                    isa<BlockArgument>(matmul.getRhs());
+    shape->blockScales = matmul.hasBlockScales();
+  }
   return shape;
 }
 

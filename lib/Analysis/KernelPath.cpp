@@ -289,6 +289,16 @@ std::string mlir::sol::whyNotWeightOnlyFp8(const MatmulShape &shape,
   return reason;
 }
 
+std::string mlir::sol::whyNotBlockScales(const MatmulShape &shape,
+                                         StringRef path) {
+  if (!shape.blockScales)
+    return {};
+  return (MatmulOp::kNoFp8PathYet + ": " + path +
+          " does not scale each K block's partial sum, which block-wise "
+          "scales need (wgmma_tma does)")
+      .str();
+}
+
 std::string mlir::sol::whyNotLaunchableOn(const LaunchGeometry &geometry,
                                           TargetAttr target) {
   std::string why = whyNotLaunchable(geometry.grid, geometry.block);

@@ -112,17 +112,6 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
   }
 
   SmallVector<MatmulOp, 2> &matmuls = *kernelMatmuls;
-  for (MatmulOp matmul : matmuls) {
-    if (matmul.hasBlockScales()) {
-      failureReason =
-          (MatmulOp::kNoFp8PathYet +
-           ": block-wise scales scale each K block's partial sum during "
-           "accumulation, which no GPU path generates yet (docs/fp8.md, "
-           "\"Block-wise scales\"; the CPU build computes them)")
-              .str();
-      return failure();
-    }
-  }
   ArrayRef<const KernelPathInfo *> paths = getKernelPaths();
   // What the candidates' geometry, and so their price, follows.
   FailureOr<LaunchSizes> sizes =

@@ -36,6 +36,9 @@ std::string mlir::sol::whyNotSiblingMatmuls(MatmulOp first, MatmulOp second) {
   // One A, one dequantisation of it: the pair's accumulators share A's rows.
   if (first.getScaleA() != second.getScaleA())
     return "the matmuls scale their one left operand differently (scale_a)";
+  if (first.hasBlockScales() || second.hasBlockScales())
+    return "block-wise scales: the sibling kernel does not scale each K "
+           "block's partial sum";
   if (!first.getTransposeB() || !second.getTransposeB())
     return "sibling matmuls take [N, K] weights (transpose_b)";
   if (first.getRhs().getType() != second.getRhs().getType())

@@ -35,13 +35,24 @@ def run_manifest(manifest, inputs):
             result = torch.tensor(float(op["value"]), dtype=torch.float32)
         elif kind == "matmul":
             a, b = operands
-            result = a @ (b.transpose(-1, -2) if op.get("transpose_b") else b)
+            scales = {key: values[op[key]] for key in ("scale_a", "scale_b")
+                      if key in op}
+            block = {key: _is_block_scale(key, scale)
+                     for key, scale in scales.items()}
+            if any(block.values()):
+                result = _block_scaled_matmul(
+                    a, b, scales.get("scale_a") if block.get("scale_a")
+                    else None, scales.get("scale_b") if block.get("scale_b")
+                    else None)
+            else:
+                result = a @ (b.transpose(-1, -2) if op.get("transpose_b")
+                              else b)
             # fp8 scales (docs/fp8.md): dequantisation scales on the f32
             # accumulator, scale_a per tensor or per row ([M, 1]), scale_b
             # per tensor or per column ([N]), before the epilogue reads it.
-            for key in ("scale_a", "scale_b"):
-                if key in op:
-                    result = result * values[op[key]]
+            for key, scale in scales.items():
+                if not block[key]:
+                    result = result * scale
             # An fp8 result is that over scale_out, rounded below.
             if "scale_out" in op:
                 result = result / values[op["scale_out"]]
@@ -68,6 +79,36 @@ def run_manifest(manifest, inputs):
     for spec, index in zip(specs, manifest["outputs"]):
         outputs.append(values[index].to(_DTYPES[spec["dtype"]]))
     return outputs
+
+
+# The side of a block-wise scale's blocks (docs/fp8.md, "Block-wise
+# scales"; the compiler's MatmulOp::kScaleBlock).
+SCALE_BLOCK = 128
+
+
+def _is_block_scale(key, scale):
+    """Whether a matmul's scale is block-wise, by its shape: scale_b
+    [ceil(N/128), ceil(K/128)], scale_a [..., M, ceil(K/128)] of more than
+    one group."""
+    if key == "scale_b":
+        return scale.dim() == 2
+    return scale.dim() >= 2 and scale.shape[-1] != 1
+
+
+def _block_scaled_matmul(a, b, scale_a, scale_b):
+    """sum over K blocks of each block's partial sum times its scales; b is
+    [N, K] (fp8 weights are K-major). A missing scale is 1."""
+    k, n = a.shape[-1], b.shape[0]
+    blocks = -(-k // SCALE_BLOCK)
+    pad = blocks * SCALE_BLOCK - k
+    a = torch.nn.functional.pad(a, (0, pad)).unflatten(-1, (blocks, -1))
+    b = torch.nn.functional.pad(b, (0, pad)).unflatten(-1, (blocks, -1))
+    partial = torch.einsum("...mgc,ngc->...mng", a, b)
+    if scale_a is not None:
+        partial = partial * scale_a.unsqueeze(-2)
+    if scale_b is not None:
+        partial = partial * scale_b.repeat_interleave(SCALE_BLOCK, 0)[:n]
+    return partial.sum(-1)
 
 
 def reference_launcher(kernel, inputs):

@@ -8,7 +8,10 @@
 // scale_b alone, the result in A's type, plain per tensor and with a bias
 // and a residual per channel) at 1, 7, 29 and 40 rows; fp8 results (the
 // matmul's own over scale_out, e4m3 and e5m2, and a bf16 epilogue's cast
-// to e4m3 at its end: cvt.rn.satfinite) and fp8 casts alone (static
+// to e4m3 at its end: cvt.rn.satfinite), block-wise scales (scale_a [M,
+// 3] and scale_b [2, 3] at N x K = 200 x 304: A's K groups, B's blocks,
+// the last K block partial; wgmma_tma promotes each K tile's partial sums)
+// and fp8 casts alone (static
 // quantisation, the same past the kind's largest value so most of it
 // saturates, and dequantisation) at odd shapes. Each case goes the
 // whole way to PTX, the decode rows (M = 1 and 7) on the gemv path
@@ -37,8 +40,8 @@
 // RUN: ls %t.d/*.json > %t.list
 // RUN: sh -c '%sol_src_root/scripts/check-parallel.sh %sol_tools_dir/sol-run %t.list %t.log "cpu fp8 matrix" --backend=host --lib=%t.d/kernels.so --seed=$(od -An -N4 -tu4 /dev/urandom | tr -d " ")' | FileCheck %s
 //
-// GEN: 75 cases
-// CUBINS: 75
+// GEN: 81 cases
+// CUBINS: 81
 // PLAN-NOT: "path": "{{mma_sync|simt|wgmma}}"
 // PLAN-DAG: "path": "wgmma_tma"
 // PLAN-DAG: "path": "gemv"
@@ -64,5 +67,5 @@
 // PTX-DAG: cvt.rn.satfinite.e5m2x2.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// CHECK: cpu fp8 matrix: 75 passed, 0 failed
+// CHECK: cpu fp8 matrix: 81 passed, 0 failed
 // CHECK-NOT: FAIL

@@ -107,3 +107,50 @@ exact = (got.double() == want).float().mean().item()
 saturated = (want.abs() == 448).float().mean().item()
 print(f"fp8 result: {exact:.2f} exact, {saturated:.2f} saturated")
 # CHECK: fp8 result: {{1.00|0.9[0-9]}} exact, {{0.[2-6][0-9]}} saturated
+
+# Block-wise scales (docs/fp8.md, "Block-wise scales"): scale_a [M,
+# ceil(K/128)] and scale_b [ceil(N/128), ceil(K/128)] scale each 128-deep K
+# block's partial sum; K = 300 leaves a 44-deep last block, N = 200 two
+# blocks of B's scales. Against this file's own loop over the blocks in
+# float64, f32 result; and with a per-token scale_a beside block-wise B.
+m, n, k = 7, 200, 300
+a = (torch.rand(2, m, k) * 2 - 1).to(torch.float8_e4m3fn)
+b = (torch.rand(n, k) * 2 - 1).to(torch.float8_e4m3fn)
+sa = torch.rand(2, m, 3) + 0.5
+sa_token = torch.rand(2, m, 1) + 0.5
+sb = torch.rand(2, 3) + 0.5
+
+
+def block_manifest(sa_shape):
+    return {
+        "args": [{"name": "a", "role": "input", "dtype": "f8e4m3fn", "shape": [2, m, k]},
+                 {"name": "b", "role": "input", "dtype": "f8e4m3fn", "shape": [n, k]},
+                 {"name": "sa", "role": "input", "dtype": "f32", "shape": sa_shape},
+                 {"name": "sb", "role": "input", "dtype": "f32", "shape": [2, 3]},
+                 {"name": "out", "role": "output", "dtype": "f32", "shape": [2, m, n]}],
+        "program": [{"op": "arg", "index": i} for i in range(4)] + [
+            {"op": "matmul", "operands": [0, 1], "transpose_b": True, "scale_a": 2,
+             "scale_b": 3, "dtype": "f32", "shape": [2, m, n]}],
+        "outputs": [4]}
+
+
+def blocks_by_loop(a, b, scale_a, scale_b, groups):
+    out = torch.zeros(2, m, n, dtype=torch.float64)
+    for kb in range(3):
+        cols = slice(kb * 128, min(k, kb * 128 + 128))
+        partial = a.double()[..., cols] @ b.double()[:, cols].T
+        row = scale_a.double()[..., kb:kb + 1] if groups else 1.0
+        col = torch.tensor([scale_b[j // 128, kb].item() for j in range(n)],
+                           dtype=torch.float64)
+        out += partial * row * col
+    return out if groups else out * scale_a.double()
+
+
+for name, scale_a, groups in (("groups and blocks", sa, True),
+                              ("token and blocks", sa_token, False)):
+    got, = run_manifest(block_manifest(list(scale_a.shape)), [a, b, scale_a, sb])
+    want = blocks_by_loop(a, b, scale_a, sb, groups)
+    close = torch.allclose(got.double(), want, rtol=1e-5, atol=1e-5)
+    print(f"block-wise {name}: {got.numel()} values, close {close}")
+# CHECK: block-wise groups and blocks: 2800 values, close True
+# CHECK: block-wise token and blocks: 2800 values, close True

@@ -193,13 +193,13 @@ func.func @odd_k(%x: tensor<64x40xf8E4M3FN>, %w: tensor<32x40xf8E4M3FN>) -> tens
 // -----
 
 // Block-wise scales (DeepSeek-V3's 128 x 128 weight blocks) scale each K
-// block's partial sum during accumulation: no GPU path generates that yet,
-// so sol-tile refuses the kernel with the reason (the CPU build computes it:
-// test/Conversion/SolToLinalg/cpu-fp8-block-scales.mlir).
-// PTX: error: sol-tile: cannot plan kernel @block_wise: fp8 is not generated here yet: block-wise scales
+// block's partial sum: wgmma_tma alone promotes them (one fp8 K tile is one
+// block), on tiles whose consumer holds both accumulator sets (64x128
+// ping-pong, 128x128 cooperative) and without split K; every other path
+// refuses with the reason.
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @block_wise(%x: tensor<256x512xf8E4M3FN>, %w: tensor<384x512xf8E4M3FN>, %sx: tensor<256x4xf32>, %sw: tensor<3x4xf32>) -> tensor<256x384xbf16> {
-  // expected-error @+1 {{sol-tile: cannot plan kernel @block_wise: fp8 is not generated here yet: block-wise scales scale each K block's partial sum during accumulation, which no GPU path generates yet}}
+  // expected-remark @+1 {{plan wgmma_tma: 64x128x128 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 6.7293 us; next wgmma_tma: 128x128x128 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent at 8.4898 us (2 candidates;}}
   %0 = sol.kernel @block_wise ins(%x, %w, %sx, %sw : tensor<256x512xf8E4M3FN>, tensor<384x512xf8E4M3FN>, tensor<256x4xf32>, tensor<3x4xf32>) -> tensor<256x384xbf16> {
   ^bb0(%a: tensor<256x512xf8E4M3FN>, %b: tensor<384x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %sb: tensor<3x4xf32>):
     %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<256x4xf32>) scale_b(%sb : tensor<3x4xf32>)
@@ -207,5 +207,23 @@ func.func @block_wise(%x: tensor<256x512xf8E4M3FN>, %w: tensor<384x512xf8E4M3FN>
     sol.yield %m : tensor<256x384xbf16>
   }
   return %0 : tensor<256x384xbf16>
+}
+}
+
+// -----
+
+// A K that TMA cannot load (not a multiple of 16) leaves block-wise scales
+// no path: each says why.
+// PTX: error: sol-tile: cannot plan kernel @block_wise_odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet: gemv does not scale each K block's partial sum, which block-wise scales need (wgmma_tma does)
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @block_wise_odd_k(%x: tensor<7x200xf8E4M3FN>, %w: tensor<64x200xf8E4M3FN>, %sx: tensor<7x2xf32>, %sw: tensor<1x2xf32>) -> tensor<7x64xbf16> {
+  // expected-error @+1 {{sol-tile: cannot plan kernel @block_wise_odd_k: no path takes this f8E4M3FN matmul; gemv: fp8 is not generated here yet: gemv does not scale each K block's partial sum, which block-wise scales need (wgmma_tma does)}}
+  %0 = sol.kernel @block_wise_odd_k ins(%x, %w, %sx, %sw : tensor<7x200xf8E4M3FN>, tensor<64x200xf8E4M3FN>, tensor<7x2xf32>, tensor<1x2xf32>) -> tensor<7x64xbf16> {
+  ^bb0(%a: tensor<7x200xf8E4M3FN>, %b: tensor<64x200xf8E4M3FN>, %sa: tensor<7x2xf32>, %sb: tensor<1x2xf32>):
+    %m = sol.matmul %a, %b transpose_b scale_a(%sa : tensor<7x2xf32>) scale_b(%sb : tensor<1x2xf32>)
+        : tensor<7x200xf8E4M3FN>, tensor<64x200xf8E4M3FN> -> tensor<7x64xbf16>
+    sol.yield %m : tensor<7x64xbf16>
+  }
+  return %0 : tensor<7x64xbf16>
 }
 }

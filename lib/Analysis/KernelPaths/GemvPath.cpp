@@ -72,7 +72,9 @@ public:
   GemvPath() : KernelPathInfo(KernelPath::gemv) {}
 
   std::string whyNot(const PlanRequest &request) const override {
-    std::string reason = whyNotGemv(*request.matmul);
+    std::string reason = whyNotBlockScales(*request.matmul, "gemv");
+    if (reason.empty())
+      reason = whyNotGemv(*request.matmul);
     if (reason.empty() && request.matmul->hasFp8Operand())
       reason = whyNotFp8ConversionOnChip("gemv", request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;

@@ -170,7 +170,9 @@ public:
   // rows) the SIMT path is the fallback; where only the chip does, an f16 or
   // bf16 matmul has no path sol is meant to run it on.
   std::string whyNot(const PlanRequest &request) const override {
-    std::string reason = whyNotMmaSync(*request.matmul);
+    std::string reason = whyNotBlockScales(*request.matmul, "mma.sync");
+    if (reason.empty())
+      reason = whyNotMmaSync(*request.matmul);
     if (reason.empty())
       reason = whyNotOnChip(request.target);
     if (reason.empty() && MatmulOp::isFp8(request.matmul->elementType))

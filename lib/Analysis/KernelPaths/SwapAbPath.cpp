@@ -195,7 +195,9 @@ public:
   SwapAbPath() : KernelPathInfo(KernelPath::swap_ab) {}
 
   std::string whyNot(const PlanRequest &request) const override {
-    std::string reason = whyNotSwapAb(*request.matmul);
+    std::string reason = whyNotBlockScales(*request.matmul, "swap_ab");
+    if (reason.empty())
+      reason = whyNotSwapAb(*request.matmul);
     if (reason.empty() && request.matmul->isWeightOnlyFp8())
       reason = whyNotFp8ConversionOnChip("swap_ab", request.target);
     return reason.empty() ? whyNotOnChip(request.target) : reason;

@@ -78,6 +78,10 @@ public:
   WgmmaPath() : KernelPathInfo(KernelPath::wgmma) {}
 
   std::string whyNot(const PlanRequest &request) const override {
+    if (std::string why =
+            whyNotBlockScales(*request.matmul, "the cp.async wgmma path");
+        !why.empty())
+      return why;
     return whyNotWgmma(*request.matmul, request.target);
   }
   std::string whyNotOnChip(TargetAttr target) const override {

@@ -224,6 +224,7 @@ public:
                       TmaTile{256, 5, ConsumerSchedule::pingpong, 1, 64}})
       for (int64_t cluster : {1, 2})
         if (cluster <= (siblings ? 1 : t.maxCluster) &&
+            (!shape.blockScales || fitsBlockScalePromotion(t)) &&
             (!nMajorB || fitsNMajorWeight(t.tileN, cluster)) &&
             getWgmmaTmaSmemBytes(t.tileN, t.stages, t.schedule, t.tileM) <=
                 smemLimit)
@@ -327,13 +328,27 @@ protected:
   }
 
 private:
+  /// Whether a consumer of tile `t` can promote block-scaled partial sums
+  /// (docs/fp8.md, "Block-wise scales"): each K block's wgmmas accumulate
+  /// into a second set of registers, which the consumer then scales into
+  /// its accumulators, so it holds both: twice its tile's (rows / 64) x
+  /// tileN / 2 f32 registers. Within setmaxnreg's 232 beside the fragment
+  /// addressing that is 64 x 128 per consumer (128 registers): 64x128
+  /// ping-pong and 128x128 cooperative tiles.
+  static bool fitsBlockScalePromotion(const TmaTile &t) {
+    int64_t consumerRows =
+        t.schedule == ConsumerSchedule::pingpong ? t.tileM : t.tileM / 2;
+    return consumerRows / 64 * t.tileN <= kMaxPromotedAccumulatorColumns;
+  }
+  static constexpr int64_t kMaxPromotedAccumulatorColumns = 128;
+
   /// 1, then with split K the useful splits of kTmaSplits (a sibling pair
   /// and a cluster take none; the generator sums one block's tile).
   static SmallVector<int64_t> getSplits(const MatmulShape &shape,
                                         const TmaTile &t, int64_t cluster,
                                         bool siblings, int64_t smCount) {
     SmallVector<int64_t> splits = {1};
-    if (siblings || cluster > 1)
+    if (siblings || cluster > 1 || shape.blockScales)
       return splits;
     int64_t kTiles =
         llvm::divideCeil(shape.k, getWgmmaTmaTileK(shape.elementType));

@@ -52,6 +52,13 @@ struct KernelSpec {
   /// weight at `siblingRhsArg`), or null.
   linalg::LinalgOp siblingContraction;
   unsigned siblingRhsArg = 0;
+  /// The function arguments of the contraction's block-wise scales
+  /// (docs/fp8.md, "Block-wise scales"), -1 where a scale is not
+  /// block-wise: A's per row and K group, B's per 128 x 128 block.
+  int blockScaleAArg = -1, blockScaleBArg = -1;
+  bool hasBlockScales() const {
+    return blockScaleAArg >= 0 || blockScaleBArg >= 0;
+  }
   /// The all-parallel generic that produces the outputs.
   linalg::GenericOp epilogue;
   /// For each epilogue input: the function argument it reads, or -1 - c for

@@ -148,19 +148,80 @@ static LogicalResult verifyContractionShapes(linalg::LinalgOp op,
   return success();
 }
 
+/// Whether `op`'s body is the block-scaled contraction convert-sol-to-linalg
+/// writes: the product of the first two inputs, times each further input,
+/// added to the output.
+static bool isBlockScaledProduct(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  unsigned numInputs = op.getNumDpsInputs();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
+  if (!add || add.getLhs() != body->getArgument(numInputs))
+    return false;
+  Value product = add.getRhs();
+  for (unsigned i = numInputs; i-- > 2;) {
+    auto mul = product.getDefiningOp<arith::MulFOp>();
+    if (!mul || mul.getRhs() != body->getArgument(i))
+      return false;
+    product = mul.getLhs();
+  }
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  return mul && mul->getBlock() == body;
+}
+
+/// The block-wise scales of a contraction (docs/fp8.md, "Block-wise
+/// scales"): its inputs after A and B, each a kernel argument indexed
+/// (batch..., m, k floordiv 128) for A's groups or (n floordiv 128,
+/// k floordiv 128) for B's blocks.
+static LogicalResult readBlockScales(KernelSpec &spec, linalg::LinalgOp op,
+                                     ArrayRef<unsigned> batchDims, unsigned m,
+                                     unsigned n, unsigned k) {
+  MLIRContext *context = op->getContext();
+  int64_t block = MatmulOp::kScaleBlock;
+  AffineExpr kBlock = getAffineDimExpr(k, context).floorDiv(block);
+  SmallVector<AffineExpr> groupExprs;
+  for (unsigned d : batchDims)
+    groupExprs.push_back(getAffineDimExpr(d, context));
+  groupExprs.append({getAffineDimExpr(m, context), kBlock});
+  SmallVector<AffineExpr> blockExprs = {
+      getAffineDimExpr(n, context).floorDiv(block), kBlock};
+  unsigned numDims = op.getNumLoops();
+  AffineMap groupMap = AffineMap::get(numDims, 0, groupExprs, context);
+  AffineMap blockMap = AffineMap::get(numDims, 0, blockExprs, context);
+  for (unsigned i = 2, e = op.getNumDpsInputs(); i < e; ++i) {
+    OpOperand *operand = op.getDpsInputOperand(i);
+    BlockArgument arg = asFuncArg(operand->get(), spec.func);
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    int *slot =
+        map == groupMap && spec.blockScaleAArg < 0   ? &spec.blockScaleAArg
+        : map == blockMap && spec.blockScaleBArg < 0 ? &spec.blockScaleBArg
+                                                     : nullptr;
+    if (!arg || !slot)
+      return op->emitError("sol kernel: a contraction's further inputs must "
+                           "be block-wise scales: kernel arguments indexed "
+                           "(batch..., m, k floordiv 128) or (n floordiv 128, "
+                           "k floordiv 128)");
+    *slot = arg.getArgNumber();
+  }
+  return success();
+}
+
 static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
-  if (!linalg::isaContractionOpInterface(op))
+  bool blockScaled = op.getNumDpsInputs() > 2;
+  if (blockScaled ? !isBlockScaledProduct(op)
+                  : !linalg::isaContractionOpInterface(op))
     return op->emitError("sol kernel: the reduction is not a multiply-add "
                          "contraction");
   // The structure is read off the maps rather than inferContractionDims,
   // which counts batch dims that B broadcasts over as extra M dims.
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (op.getNumReductionLoops() != 1 || maps.size() != 3 ||
-      !maps[2].isProjectedPermutation() || maps[2].getNumResults() < 2)
+  AffineMap outMap = maps.back();
+  if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
+      !outMap.isProjectedPermutation() || outMap.getNumResults() < 2)
     return op->emitError("sol kernel: expected a contraction with one K "
                          "dimension and an output of rank >= 2");
   SmallVector<unsigned> outDims;
-  for (AffineExpr expr : maps[2].getResults())
+  for (AffineExpr expr : outMap.getResults())
     outDims.push_back(cast<AffineDimExpr>(expr).getPosition());
   unsigned k = 0;
   for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -203,6 +264,8 @@ static LogicalResult readContraction(KernelSpec &spec, linalg::LinalgOp op) {
   if (!found)
     return op->emitError("sol kernel: B must be indexed (k, n) or (n, k), "
                          "optionally after the batch dims");
+  if (blockScaled && failed(readBlockScales(spec, op, batchDims, m, n, k)))
+    return failure();
   return verifyContractionShapes(op, spec.transposeB);
 }
 

@@ -280,6 +280,19 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
   if (maps.size() != 1 + numWeights)
     return kernel.spec.func.emitError("sol kernel: expected one TMA map for "
                                       "A and one per weight");
+  // Block-wise scales (docs/fp8.md): one fp8 K tile is one K block, so a
+  // consumer promotes each K tile's partial sums; a tile's columns lie in
+  // one block of B's scales; both accumulator sets fit its registers.
+  int64_t consumerRows = pingpong ? tile[0] : tile[0] / 2;
+  if (kernel.spec.hasBlockScales() &&
+      (elemBytes != 1 || plan.getSplitK() != 1 || numWeights != 1 ||
+       MatmulOp::kScaleBlock % tile[1] != 0 ||
+       consumerRows / 64 * tile[1] > 128))
+    return kernel.spec.func.emitError(
+               "sol kernel: block-wise scales on the wgmma_tma path take fp8 "
+               "operands, one weight, no split K, a tile width dividing ")
+           << MatmulOp::kScaleBlock
+           << " and at most 64 x 128 accumulator elements per consumer";
   WgmmaTmaLayout l;
   l.tileM = tile[0];
   l.tileN = tile[1];
@@ -352,9 +365,17 @@ public:
   PersistentTileWalk walk;
 
 private:
-  /// One consumer's K loop over the unit starting at iteration `first`:
-  /// returns the loop, whose results are the accumulators.
-  scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first);
+  /// One consumer's K loop over the unit starting at iteration `first`
+  /// (output tile `mTile`, `nTile`): returns the loop, whose results are
+  /// the accumulators.
+  scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first,
+                               Value mTile, Value nTile);
+  /// Block-wise scales: each accumulator plus the K tile's partial sums
+  /// times their scales, A's K-group scale of the element's row times B's
+  /// block scale of the tile (docs/fp8.md, "Block-wise scales").
+  SmallVector<Value> emitPromotion(OpBuilder &b, ValueRange accs,
+                                   ValueRange partials, Value consumer,
+                                   Value mTile, Value nTile, Value kBlock);
   /// The first row of this consumer's accumulator h within the tile.
   Value accRow(OpBuilder &b, Value consumer, int64_t h);
   /// Split K: the unit's partials out, and, in the last warp to arrive,
@@ -461,8 +482,69 @@ Value WgmmaTmaEmitter::accRow(OpBuilder &b, Value consumer, int64_t h) {
                     : ib.add(ib.mul(consumer, l.consumerRows), h * 64);
 }
 
+SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
+                                                  ValueRange partials,
+                                                  Value consumer, Value mTile,
+                                                  Value nTile, Value kBlock) {
+  IndexBuilder ib(b, loc);
+  const KernelSpec &spec = kernel.spec;
+  int64_t kBlocks = llvm::divideCeilSigned(g.k, MatmulOp::kScaleBlock);
+  Type f32 = b.getF32Type();
+  auto load = [&](int arg, Value offset) -> Value {
+    return memref::LoadOp::create(b, loc, kernel.args[arg], ValueRange{offset});
+  };
+  // The tile's columns lie in one block of B's scales (getWgmmaTmaLayout).
+  Value scaleB = spec.blockScaleBArg >= 0
+                     ? load(spec.blockScaleBArg,
+                            ib.add(ib.mul(ib.div(ib.mul(nTile, l.tileN),
+                                                 MatmulOp::kScaleBlock),
+                                          kBlocks),
+                                   kBlock))
+                     : Value();
+  Value lane = ib.rem(tid, 32);
+  Value warpInGroup = ib.rem(ib.div(tid, 32), 4);
+  // Rows past the matmul's (a tile's padding) read the last row's scale:
+  // their results are never stored.
+  Value lastRow =
+      g.dynamicRows
+          ? arith::SubIOp::create(b, loc, g.dynamicRows, ib.c(1)).getResult()
+          : ib.c(g.rows - 1);
+  SmallVector<Value> results;
+  for (auto [h, acc, partial] : llvm::enumerate(accs, partials)) {
+    Value row0 = ib.add(ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h)),
+                        ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
+    // A fragment's elements 0-1 of each 8-column block are on row0, 2-3 on
+    // row0 + 8.
+    Value factors[2];
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row =
+          arith::MinUIOp::create(b, loc, ib.add(row0, 8 * half), lastRow);
+      Value factor =
+          spec.blockScaleAArg >= 0
+              ? load(spec.blockScaleAArg, ib.add(ib.mul(row, kBlocks), kBlock))
+              : Value();
+      if (scaleB)
+        factor = factor
+                     ? arith::MulFOp::create(b, loc, factor, scaleB).getResult()
+                     : scaleB;
+      factors[half] = factor;
+    }
+    Value result = acc;
+    for (int64_t i = 0, e = l.tileN / 2; i < e; ++i) {
+      Value sum = LLVM::ExtractValueOp::create(b, loc, acc, i);
+      Value part = LLVM::ExtractValueOp::create(b, loc, partial, i);
+      Value promoted =
+          LLVM::FMAOp::create(b, loc, f32, part, factors[(i % 4) / 2], sum);
+      result = LLVM::InsertValueOp::create(b, loc, result, promoted, i);
+    }
+    results.push_back(result);
+  }
+  return results;
+}
+
 scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
-                                              Value first) {
+                                              Value first, Value mTile,
+                                              Value nTile) {
   IndexBuilder ib(b, loc);
   SmallVector<Value> accInit(
       l.numAccs,
@@ -493,9 +575,23 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
   Value descB = l.nMajorB ? makeNMajorWgmmaDescriptor(b, loc, bAddr,
                                                       l.nMajorBox.k * 128)
                           : makeWgmmaDescriptor(b, loc, bAddr);
-  SmallVector<Value> acc =
-      emitWgmmaKTile(b, loc, kLoop.getRegionIterArgs(), descAs, descB, l.tileN,
-                     aType, bType, l.nMajorB);
+  bool promote = kernel.spec.hasBlockScales();
+  // Block-wise scales: the K tile's wgmmas start from zero, and once they
+  // retire the consumer adds their partial sums, scaled, to its
+  // accumulators (emitPromotion).
+  SmallVector<Value> zeros;
+  if (promote)
+    zeros.assign(
+        l.numAccs,
+        LLVM::ZeroOp::create(b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
+  SmallVector<Value> acc = emitWgmmaKTile(
+      b, loc, promote ? ValueRange(zeros) : kLoop.getRegionIterArgs(), descAs,
+      descB, l.tileN, aType, bType, l.nMajorB);
+  if (promote) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+    acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, consumer, mTile,
+                        nTile, kt);
+  }
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
   emitIf(b, loc,
@@ -526,7 +622,8 @@ void WgmmaTmaEmitter::emitConsumers() {
         Value first = unit.first, mTile = unit.mTile, nTile = unit.nTile;
         if (l.pingpong)
           emitWaitForTurn(b, ring, consumer, unit.sequence);
-        scf::ForOp kLoop = emitConsumerKLoop(consumer, laneZero, first);
+        scf::ForOp kLoop =
+            emitConsumerKLoop(consumer, laneZero, first, mTile, nTile);
         // Every full wait of this tile is behind this warp: the other
         // consumer may start its next tile's K loop while this one's last
         // wgmma and epilogue run.

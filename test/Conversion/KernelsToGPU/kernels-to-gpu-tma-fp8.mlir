@@ -67,3 +67,38 @@ func.func @fp8_per_tensor_mixed(%x: tensor<7x208xf8E5M2>, %w: tensor<77x208xf8E4
   return %m : tensor<7x77xbf16>
 }
 }
+
+// -----
+
+// Block-wise scales (docs/fp8.md, "Block-wise scales"): each K tile's four
+// wgmma start from a zero accumulator; once they retire (wait_group 0) the
+// consumer loads B's block scale of its tile and A's K-group scale of each
+// of its two rows for this K tile, multiplies them, and adds each partial
+// sum times its row's factor to its accumulators (64 FMAs per 64x128
+// accumulator), before the stage is released. The epilogue reads no scale:
+// the bias is its only input.
+// CHECK-LABEL: gpu.func @fp8_block_wise_matmul_0
+//  CHECK-SAME:   %arg0: memref<91200xf8E4M3FN>, %arg1: memref<76000xf8E4M3FN>, %arg2: memref<900xf32>, %arg3: memref<6xf32>, %arg4: memref<250xbf16>, %arg5: memref<75000xbf16>
+//  CHECK-SAME:   path = wgmma_tma, tile = [128, 128, 128], warps = [2, 1]
+//       CHECK:   %[[ZERO:.*]] = llvm.mlir.zero : !llvm.struct<(f32,
+//       CHECK:   scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
+//       CHECK:     nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ZERO]], <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-COUNT-3:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:     memref.load %arg3[%{{.*}}] : memref<6xf32>
+//       CHECK:     memref.load %arg2[%{{.*}}] : memref<900xf32>
+//       CHECK:     arith.mulf
+//       CHECK:     memref.load %arg2[%{{.*}}] : memref<900xf32>
+//       CHECK:     arith.mulf
+// CHECK-COUNT-64:  llvm.intr.fma
+//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 1
+//   CHECK-NOT:   memref.load %arg2
+//   CHECK-NOT:   memref.load %arg3
+//       CHECK:   gpu.return
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @fp8_block_wise(%x: tensor<300x304xf8E4M3FN>, %w: tensor<250x304xf8E4M3FN>, %sx: tensor<300x3xf32>, %sw: tensor<2x3xf32>, %bias: tensor<250xbf16>) -> tensor<300x250xbf16> {
+  %m = sol.matmul %x, %w transpose_b scale_a(%sx : tensor<300x3xf32>) scale_b(%sw : tensor<2x3xf32>) : tensor<300x304xf8E4M3FN>, tensor<250x304xf8E4M3FN> -> tensor<300x250xbf16>
+  %b = sol.add %m, %bias : tensor<300x250xbf16>, tensor<250xbf16> -> tensor<300x250xbf16>
+  return %b : tensor<300x250xbf16>
+}
+}
