@@ -608,16 +608,74 @@ def _classify_input(node, m, n_cols):
     return f"an input of shape {list(shape)} (not [M, N], [N] or a scalar)"
 
 
+# The side of a block-wise fp8 scale's blocks (docs/fp8.md, "Block-wise
+# scales"; the compiler's MatmulOp::kScaleBlock): torch._scaled_mm's
+# BlockWise1x128 (A) and BlockWise128x128 (B) scalings.
+_SCALE_BLOCK = 128
+
+
+def _scale_blocks(size):
+    return -(-size // _SCALE_BLOCK) if isinstance(size, int) else None
+
+
+def _block_scale_a(node):
+    """Whether an fp8 root's scale_a is block-wise: [M, ceil(K/128)], one
+    per token and 128-deep group of K, more than one group."""
+    scale = _scales_of(node)[0]
+    if node.target != aten._scaled_mm.default or scale is None or \
+            not _is_tensor(scale):
+        return False
+    shape, k = _shape(scale), _shape(_matmul_parts(node)[0])[-1]
+    blocks = _scale_blocks(k)
+    return len(shape) == 2 and blocks is not None and blocks > 1 and \
+        _same_dim(shape[1], blocks)
+
+
+def _block_scale_b(node):
+    """(is block-wise, source) for an fp8 root's scale_b: torch._scaled_mm
+    takes B's 128 x 128 block scales [ceil(K/128), ceil(N/128)]; sol reads
+    them [ceil(N/128), ceil(K/128)], which the usual transposed view of a
+    checkpoint's `weight_scale_inv` is of: its source, or None where the
+    scale is another tensor."""
+    scale = _scales_of(node)[1]
+    if node.target != aten._scaled_mm.default or scale is None or \
+            not _is_tensor(scale):
+        return False, None
+    shape = _shape(scale)
+    k = _shape(_matmul_parts(node)[0])[-1]
+    n = _shape(node)[-1]
+    if len(shape) != 2 or _scale_blocks(k) is None or \
+            not _same_dim(shape[0], _scale_blocks(k)) or \
+            not _same_dim(shape[1], _scale_blocks(n)) or \
+            _same_dim(shape[1], n):
+        return False, None
+    source, transposed = _weight_of(scale)
+    return True, source if transposed else None
+
+
 def _why_not_scales(node, m, n):
     """Why sol cannot take an fp8 root's scales ('' when it can): f32, per
     tensor or per token ([M, 1]) for A, per tensor or per output channel
-    ([1, N] / [N]) for B, as sol.matmul's scale operands take them."""
+    ([1, N] / [N]) for B, as sol.matmul's scale operands take them; or
+    block-wise (`_block_scale_a`, `_block_scale_b`)."""
+    block_b, source = _block_scale_b(node)
+    if block_b and source is None:
+        return ("_scaled_mm's block-wise scale_b is not the transpose of a "
+                "contiguous [ceil(N/128), ceil(K/128)] tensor (sol reads B's "
+                "block scales N-major)")
     for what, scale, per in (("scale_a", _scales_of(node)[0], "rows"),
                              ("scale_b", _scales_of(node)[1], "vector")):
         if scale is None:
             continue
         if not _is_tensor(scale) or _val(scale).dtype != torch.float32:
             return f"_scaled_mm's {what} is not an f32 tensor"
+        if what == "scale_b" and block_b:
+            continue
+        if what == "scale_a" and _block_scale_a(node):
+            kind = _classify_input(scale, m, _shape(scale)[-1])
+            if kind != "rows":
+                return f"_scaled_mm's block-wise scale_a: {kind}"
+            continue
         if what == "scale_b" and _scale_role(scale, n) == "channel" and \
                 node.target != aten._scaled_mm.default:
             continue   # a dequantised weight's per-row scale
@@ -1040,8 +1098,17 @@ class _Spec:
             a, b, transpose_b, bias = _matmul_parts(node)
             av, bv = self.arg(a, "a"), self.arg(b, "b")
             tb = " transpose_b" if transpose_b else ""
+            block_b, block_source = _block_scale_b(node)
             for what, scale in zip(("scale_a", "scale_b"), _scales_of(node)):
-                if scale is not None and what == "scale_b" and \
+                if scale is not None and what == "scale_b" and block_b:
+                    # [ceil(N/128), ceil(K/128)], a static 2-D input.
+                    sv = self.arg(block_source, "b")
+                    tb += f" {what}({sv[0]} : {sv[1]})"
+                elif scale is not None and what == "scale_a" and \
+                        _block_scale_a(node):
+                    sv = self.operand(scale, _shape(scale)[-1])
+                    tb += f" {what}({sv[0]} : {sv[1]})"
+                elif scale is not None and what == "scale_b" and \
                         _scale_role(scale, cols) == "channel":
                     sv = self.arg(scale, "channel")
                     tb += f" {what}({sv[0]} : {sv[1]})"
@@ -1167,7 +1234,12 @@ def _aten_program(region, inputs, outputs, aliases=None, roles=None):
                 named = _scaled_mm_args(node)
                 kwargs = {k: encode(named[k]) for k in (
                     "scale_a", "scale_b", "bias", "out_dtype",
-                    "use_fast_accum") if named[k] is not None}
+                    "use_fast_accum") if named[k] is not None and
+                    not (k == "scale_b" and _block_scale_b(node)[0])}
+                # A block-wise scale_b is its source's transpose (the
+                # input the spec reads), as _scaled_mm takes it.
+                if _block_scale_b(node)[0]:
+                    kwargs["scale_b"] = {"t": encode(_block_scale_b(node)[1])}
             elif bias is not None:
                 args = [encode(bias)] + args
             program.append({"op": str(node.target), "args": args,

@@ -238,3 +238,118 @@ inductor._gpu_us_each = sol_faster
 run("measured_at_trace", Fp8Linear(112, 24, rowwise=True), 3, 112, 24)
 inductor._measures_at_trace, inductor._gpu_us_each = real_measures, real_timer
 print(f"== timed sides: {sum(timed)}")
+
+
+# Block-wise scales (DeepSeek-V3's checkpoints; docs/fp8.md "Block-wise
+# scales"): the activation quantised per token and 128-deep group of K
+# (scale_a [M, ceil(K/128)]), the weight per 128 x 128 block, its scale
+# stored [ceil(N/128), ceil(K/128)] as a checkpoint's weight_scale_inv and
+# handed to torch._scaled_mm transposed (BlockWise1x128 x BlockWise128x128).
+# sol reads the transpose's source. torch's CPU _scaled_mm has no block-wise
+# scaling, so the reference is this file's float64 sum over K blocks of the
+# same codes and scales. K = 384 (three blocks), N = 200 (two blocks of B's
+# scales, the last partial). (A K with a partial last group, 320, made
+# Inductor's CPU code for the padded quantisation write NaN codes at every
+# 8th column of that group, torch 2.15: the partial block is covered at the
+# kernel level, cpu-fp8-block-scales.mlir and the CPU fp8 matrix.)
+# CHECK-LABEL: == block_wise: matches the float64 reference: True
+# CHECK:       region 0: sol: _scaled_mm, view_{{[0-9]+}}, relu, add
+# CHECK:       ir: {{.*}} transpose_b scale_a(%arg2 : tensor<?x3xf32>) scale_b(%arg3 : tensor<2x3xf32>) : tensor<?x384xf8E4M3FN>, tensor<200x384xf8E4M3FN> -> tensor<?x200xbf16>
+class Fp8BlockLinear(torch.nn.Module):
+    def __init__(self, k, n):
+        super().__init__()
+        w = torch.randn(n, k) / k ** 0.5
+        blocks = w.new_zeros(-(-n // 128) * 128, -(-k // 128) * 128)
+        blocks[:n, :k] = w
+        scale = blocks.abs().unflatten(0, (-1, 128)).unflatten(2, (-1, 128))
+        scale = (scale.amax((1, 3)) / E4M3_MAX).float()   # [N/128, K/128]
+        full = scale.repeat_interleave(128, 0).repeat_interleave(128, 1)
+        self.w = (w / full[:n, :k]).to(torch.float8_e4m3fn)
+        self.weight_scale_inv = scale
+        self.k = k
+
+    def quantise(self, rows):
+        groups = torch.nn.functional.pad(rows, (0, -self.k % 128))
+        groups = groups.float().unflatten(-1, (-1, 128))
+        scale = groups.abs().amax(-1) / E4M3_MAX        # [M, K/128]
+        # Clamped as a real quantiser does: Inductor's division may land a
+        # group's largest value a rounding step past 448, which e4m3fn's
+        # conversion makes NaN.
+        q = (groups / scale.unsqueeze(-1)).clamp(-E4M3_MAX, E4M3_MAX)
+        return q.flatten(-2)[:, :self.k].to(torch.float8_e4m3fn), scale
+
+    def forward(self, x, residual):
+        rows = x.reshape(-1, x.shape[-1])
+        q, scale = self.quantise(rows)
+        y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+                             scale_b=self.weight_scale_inv.t(),
+                             out_dtype=torch.bfloat16)
+        return torch.relu(y.reshape(*x.shape[:-1], -1)) + residual
+
+    def reference(self, x, residual):
+        rows = x.reshape(-1, x.shape[-1])
+        q, scale = self.quantise(rows)
+        out = torch.zeros(rows.shape[0], self.w.shape[0], dtype=torch.float64)
+        for kb in range(scale.shape[1]):
+            cols = slice(kb * 128, min(self.k, kb * 128 + 128))
+            partial = q.double()[:, cols] @ self.w.double()[:, cols].T
+            col_scale = self.weight_scale_inv[:, kb].double() \
+                .repeat_interleave(128)[:self.w.shape[0]]
+            out += partial * scale[:, kb:kb + 1].double() * col_scale
+        out = out.to(torch.bfloat16).float()
+        return torch.relu(out.reshape(*x.shape[:-1], -1)) + residual.float()
+
+
+def run_block_wise(m=5, k=384, n=200):
+    torch._dynamo.reset()
+    before = len(inductor.history)
+    model = Fp8BlockLinear(k, n)
+    x = torch.randn(m, 3, k, dtype=torch.bfloat16)
+    residual = torch.randn(m, 3, n, dtype=torch.bfloat16)
+    with torch.no_grad():
+        got = torch.compile(model, backend="sol")(x, residual)
+        expected = model.reference(x, residual)
+    err = ((got.float() - expected).abs().max() /
+           expected.abs().max()).item()
+    print(f"== block_wise: matches the float64 reference: {err <= 2e-2}")
+    for graph in inductor.history[before:]:
+        print(graph.summary())
+        for region in graph.regions:
+            for line in region.ir.splitlines():
+                if "sol.matmul" in line:
+                    print("   ir:", line.strip())
+
+
+run_block_wise()
+
+# A block-wise scale_b that is not the transpose of an [N/128, K/128]
+# tensor (here one stored [K/128, N/128] already) stays with Inductor, with
+# the reason. (Inductor's code then calls torch's CPU _scaled_mm, which has
+# no block-wise scaling: only the pass's decision is checked.)
+# CHECK-LABEL: == block_wise_scale_b_not_a_transpose
+# CHECK:       inductor _scaled_mm: _scaled_mm's block-wise scale_b is not the transpose of a contiguous [ceil(N/128), ceil(K/128)] tensor (sol reads B's block scales N-major)
+class Fp8BlockLinearKMajorScale(Fp8BlockLinear):
+    def __init__(self, k, n):
+        super().__init__(k, n)
+        self.scale_kn = self.weight_scale_inv.t().contiguous()
+
+    def forward(self, x, residual):
+        rows = x.reshape(-1, x.shape[-1])
+        q, scale = self.quantise(rows)
+        y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+                             scale_b=self.scale_kn, out_dtype=torch.bfloat16)
+        return torch.relu(y.reshape(*x.shape[:-1], -1)) + residual
+
+
+torch._dynamo.reset()
+before = len(inductor.history)
+print("== block_wise_scale_b_not_a_transpose")
+try:
+    with torch.no_grad():
+        torch.compile(Fp8BlockLinearKMajorScale(384, 200), backend="sol")(
+            torch.randn(5, 3, 384, dtype=torch.bfloat16),
+            torch.randn(5, 3, 200, dtype=torch.bfloat16))
+except Exception:   # torch's CPU _scaled_mm: no block-wise scaling
+    pass
+for graph in inductor.history[before:]:
+    print(graph.summary())
