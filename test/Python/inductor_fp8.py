@@ -57,18 +57,22 @@ class Fp8Linear(torch.nn.Module):
         return torch.relu(y.reshape(*x.shape[:-1], -1)) + residual
 
 
-def run(name, model, m, k, n, tolerance=2e-2, options={}):
+def run(name, model, m, k, n, tolerance=2e-2, options={}, reference=None):
+    """Compiles `model`, compares it with eager (or with `reference`, a
+    function of the same inputs) and prints the report and the IR's
+    matmuls."""
     torch._dynamo.reset()
     before = len(inductor.history)
     x = torch.randn(m, 3, k, dtype=torch.bfloat16)
     residual = torch.randn(m, 3, n, dtype=torch.bfloat16)
     compiled = torch.compile(model, backend="sol", options=options)
     with torch.no_grad():
-        expected = model(x, residual)
+        expected = (reference or model)(x, residual)
         got = compiled(x, residual)
     err = ((got.float() - expected.float()).abs().max() /
            expected.float().abs().max()).item()
-    print(f"== {name}: matches eager: {err <= tolerance}")
+    against = "the float64 reference" if reference else "eager"
+    print(f"== {name}: matches {against}: {err <= tolerance}")
     for graph in inductor.history[before:]:
         print(graph.summary())
         for region in graph.regions:
@@ -300,27 +304,8 @@ class Fp8BlockLinear(torch.nn.Module):
         return torch.relu(out.reshape(*x.shape[:-1], -1)) + residual.float()
 
 
-def run_block_wise(m=5, k=384, n=200):
-    torch._dynamo.reset()
-    before = len(inductor.history)
-    model = Fp8BlockLinear(k, n)
-    x = torch.randn(m, 3, k, dtype=torch.bfloat16)
-    residual = torch.randn(m, 3, n, dtype=torch.bfloat16)
-    with torch.no_grad():
-        got = torch.compile(model, backend="sol")(x, residual)
-        expected = model.reference(x, residual)
-    err = ((got.float() - expected).abs().max() /
-           expected.abs().max()).item()
-    print(f"== block_wise: matches the float64 reference: {err <= 2e-2}")
-    for graph in inductor.history[before:]:
-        print(graph.summary())
-        for region in graph.regions:
-            for line in region.ir.splitlines():
-                if "sol.matmul" in line:
-                    print("   ir:", line.strip())
-
-
-run_block_wise()
+model = Fp8BlockLinear(384, 200)
+run("block_wise", model, 5, 384, 200, reference=model.reference)
 
 # A block-wise scale_b that is not the transpose of an [N/128, K/128]
 # tensor (here one stored [K/128, N/128] already) stays with Inductor, with
