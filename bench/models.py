@@ -125,7 +125,8 @@ def sol_history_len():
         return 0
 
 
-def run_family(family, impls, out_rows, write, size="real", device="cuda"):
+def run_family(family, impls, out_rows, write, size="real", device="cuda",
+               round_index=0):
     dtype = torch.bfloat16 if device == "cuda" or FP8 else torch.float32
     model, decoder = hf_models.build(family, size, dtype, device)
     if FP8:
@@ -183,7 +184,7 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda"):
             for _, batch, tokens in phase_cases:
                 key = (phase, batch)
                 row = {"model": family, "phase": phase, "batch": batch,
-                       "tokens": tokens, "impl": impl}
+                       "tokens": tokens, "impl": impl, "round": round_index}
                 try:
                     with torch.no_grad():
                         if phase == "prefill":
@@ -234,12 +235,16 @@ def table(rows):
     for k in keys:
         cells, best_inductor, sol_ms = [], None, None
         for impl in impls:
-            row = next((r for r in rows if (r["model"], r["phase"],
-                        r["batch"], r["tokens"]) == k and
-                        r["impl"] == impl), None)
-            if row is None or row.get("ms") is None:
+            # Over rounds (--rounds), the median of the timed rows.
+            timed = sorted((r for r in rows if (r["model"], r["phase"],
+                            r["batch"], r["tokens"]) == k and
+                            r["impl"] == impl and r.get("ms") is not None),
+                           key=lambda r: r["ms"])
+            if not timed:
                 cells.append("-")
                 continue
+            row = dict(timed[(len(timed) - 1) // 2],
+                       ok=all(r["ok"] for r in timed))
             cells.append(f"{row['ms']:.3f}" + ("" if row["ok"] else " (!)"))
             if impl.startswith("inductor"):
                 best_inductor = row["ms"] if best_inductor is None else \
@@ -289,6 +294,12 @@ def main():
                         metavar="KEY=VALUE",
                         help="a backend option for every sol row, VALUE as "
                         "JSON (e.g. sibling_sets=true); repeatable")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run every implementation this many times, "
+                        "the order reversed every other round, so a host's "
+                        "drift over the run falls on each side alike; the "
+                        "table shows each row's median (each round "
+                        "compiles again)")
     parser.add_argument("--tune", type=int, default=0,
                         help="the backend's tune=N: time sol-tile's ranks "
                         "0..N-1 per kernel set and keep the fastest")
@@ -333,9 +344,11 @@ def main():
             json.dump([dict(meta, **row) for row in rows], f, indent=1)
 
     DEADLINE = time.monotonic() + args.budget_s if args.budget_s else None
-    for family in args.families.split(","):
-        run_family(family, args.impls.split(","), rows, write, args.size,
-                   device)
+    impls = args.impls.split(",")
+    for round_index in range(args.rounds):
+        for family in args.families.split(","):
+            run_family(family, impls if round_index % 2 == 0 else impls[::-1],
+                       rows, write, args.size, device, round_index)
     write()
     print(table(rows))
     try:
