@@ -157,6 +157,70 @@ class Fp8Linear(torch.nn.Module):
         return y.reshape(*x.shape[:-1], -1)
 
 
+class Fp8BlockLinear(torch.nn.Module):
+    """A block-wise fp8 linear layer, as DeepSeek-V3's and Qwen3-FP8's
+    checkpoints store one (docs/fp8.md, "Block-wise scales"): the weight's
+    e4m3 codes with one scale per 128 x 128 block (`weight_scale_inv`,
+    [ceil(N/128), ceil(K/128)]), made once; the activation quantised per
+    token and 128-deep group of K at each call (clamped to e4m3's range);
+    then `torch._scaled_mm` with torch's BlockWise1x128 x BlockWise128x128
+    scaling (scale_b the transpose of weight_scale_inv) and a bf16 result,
+    and the bias. `dequantise` runs the eager reference: the same codes
+    times their scales, an ordinary matmul."""
+
+    BLOCK = 128
+
+    def __init__(self, linear):
+        super().__init__()
+        w = linear.weight.detach().float()
+        n, k = w.shape
+        blocks_n, blocks_k = -(-n // self.BLOCK), -(-k // self.BLOCK)
+        padded = w.new_zeros(blocks_n * self.BLOCK, blocks_k * self.BLOCK)
+        padded[:n, :k] = w
+        scale = padded.abs().unflatten(0, (blocks_n, -1)).unflatten(
+            2, (blocks_k, -1)).amax((1, 3))
+        scale = (scale / E4M3_MAX).clamp_min(1e-12)
+        self.register_buffer("w", (w / self._spread(scale, n, k)).to(
+            torch.float8_e4m3fn))
+        self.register_buffer("weight_scale_inv", scale)
+        self.bias = linear.bias
+        self.dequantise = False
+
+    @classmethod
+    def _spread(cls, scale, n, k):
+        """A [blocks_n, blocks_k] scale as one value per [n, k] element."""
+        return scale.repeat_interleave(cls.BLOCK, 0).repeat_interleave(
+            cls.BLOCK, 1)[:n, :k]
+
+    def _quantise(self, rows):
+        # Group by group (no padding of a partial last group: Inductor's CPU
+        # code for the padded form wrote NaN codes, torch 2.15).
+        groups = [rows[:, i:i + self.BLOCK].float()
+                  for i in range(0, rows.shape[-1], self.BLOCK)]
+        scale = (torch.cat([g.abs().amax(1, keepdim=True) for g in groups],
+                           1) / E4M3_MAX).clamp_min(1e-12)
+        q = torch.cat([(g / scale[:, j:j + 1]).clamp(-E4M3_MAX, E4M3_MAX)
+                       for j, g in enumerate(groups)], 1)
+        return q.to(torch.float8_e4m3fn), scale
+
+    def forward(self, x):
+        rows = x.reshape(-1, x.shape[-1])
+        q, scale = self._quantise(rows)
+        if self.dequantise:
+            k = rows.shape[-1]
+            a = q.float() * scale.repeat_interleave(self.BLOCK, 1)[:, :k]
+            w = self.w.float() * self._spread(self.weight_scale_inv,
+                                              *self.w.shape)
+            y = (a @ w.t()).to(torch.bfloat16)
+        else:
+            y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+                                 scale_b=self.weight_scale_inv.t(),
+                                 out_dtype=torch.bfloat16)
+        if self.bias is not None:
+            y = y + self.bias
+        return y.reshape(*x.shape[:-1], -1)
+
+
 class Fp8WeightOnlyLinear(torch.nn.Module):
     """A weight-only fp8 linear layer (torchao's float8 weight-only
     inference layers compute the same): the weight's e4m3 codes with a scale
@@ -181,12 +245,13 @@ class Fp8WeightOnlyLinear(torch.nn.Module):
         return torch.nn.functional.linear(x, w, self.bias)
 
 
-def quantise_fp8(model, skip=("lm_head",), weight_only=False):
+def quantise_fp8(model, skip=("lm_head",), weight_only=False, block=False):
     """Replaces every nn.Linear of `model` (but the `skip` names, and any
     whose K is not a multiple of 16, which fp8 tensor cores need) with an
-    Fp8Linear of its weight (an Fp8WeightOnlyLinear with `weight_only`);
-    returns the names replaced."""
-    layer = Fp8WeightOnlyLinear if weight_only else Fp8Linear
+    Fp8Linear of its weight (an Fp8WeightOnlyLinear with `weight_only`, an
+    Fp8BlockLinear with `block`); returns the names replaced."""
+    layer = Fp8WeightOnlyLinear if weight_only else \
+        Fp8BlockLinear if block else Fp8Linear
     replaced = []
     for name, module in list(model.named_modules()):
         for child_name, child in list(module.named_children()):
@@ -201,7 +266,7 @@ def quantise_fp8(model, skip=("lm_head",), weight_only=False):
 def set_dequantised(model, on):
     """Runs every Fp8Linear of `model` as its dequantised reference."""
     for module in model.modules():
-        if isinstance(module, Fp8Linear):
+        if isinstance(module, (Fp8Linear, Fp8BlockLinear)):
             module.dequantise = on
 
 

@@ -71,9 +71,11 @@ def rel_err(got, ref):
 DEADLINE = None
 # --profile: where each row's torch.profiler table goes (None: no profile).
 PROFILE_DIR = None
-# --fp8 / --fp8-weight-only: the models' linear layers quantised to fp8
-# (issue 20): "dynamic" (activations quantised per token at each call) or
-# "weight_only" (bf16 activations against fp8 weight codes).
+# --fp8 / --fp8-block / --fp8-weight-only: the models' linear layers
+# quantised to fp8 (issue 20): "dynamic" (activations quantised per token at
+# each call), "block" (block-wise: weights per 128x128 block, activations
+# per token and 128-deep group) or "weight_only" (bf16 activations against
+# fp8 weight codes).
 FP8 = None
 
 
@@ -134,10 +136,12 @@ def run_family(family, impls, out_rows, write, size="real", device="cuda",
         # Fp8WeightOnlyLinear); `ok` then compares with twice the eager fp8
         # model's own error against the float32 model, which includes the
         # quantisation.
-        hf_models.quantise_fp8(model, weight_only=FP8 == "weight_only")
+        hf_models.quantise_fp8(model, weight_only=FP8 == "weight_only",
+                               block=FP8 == "block")
     reference, _ = hf_models.build(family, size, torch.float32, device)
     if FP8:   # the rows' model name
-        family = f"{family}-fp8" + ("-weight-only" if FP8 == "weight_only"
+        family = f"{family}-fp8" + ("-block" if FP8 == "block" else
+                                    "-weight-only" if FP8 == "weight_only"
                                     else "")
     cases = [("prefill", b, t) for b, t in PREFILL]
     if decoder:
@@ -281,6 +285,11 @@ def main():
                         help="quantise every decoder linear layer to fp8 "
                         "(e4m3 per-channel weights, per-token activations; "
                         "the lm_head stays bf16)")
+    parser.add_argument("--fp8-block", action="store_true",
+                        help="quantise every decoder linear layer to fp8 "
+                        "block-wise (e4m3 weights per 128x128 block, "
+                        "activations per token and 128-deep group, as "
+                        "DeepSeek-V3's checkpoints; the lm_head stays bf16)")
     parser.add_argument("--fp8-weight-only", action="store_true",
                         help="quantise every decoder linear layer's weight to "
                         "fp8 (e4m3 per-channel codes, dequantised in the "
@@ -312,7 +321,8 @@ def main():
         key, _, value = option.partition("=")
         SOL_OPTIONS[key] = json.loads(value)
     PROFILE_DIR = args.profile
-    FP8 = "weight_only" if args.fp8_weight_only else \
+    FP8 = "block" if args.fp8_block else \
+        "weight_only" if args.fp8_weight_only else \
         "dynamic" if args.fp8 else None
     if PROFILE_DIR:
         os.makedirs(PROFILE_DIR, exist_ok=True)
