@@ -111,14 +111,15 @@ def Sol_MatmulOp : Sol_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     /// DeepSeek-V3's and Qwen3-FP8's `weight_block_size` [128, 128], and one
     /// fp8 wgmma K tile (128 one-byte elements).
     static constexpr int64_t kScaleBlock = 128;
-    /// Whether `scale` (this matmul's scale_a or scale_b) is block-wise: it
-    /// scales each K block's partial sum, not the accumulator (a scale_a
-    /// of one group, K <= 128, is the per-token scale it equals).
-    bool isBlockScale(::mlir::Value scale);
+    /// Whether scale_a / scale_b is block-wise: it scales each K block's
+    /// partial sum, not the accumulator. Told by the operand's shape (the
+    /// verifier admits one meaning per shape): scale_a of more than one K
+    /// group (one group, K <= 128, is the per-token scale it equals), a
+    /// rank-2 scale_b.
+    bool isBlockScaleA();
+    bool isBlockScaleB();
     /// Whether scale_a or scale_b is block-wise.
-    bool hasBlockScales() {
-      return isBlockScale(getScaleA()) || isBlockScale(getScaleB());
-    }
+    bool hasBlockScales() { return isBlockScaleA() || isBlockScaleB(); }
 
     /// The start of every refusal of an fp8 use by code generation: the
     /// wgmma_tma path reads fp8 matmul operands; the other paths, fp8

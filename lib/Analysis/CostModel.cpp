@@ -158,11 +158,11 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
       // block-wise scale multiplies each K block's partial sum instead, and
       // the scaled partials are summed: per output element and K block, one
       // multiply per block-wise scale and one add.
-      int64_t numScales = 0, numBlockScales = 0;
-      for (Value scale :
-           {matmul.getScaleA(), matmul.getScaleB(), matmul.getScaleOut()})
-        if (scale)
-          ++(matmul.isBlockScale(scale) ? numBlockScales : numScales);
+      int64_t numBlockScales =
+          (matmul.isBlockScaleA() ? 1 : 0) + (matmul.isBlockScaleB() ? 1 : 0);
+      int64_t numScales = (matmul.getScaleA() ? 1 : 0) +
+                          (matmul.getScaleB() ? 1 : 0) +
+                          (matmul.getScaleOut() ? 1 : 0) - numBlockScales;
       CheckedCount outputs =
           countElements(tensorOf(matmul.getResult()).getShape());
       ewFlops += CheckedCount(numScales) * outputs;

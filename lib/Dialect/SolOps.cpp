@@ -458,13 +458,17 @@ bool MatmulOp::isFp8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
-bool MatmulOp::isBlockScale(Value scale) {
-  if (!scale || (scale != getScaleA() && scale != getScaleB()))
+bool MatmulOp::isBlockScaleA() {
+  Value scale = getScaleA();
+  if (!scale)
     return false;
   auto type = cast<RankedTensorType>(scale.getType());
-  if (scale == getScaleB())
-    return type.getRank() == 2;
   return type.getRank() >= 2 && type.getShape().back() != 1;
+}
+
+bool MatmulOp::isBlockScaleB() {
+  Value scale = getScaleB();
+  return scale && cast<RankedTensorType>(scale.getType()).getRank() == 2;
 }
 
 /// Blocks of `kScaleBlock` along a dim of `size` (a dynamic size stays so).

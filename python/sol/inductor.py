@@ -608,14 +608,12 @@ def _classify_input(node, m, n_cols):
     return f"an input of shape {list(shape)} (not [M, N], [N] or a scalar)"
 
 
-# The side of a block-wise fp8 scale's blocks (docs/fp8.md, "Block-wise
-# scales"; the compiler's MatmulOp::kScaleBlock): torch._scaled_mm's
-# BlockWise1x128 (A) and BlockWise128x128 (B) scalings.
-_SCALE_BLOCK = 128
-
-
 def _scale_blocks(size):
-    return -(-size // _SCALE_BLOCK) if isinstance(size, int) else None
+    """Blocks of a block-wise fp8 scale along a dim of `size` (the
+    reference's SCALE_BLOCK: torch._scaled_mm's BlockWise1x128 and
+    BlockWise128x128 scalings); None for a symbolic size."""
+    from .reference import SCALE_BLOCK
+    return -(-size // SCALE_BLOCK) if isinstance(size, int) else None
 
 
 def _block_scale_a(node):
@@ -1232,14 +1230,13 @@ def _aten_program(region, inputs, outputs, aliases=None, roles=None):
             kwargs = {}
             if node.target == aten._scaled_mm.default:
                 named = _scaled_mm_args(node)
-                kwargs = {k: encode(named[k]) for k in (
-                    "scale_a", "scale_b", "bias", "out_dtype",
-                    "use_fast_accum") if named[k] is not None and
-                    not (k == "scale_b" and _block_scale_b(node)[0])}
                 # A block-wise scale_b is its source's transpose (the
                 # input the spec reads), as _scaled_mm takes it.
-                if _block_scale_b(node)[0]:
-                    kwargs["scale_b"] = {"t": encode(_block_scale_b(node)[1])}
+                block_b, source = _block_scale_b(node)
+                kwargs = {k: {"t": encode(source)} if k == "scale_b" and
+                          block_b else encode(named[k]) for k in (
+                              "scale_a", "scale_b", "bias", "out_dtype",
+                              "use_fast_accum") if named[k] is not None}
             elif bias is not None:
                 args = [encode(bias)] + args
             program.append({"op": str(node.target), "args": args,

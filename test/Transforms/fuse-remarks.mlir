@@ -232,3 +232,21 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %d : tensor<64x256xbf16>
   }
 }
+
+// -----
+
+// Block-wise fp8 scales (docs/fp8.md): the sibling kernel does not promote
+// each K block's partial sums, so two block-scaled projections of one A stay
+// two matmuls (each with its own epilogue).
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @block_wise_not_siblings(%x: tensor<256x512xf8E4M3FN>, %wg: tensor<384x512xf8E4M3FN>, %wu: tensor<384x512xf8E4M3FN>, %sx: tensor<256x4xf32>, %sg: tensor<3x4xf32>, %su: tensor<3x4xf32>) -> tensor<256x384xbf16> {
+  %g = sol.matmul %x, %wg transpose_b scale_a(%sx : tensor<256x4xf32>) scale_b(%sg : tensor<3x4xf32>) : tensor<256x512xf8E4M3FN>, tensor<384x512xf8E4M3FN> -> tensor<256x384xbf16>
+  // expected-remark @+1 {{not fused as the sibling of sol.matmul: not a sibling: block-wise scales: the sibling kernel does not scale each K block's partial sum}}
+  %u = sol.matmul %x, %wu transpose_b scale_a(%sx : tensor<256x4xf32>) scale_b(%su : tensor<3x4xf32>) : tensor<256x512xf8E4M3FN>, tensor<384x512xf8E4M3FN> -> tensor<256x384xbf16>
+  // expected-remark @+1 {{fused into epilogue of sol.matmul}}
+  %s = sol.silu %g : tensor<256x384xbf16>
+  // expected-remark @+1 {{fused into epilogue of sol.matmul}}
+  %p = sol.mul %s, %u : tensor<256x384xbf16>, tensor<256x384xbf16> -> tensor<256x384xbf16>
+  return %p : tensor<256x384xbf16>
+}
+}

@@ -215,9 +215,22 @@ private:
     return func;
   }
 
+  /// The scales of `matmul` its epilogue reads: scale_a and scale_b unless
+  /// block-wise (the contraction's), and scale_out.
+  static SmallVector<Value, 3> epilogueScales(MatmulOp matmul) {
+    SmallVector<Value, 3> scales;
+    if (matmul.getScaleA() && !matmul.isBlockScaleA())
+      scales.push_back(matmul.getScaleA());
+    if (matmul.getScaleB() && !matmul.isBlockScaleB())
+      scales.push_back(matmul.getScaleB());
+    if (matmul.getScaleOut())
+      scales.push_back(matmul.getScaleOut());
+    return scales;
+  }
+
   /// Fill + contraction: the f32 accumulator of the matmul's result shape.
   /// `dim` sizes a dynamic accumulator (null for a static kernel).
-  /// Block-wise scales (`MatmulOp::isBlockScale`), given as `blockScales`
+  /// Block-wise scales (`MatmulOp::isBlockScaleA/B`), given as `blockScales`
   /// (the function's values of the block-wise scale_a and scale_b, null
   /// where a scale is not block-wise), scale each product by its K block's
   /// scales: the same sum as scaling each block's partial sum, in one
@@ -330,8 +343,10 @@ private:
       Value rhs = entry.getArgument(
           cast<BlockArgument>(matmul.getRhs()).getArgNumber());
       SmallVector<Value, 2> blockScales;
-      for (Value scale : {matmul.getScaleA(), matmul.getScaleB()}) {
-        if (!matmul.isBlockScale(scale)) {
+      for (auto [scale, block] :
+           {std::pair(matmul.getScaleA(), matmul.isBlockScaleA()),
+            std::pair(matmul.getScaleB(), matmul.isBlockScaleB())}) {
+        if (!block) {
           blockScales.push_back(Value());
           continue;
         }
@@ -352,9 +367,8 @@ private:
     // block-wise one is the contraction's (above).
     llvm::SmallPtrSet<Value, 4> scales;
     for (MatmulOp matmul : matmuls)
-      for (Value scale :
-           {matmul.getScaleA(), matmul.getScaleB(), matmul.getScaleOut()})
-        if (scale && isa<BlockArgument>(scale) && !matmul.isBlockScale(scale))
+      for (Value scale : epilogueScales(matmul))
+        if (isa<BlockArgument>(scale))
           scales.insert(scale);
     for (BlockArgument arg : body.getArguments()) {
       bool readByEpilogue = scales.contains(arg) ||
@@ -383,8 +397,10 @@ private:
               // result's is that over scale_out, rounded as sol.cast rounds
               // (and read back as f32 by what follows).
               Value &value = scalars[matmul.getResult()];
-              for (Value scale : {matmul.getScaleA(), matmul.getScaleB()})
-                if (scale && !matmul.isBlockScale(scale))
+              for (auto [scale, block] :
+                   {std::pair(matmul.getScaleA(), matmul.isBlockScaleA()),
+                    std::pair(matmul.getScaleB(), matmul.isBlockScaleB())})
+                if (scale && !block)
                   value = arith::MulFOp::create(nb, loc, value,
                                                 scalars.lookup(scale));
               if (Value scaleOut = matmul.getScaleOut()) {

@@ -811,3 +811,61 @@ func.func @"ünicöde"(%x: tensor<8xf16>, %o: tensor<8xf16>) -> tensor<8xf16> at
   return %0 : tensor<8xf16>
 }
 }
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// Block-wise scales (docs/fp8.md): the wgmma_tma generator promotes each K
+// tile's partial sums in one consumer, so a split-K plan (sol-tile offers
+// none for them) is refused.
+module attributes {sol.target = #sol.target<"h200">} {
+// expected-error @+1 {{sol kernel: block-wise scales on the wgmma_tma path take fp8 operands, one weight, no split K, a tile width dividing 128 and at most 64 x 128 accumulator elements per consumer}}
+func.func @block_scales_split_k(%a: tensor<256x512xf8E4M3FN>, %b: tensor<256x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %sb: tensor<2x4xf32>, %o: tensor<256x256xf32>) -> tensor<256x256xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 128], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2 floordiv 128)>, affine_map<(d0, d1, d2) -> (d1 floordiv 128, d2 floordiv 128)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b, %sa, %sb : tensor<256x512xf8E4M3FN>, tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<2x4xf32>) outs(%z : tensor<256x256xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %s: f32, %t: f32, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FN to f32
+    %yf = arith.extf %y : f8E4M3FN to f32
+    %p = arith.mulf %xf, %yf : f32
+    %ps = arith.mulf %p, %s : f32
+    %pt = arith.mulf %ps, %t : f32
+    %r = arith.addf %acc, %pt : f32
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x256xf32>) outs(%o : tensor<256x256xf32>) {
+  ^bb0(%c: f32, %_: f32):
+    linalg.yield %c : f32
+  } -> tensor<256x256xf32>
+  return %out : tensor<256x256xf32>
+}
+}
+
+// -----
+
+#id = affine_map<(m, n) -> (m, n)>
+// A contraction's inputs past A and B are block-wise scales, indexed by
+// their blocks: a scale indexed per element of K is refused by name.
+module attributes {sol.target = #sol.target<"h200">} {
+func.func @block_scale_wrong_map(%a: tensor<256x512xf8E4M3FN>, %b: tensor<256x512xf8E4M3FN>, %sa: tensor<256x512xf32>, %o: tensor<256x256xf32>) -> tensor<256x256xf32> attributes {sol.kernel, sol.plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 128], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>} {
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c0 = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{sol kernel: a contraction's further inputs must be block-wise scales: kernel arguments indexed (batch..., m, k floordiv 128) or (n floordiv 128, k floordiv 128)}}
+  %mm = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b, %sa : tensor<256x512xf8E4M3FN>, tensor<256x512xf8E4M3FN>, tensor<256x512xf32>) outs(%z : tensor<256x256xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %s: f32, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FN to f32
+    %yf = arith.extf %y : f8E4M3FN to f32
+    %p = arith.mulf %xf, %yf : f32
+    %ps = arith.mulf %p, %s : f32
+    %r = arith.addf %acc, %ps : f32
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<256x256xf32>) outs(%o : tensor<256x256xf32>) {
+  ^bb0(%c: f32, %_: f32):
+    linalg.yield %c : f32
+  } -> tensor<256x256xf32>
+  return %out : tensor<256x256xf32>
+}
+}

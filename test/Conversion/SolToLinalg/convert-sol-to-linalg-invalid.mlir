@@ -70,3 +70,18 @@ func.func @unsafe_name(%x: tensor<8xf16>) -> tensor<8xf16> {
   }
   return %k : tensor<8xf16>
 }
+
+// -----
+
+// A block-wise scale is read per K block by the contraction, so it must be a
+// kernel input, not a value the kernel computes.
+func.func @computed_block_scale(%x: tensor<7x300xf8E4M3FN>, %w: tensor<200x300xf8E4M3FN>, %sw: tensor<2x3xf32>) -> tensor<7x200xf32> {
+  %0 = sol.kernel @k_computed_block_scale ins(%x, %w, %sw : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN>, tensor<2x3xf32>) -> tensor<7x200xf32> {
+  ^bb0(%a: tensor<7x300xf8E4M3FN>, %b: tensor<200x300xf8E4M3FN>, %sb: tensor<2x3xf32>):
+    %s2 = sol.mul %sb, %sb : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+    // expected-error @+1 {{a block-wise scale of a kernel's sol.matmul must be a kernel input (it is read per K block, not by the epilogue)}}
+    %m = sol.matmul %a, %b transpose_b scale_b(%s2 : tensor<2x3xf32>) : tensor<7x300xf8E4M3FN>, tensor<200x300xf8E4M3FN> -> tensor<7x200xf32>
+    sol.yield %m : tensor<7x200xf32>
+  }
+  return %0 : tensor<7x200xf32>
+}
