@@ -34,7 +34,11 @@ epilogue); at M <= 64 (the torch backend's WEIGHT_ONLY_ROWS) weight-only fp8 (th
 weight codes and their per-channel scale): sol_wo (the planner's path),
 sol_wo_gemv and sol_wo_swap_ab (each path pinned), and inductor_wo
 (torch.compile of the weight dequantised to bf16, then the linear:
-torchao's float8 weight-only form).
+torchao's float8 weight-only form); with --block, block-wise fp8 (A's
+scales per token and 128-deep group of K, B's per 128 x 128 block, as
+DeepSeek-V3 checkpoints ship): sol_fp8_block, scaled_mm_block and
+inductor_fp8_block (torch._scaled_mm's BlockWise1x128 x BlockWise128x128
+scaling then the epilogue, eager and compiled).
 """
 
 import argparse
@@ -48,6 +52,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep import rotating, rotation  # noqa: E402
+from sol.reference import SCALE_BLOCK  # noqa: E402
 from timing import (REL_TOL, rel_err, sol_module, sol_plan_at,  # noqa: E402
                     sol_runner, target_hbm_bytes_per_s, time_call,
                     time_graph_call)
@@ -60,10 +65,11 @@ WORKLOADS = {"oproj": (2560, 2560, "residual"),
              "mlp": (10240, 2560, "bias_gelu")}
 
 
-def sol_text(m, n, k, epilogue, fp8, weight_only=False):
+def sol_text(m, n, k, epilogue, fp8, weight_only=False, block=False):
     """The workload as a sol function: fp8 operands with their scales, bf16
-    ones, or (`weight_only`) a bf16 A against fp8 weight codes with their
-    scale per channel."""
+    ones, (`weight_only`) a bf16 A against fp8 weight codes with their
+    scale per channel, or (`block`) fp8 operands with block-wise scales
+    (A per token and 128-deep group of K, B per 128 x 128 block)."""
     x = f"tensor<{m}x{k}x{'f8E4M3FN' if fp8 and not weight_only else 'bf16'}>"
     w = f"tensor<{n}x{k}x{'f8E4M3FN' if fp8 else 'bf16'}>"
     y, v = f"tensor<{m}x{n}xbf16>", f"tensor<{n}xbf16>"
@@ -72,6 +78,11 @@ def sol_text(m, n, k, epilogue, fp8, weight_only=False):
     if fp8 and weight_only:
         args.append(f"%sw: tensor<{n}xf32>")
         scales = f" scale_b(%sw : tensor<{n}xf32>)"
+    elif fp8 and block:
+        sx = f"tensor<{m}x{blocks(k)}xf32>"
+        sw = f"tensor<{blocks(n)}x{blocks(k)}xf32>"
+        args += [f"%sx: {sx}", f"%sw: {sw}"]
+        scales = f" scale_a(%sx : {sx}) scale_b(%sw : {sw})"
     elif fp8:
         args += [f"%sx: tensor<{m}x1xf32>", f"%sw: tensor<{n}xf32>"]
         scales = (f" scale_a(%sx : tensor<{m}x1xf32>)"
@@ -93,6 +104,40 @@ def quantise(t, dim):
     """(codes, f32 scales) of t, absmax per row (dim=1) or column."""
     scale = (t.abs().amax(dim, keepdim=True) / E4M3_MAX).clamp_min(1e-12)
     return (t / scale).to(torch.float8_e4m3fn), scale.float()
+
+
+def blocks(extent):
+    return -(-extent // SCALE_BLOCK)
+
+
+def quantise_blocks(t, rows_per_block):
+    """(codes, f32 scales) of t [R, K], absmax per `rows_per_block` x 128
+    block: one scale per token and group of K for rows_per_block=1 (scale
+    [R, ceil(K/128)]), one per weight block for 128 ([ceil(R/128),
+    ceil(K/128)])."""
+    r, k = t.shape
+    padded = t.new_zeros(blocks(r) * rows_per_block if rows_per_block > 1
+                         else r, blocks(k) * SCALE_BLOCK)
+    padded[:r, :k] = t
+    scale = padded.abs().unflatten(0, (-1, rows_per_block)).unflatten(
+        2, (-1, SCALE_BLOCK)).amax((1, 3))
+    scale = (scale / E4M3_MAX).clamp_min(1e-12)
+    spread = scale.repeat_interleave(rows_per_block, 0).repeat_interleave(
+        SCALE_BLOCK, 1)[:r, :k]
+    return (t / spread).to(torch.float8_e4m3fn), scale.float(), spread
+
+
+def block_inputs(m, n, k, extra, seed, device="cuda"):
+    """Block-quantised codes of the workload's activation and weight, their
+    scales and the float64 dequantised operands for the reference."""
+    g = torch.Generator(device=device).manual_seed(seed + 1)
+    x = torch.randn(m, k, device=device, generator=g)
+    w = torch.randn(n, k, device=device, generator=g) / math.sqrt(k)
+    xq, sx, spread_x = quantise_blocks(x, 1)
+    wq, sw, spread_w = quantise_blocks(w, SCALE_BLOCK)
+    dequantised = (xq.double() * spread_x.double(),
+                   wq.double() * spread_w.double())
+    return (xq, wq, sx, sw, extra), dequantised
 
 
 def inputs(m, n, k, epilogue, seed, device="cuda"):
@@ -130,9 +175,10 @@ WEIGHT_ONLY_VARIANTS = {"sol_wo": None, "sol_wo_gemv": "paths=gemv",
                         "sol_wo_swap_ab": "paths=swap_ab"}
 
 
-def implementations(m, n, k, epilogue):
+def implementations(m, n, k, epilogue, block=False):
     """impl -> (function of the argument set, its sol compilation or None,
-    which argument set it takes: "fp8", "bf16" or "weight_only")."""
+    which argument set it takes: "fp8", "bf16", "weight_only" or, with
+    `block`, "fp8_block")."""
     import sol
     from sol.inductor import WEIGHT_ONLY_ROWS
 
@@ -174,7 +220,33 @@ def implementations(m, n, k, epilogue):
                            "weight_only")
     impls["inductor_wo"] = (torch.compile(dequantise_then_linear), None,
                             "weight_only")
+    if block:
+        impls.update(block_implementations(m, n, k, epilogue))
     return impls
+
+
+def block_implementations(m, n, k, epilogue):
+    """The block-wise fp8 impls: sol's kernel, and torch._scaled_mm with
+    BlockWise1x128 x BlockWise128x128 scaling (cuBLASLt's DeepSeek recipe)
+    then the epilogue, eager and compiled. torch's CUDA _scaled_mm takes A's
+    scales M-major (stride (1, M): ScaledBlas.cpp's
+    is_blockwise_1x128_scaling) and B's as the transpose of a row-major
+    [ceil(N/128), ceil(K/128)]."""
+    import sol
+
+    def scaled_mm(xq, wq, sx, sw, extra):
+        h = torch._scaled_mm(xq, wq.t(), scale_a=sx.t().contiguous().t(),
+                             scale_b=sw.t(), out_dtype=torch.bfloat16)
+        return epilogue_of(epilogue, h, extra)
+
+    compilation = sol.compile(sol_module(
+        sol_text(m, n, k, epilogue, True, block=True)))
+    run = sol_runner(compilation)
+    return {"sol_fp8_block": (lambda *a: run(list(a))[0], compilation,
+                              "fp8_block"),
+            "scaled_mm_block": (scaled_mm, None, "fp8_block"),
+            "inductor_fp8_block": (torch.compile(scaled_mm), None,
+                                   "fp8_block")}
 
 
 def hbm_ideal_us(m, n, k, kind, epilogue, hbm_bytes_per_s):
@@ -182,24 +254,30 @@ def hbm_ideal_us(m, n, k, kind, epilogue, hbm_bytes_per_s):
     the card the row ran on): A and B once (1 byte per
     fp8 code, 2 per bf16 element), the bf16 extra operand (the residual's
     [M, N], the bias's [N]) and result, the scales (f32)."""
-    a_bytes = 1 if kind == "fp8" else 2
+    a_bytes = 1 if kind in ("fp8", "fp8_block") else 2
     b_bytes = 2 if kind == "bf16" else 1
     extra = m * n if epilogue == "residual" else n
-    scales = {"fp8": (m + n) * 4, "weight_only": n * 4, "bf16": 0}[kind]
+    scales = {"fp8": (m + n) * 4, "weight_only": n * 4, "bf16": 0,
+              "fp8_block": (m * blocks(k) + blocks(n) * blocks(k)) * 4}[kind]
     return (m * k * a_bytes + n * k * b_bytes + (extra + m * n) * 2 + scales) \
         / hbm_bytes_per_s * 1e6
 
 
-def measure(workload, m, meta, graphs=False):
+def measure(workload, m, meta, graphs=False, block=False):
     from sol.inductor import l2_bytes
     n, k, epilogue = WORKLOADS[workload]
     fp8_args, bf16_args, weight_only_args = inputs(m, n, k, epilogue,
                                                    seed=m * 7919 + n)
     arg_sets = {"fp8": fp8_args, "bf16": bf16_args,
                 "weight_only": weight_only_args}
-    ref = reference(fp8_args, epilogue)
+    refs = dict.fromkeys(arg_sets, reference(fp8_args, epilogue))
+    if block:
+        arg_sets["fp8_block"], (xd, wd) = block_inputs(
+            m, n, k, fp8_args[-1], seed=m * 7919 + n)
+        refs["fp8_block"] = epilogue_of(epilogue, xd @ wd.T,
+                                        fp8_args[-1].double())
     rows = []
-    impls = implementations(m, n, k, epilogue)
+    impls = implementations(m, n, k, epilogue, block)
     hbm_bytes_per_s = target_hbm_bytes_per_s(impls["sol_bf16"][1])
     for impl, (fn, compilation, kind) in impls.items():
         args = arg_sets[kind]
@@ -211,7 +289,7 @@ def measure(workload, m, meta, graphs=False):
             row["plan"], row["t_pred_us"], _ = sol_plan_at(compilation, m)
         try:
             with torch.no_grad():
-                row["rel_err"] = rel_err(fn(*args), ref)
+                row["rel_err"] = rel_err(fn(*args), refs[kind])
             row["ok"] = row["rel_err"] <= REL_TOL
             if row["ok"]:
                 sets = rotation(list(args), 3 * l2_bytes(0))
@@ -243,6 +321,10 @@ def main():
                         help="time CUDA-graph replays (one call per input "
                         "set, at least 20): the kernels without the host's "
                         "launch path, which bounds the decode rows otherwise")
+    parser.add_argument("--block", action="store_true",
+                        help="add block-wise fp8 rows (128 x 128 weight "
+                        "blocks, 1 x 128 activation groups): sol's kernel "
+                        "against torch._scaled_mm's block-wise scaling")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("bench/fp8.py needs a CUDA GPU (fp8 tensor cores)")
@@ -253,11 +335,13 @@ def main():
     rows = []
     for workload in args.workloads.split(","):
         for m in map(int, args.ms.split(",")):
-            rows += measure(workload, m, meta, args.graphs)
+            rows += measure(workload, m, meta, args.graphs, args.block)
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
     columns = ("sol_fp8", "sol_bf16", "scaled_mm", "inductor_fp8", "bf16",
-               *WEIGHT_ONLY_VARIANTS, "inductor_wo")
+               *WEIGHT_ONLY_VARIANTS, "inductor_wo",
+               *(("sol_fp8_block", "scaled_mm_block", "inductor_fp8_block")
+                 if args.block else ()))
     print(f"{'workload':8} {'M':>5} " + " ".join(f"{i:>14}" for i in columns))
     for workload in args.workloads.split(","):
         for m in map(int, args.ms.split(",")):

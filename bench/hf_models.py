@@ -164,7 +164,8 @@ class Fp8BlockLinear(torch.nn.Module):
     [ceil(N/128), ceil(K/128)]), made once; the activation quantised per
     token and 128-deep group of K at each call (clamped to e4m3's range);
     then `torch._scaled_mm` with torch's BlockWise1x128 x BlockWise128x128
-    scaling (scale_b the transpose of weight_scale_inv) and a bf16 result,
+    scaling (scale_a M-major, scale_b the transpose of weight_scale_inv,
+    as torch's CUDA kernel takes them) and a bf16 result,
     and the bias. `dequantise` runs the eager reference: the same codes
     times their scales, an ordinary matmul."""
 
@@ -213,7 +214,9 @@ class Fp8BlockLinear(torch.nn.Module):
                                               *self.w.shape)
             y = (a @ w.t()).to(torch.bfloat16)
         else:
-            y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+            # torch's CUDA _scaled_mm takes A's block scales M-major.
+            y = torch._scaled_mm(q, self.w.t(),
+                                 scale_a=scale.t().contiguous().t(),
                                  scale_b=self.weight_scale_inv.t(),
                                  out_dtype=torch.bfloat16)
         if self.bias is not None:

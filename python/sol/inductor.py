@@ -618,8 +618,9 @@ def _scale_blocks(size):
 
 def _block_scale_a(node):
     """Whether an fp8 root's scale_a is block-wise: [M, ceil(K/128)], one
-    per token and 128-deep group of K, more than one group."""
-    scale = _scales_of(node)[0]
+    per token and 128-deep group of K, more than one group (sol reads
+    `_block_scale_a_rows`)."""
+    scale = _block_scale_a_rows(node)
     if node.target != aten._scaled_mm.default or scale is None or \
             not _is_tensor(scale):
         return False
@@ -627,6 +628,79 @@ def _block_scale_a(node):
     blocks = _scale_blocks(k)
     return len(shape) == 2 and blocks is not None and blocks > 1 and \
         _same_dim(shape[1], blocks)
+
+
+# Where `row_major_block_scales` found an fp8 root's scale_a stored M-major
+# (`node.meta` key): the row-major [M, ceil(K/128)] node sol reads instead.
+_SCALE_A_ROWS = "sol_block_scale_a_rows"
+
+
+def _block_scale_a_rows(node):
+    """The scale_a node sol reads for an fp8 root: the row-major form
+    `row_major_block_scales` found or made for an M-major one, else the
+    root's own scale_a."""
+    return node.meta.get(_SCALE_A_ROWS) or _scales_of(node)[0]
+
+
+def _transpose_source(node):
+    """`x` where `node` is a 2-D transpose of a 2-D `x` (permute [1, 0],
+    t, transpose), else None."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function" \
+            or node.target not in _TRANSPOSES or len(_shape(node)) != 2:
+        return None
+    if node.target == aten.permute.default and list(node.args[1]) != [1, 0]:
+        return None
+    return node.args[0] if _is_tensor(node.args[0]) else None
+
+
+def _contiguous_copy_source(node):
+    """`x` where `node` is a contiguous copy of `x` (`x.contiguous()` /
+    `clone` into the contiguous format), else None."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function" \
+            or node.target != aten.clone.default:
+        return None
+    fmt = node.kwargs.get("memory_format")
+    if fmt not in (None, torch.contiguous_format):
+        return None
+    return node.args[0]
+
+
+def row_major_block_scales(graph):
+    """Gives each `_scaled_mm` with block-wise scales whose scale_a is
+    stored M-major (the transpose of a contiguous [ceil(K/128), M]: what
+    torch's CUDA _scaled_mm requires for BlockWise1x128, ScaledBlas.cpp's
+    is_blockwise_1x128_scaling) the row-major [M, ceil(K/128)] node sol's
+    kernels read (sol's dynamic M is the outermost dim of every operand,
+    docs/dynamic-shapes.md). That is the tensor the M-major one was made
+    from where the model wrote `s.t().contiguous().t()`, else a contiguous
+    copy inserted before the matmul (a small transpose Inductor compiles,
+    M x ceil(K/128) floats; dropped as dead code when the region stays
+    with Inductor, whose _scaled_mm reads the M-major form it has).
+    Returns the roots' names and whether a copy was made."""
+    done = []
+    for node in [n for n in graph.nodes if n.op == "call_function" and
+                 n.target == aten._scaled_mm.default]:
+        scale = _scales_of(node)[0]
+        if scale is None or not _is_tensor(scale) or \
+                _val(scale).is_contiguous():
+            continue
+        m_major = _transpose_source(scale)
+        if m_major is None or not _val(m_major).is_contiguous():
+            continue
+        rows = _transpose_source(_contiguous_copy_source(m_major))
+        if rows is not None and _val(rows).is_contiguous():
+            node.meta[_SCALE_A_ROWS] = rows
+            done.append((node.name, False))
+            continue
+        with graph.inserting_before(node):
+            rows = graph.call_function(
+                aten.clone.default, (scale,),
+                {"memory_format": torch.contiguous_format})
+        rows.meta["val"] = aten.clone.default(
+            _val(scale), memory_format=torch.contiguous_format)
+        node.meta[_SCALE_A_ROWS] = rows
+        done.append((node.name, True))
+    return done
 
 
 def _block_scale_b(node):
@@ -670,6 +744,7 @@ def _why_not_scales(node, m, n):
         if what == "scale_b" and block_b:
             continue
         if what == "scale_a" and _block_scale_a(node):
+            scale = _block_scale_a_rows(node)
             kind = _classify_input(scale, m, _shape(scale)[-1])
             if kind != "rows":
                 return f"_scaled_mm's block-wise scale_a: {kind}"
@@ -1104,7 +1179,8 @@ class _Spec:
                     tb += f" {what}({sv[0]} : {sv[1]})"
                 elif scale is not None and what == "scale_a" and \
                         _block_scale_a(node):
-                    sv = self.operand(scale, _shape(scale)[-1])
+                    rows = _block_scale_a_rows(node)
+                    sv = self.operand(rows, _shape(rows)[-1])
                     tb += f" {what}({sv[0]} : {sv[1]})"
                 elif scale is not None and what == "scale_b" and \
                         _scale_role(scale, cols) == "channel":
@@ -1231,12 +1307,19 @@ def _aten_program(region, inputs, outputs, aliases=None, roles=None):
             if node.target == aten._scaled_mm.default:
                 named = _scaled_mm_args(node)
                 # A block-wise scale_b is its source's transpose (the
-                # input the spec reads), as _scaled_mm takes it.
+                # input the spec reads), as _scaled_mm takes it; an M-major
+                # scale_a is its row-major form (`row_major_block_scales`)
+                # handed back M-major.
                 block_b, source = _block_scale_b(node)
-                kwargs = {k: {"t": encode(source)} if k == "scale_b" and
-                          block_b else encode(named[k]) for k in (
-                              "scale_a", "scale_b", "bias", "out_dtype",
-                              "use_fast_accum") if named[k] is not None}
+                given = dict(named)
+                if block_b:
+                    given["scale_b"] = {"t": source}
+                if _SCALE_A_ROWS in node.meta and _block_scale_a(node):
+                    given["scale_a"] = {"m_major": node.meta[_SCALE_A_ROWS]}
+                kwargs = {k: {how: encode(v) for how, v in given[k].items()}
+                          if isinstance(given[k], dict) else encode(given[k])
+                          for k in ("scale_a", "scale_b", "bias", "out_dtype",
+                                    "use_fast_accum") if given[k] is not None}
             elif bias is not None:
                 args = [encode(bias)] + args
             program.append({"op": str(node.target), "args": args,
@@ -2093,6 +2176,8 @@ def _decode(arg, inputs, values):
         return values[arg["node"]]
     if "t" in arg:
         return _decode(arg["t"], inputs, values).t()
+    if "m_major" in arg:   # a row-major [M, KB] scale stored M-major
+        return _decode(arg["m_major"], inputs, values).t().contiguous().t()
     if "col" in arg:   # a per-row scale, an input flattened to [N]
         return _decode(arg["col"], inputs, values).reshape(-1, 1)
     if "list" in arg:
@@ -2699,6 +2784,7 @@ def rewrite(graph, options):
     """Replaces the regions of `graph` that sol compiles with sol::fused."""
     from torch._inductor.pattern_matcher import stable_topological_sort
     split_fused_projections(graph)
+    row_major_block_scales(graph)
     grower = _Grower(graph)
     inductor, flops = {}, {}
     dynamic = False

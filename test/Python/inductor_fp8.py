@@ -246,10 +246,11 @@ print(f"== timed sides: {sum(timed)}")
 
 # Block-wise scales (DeepSeek-V3's checkpoints; docs/fp8.md "Block-wise
 # scales"): the activation quantised per token and 128-deep group of K
-# (scale_a [M, ceil(K/128)]), the weight per 128 x 128 block, its scale
-# stored [ceil(N/128), ceil(K/128)] as a checkpoint's weight_scale_inv and
-# handed to torch._scaled_mm transposed (BlockWise1x128 x BlockWise128x128).
-# sol reads the transpose's source. torch's CPU _scaled_mm has no block-wise
+# (scale_a [M, ceil(K/128)], handed over M-major, `s.t().contiguous().t()`,
+# as torch's CUDA _scaled_mm requires), the weight per 128 x 128 block, its
+# scale stored [ceil(N/128), ceil(K/128)] as a checkpoint's weight_scale_inv
+# and handed to torch._scaled_mm transposed (BlockWise1x128 x
+# BlockWise128x128). sol reads both transposes' row-major sources. torch's CPU _scaled_mm has no block-wise
 # scaling, so the reference is this file's float64 sum over K blocks of the
 # same codes and scales. K = 384 (three blocks), N = 200 (two blocks of B's
 # scales, the last partial). (A K with a partial last group, 320, made
@@ -285,10 +286,14 @@ class Fp8BlockLinear(torch.nn.Module):
     def forward(self, x, residual):
         rows = x.reshape(-1, x.shape[-1])
         q, scale = self.quantise(rows)
-        y = torch._scaled_mm(q, self.w.t(), scale_a=scale,
+        y = torch._scaled_mm(q, self.w.t(), scale_a=self.m_major(scale),
                              scale_b=self.weight_scale_inv.t(),
                              out_dtype=torch.bfloat16)
         return torch.relu(y.reshape(*x.shape[:-1], -1)) + residual
+
+    @staticmethod
+    def m_major(scale):
+        return scale.t().contiguous().t()
 
     def reference(self, x, residual):
         rows = x.reshape(-1, x.shape[-1])
@@ -306,6 +311,33 @@ class Fp8BlockLinear(torch.nn.Module):
 
 model = Fp8BlockLinear(384, 200)
 run("block_wise", model, 5, 384, 200, reference=model.reference)
+
+
+# A quantiser that computes scale_a M-major itself ([ceil(K/128), M], then
+# its transpose to _scaled_mm): no row-major source exists, so the pass
+# makes one (a contiguous copy before the matmul) and sol reads that.
+# CHECK-LABEL: == block_wise_m_major_quantiser: matches the float64 reference: True
+# CHECK:       region 0: sol: _scaled_mm, view_{{[0-9]+}}, relu, add
+# CHECK:       ir: {{.*}} transpose_b scale_a(%arg2 : tensor<?x3xf32>) scale_b(%arg3 : tensor<2x3xf32>) : tensor<?x384xf8E4M3FN>, tensor<200x384xf8E4M3FN> -> tensor<?x200xbf16>
+class Fp8BlockLinearMMajorQuantiser(Fp8BlockLinear):
+    @staticmethod
+    def m_major(scale):
+        # [M, KB] computed as [KB, M] (a reduction over a permuted view),
+        # handed over as its transpose.
+        return scale.unsqueeze(-1).permute(1, 0, 2).abs().amax(-1).t()
+
+
+model = Fp8BlockLinearMMajorQuantiser(384, 200)
+run("block_wise_m_major_quantiser", model, 5, 384, 200,
+    reference=model.reference)
+
+# The fallback hands an M-major scale_a back to _scaled_mm M-major (sol's
+# operand is its row-major source): strides (1, M), the same values.
+# CHECK-LABEL: == m_major decode: torch.Size([5, 3]) (1, 5) same values True
+rows = torch.rand(5, 3)
+decoded = inductor._decode({"m_major": {"in": 0}}, [rows], [])
+print(f"== m_major decode: {decoded.shape} {decoded.stride()} same values "
+      f"{torch.equal(decoded, rows)}")
 
 # A block-wise scale_b that is not the transpose of an [N/128, K/128]
 # tensor (here one stored [K/128, N/128] already) stays with Inductor, with
