@@ -65,6 +65,7 @@ plans, predicted times and FLOPs, each matmul left to Inductor and why, and
 the share of the graph's matmul FLOPs that sol runs.
 """
 
+import contextlib
 import ctypes
 import hashlib
 import itertools
@@ -2745,6 +2746,10 @@ class SolPostGradPass:
         except Exception as error:  # Inductor keeps the whole graph
             log.warning("sol's pass left this graph to Inductor: %s: %s",
                         type(error).__name__, error)
+            # What the pass inserted for regions it did not place (a
+            # row-major copy of a block-wise scale) is dead code.
+            with contextlib.suppress(Exception):
+                graph.eliminate_dead_code()
             history.append(GraphReport([], {"<graph>": f"{error}"}))
 
 

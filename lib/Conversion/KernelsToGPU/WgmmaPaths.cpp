@@ -370,12 +370,20 @@ private:
   /// the accumulators.
   scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first,
                                Value mTile, Value nTile);
-  /// Block-wise scales: each accumulator plus the K tile's partial sums
-  /// times their scales, A's K-group scale of the element's row times B's
-  /// block scale of the tile (docs/fp8.md, "Block-wise scales").
+  /// Block-wise scales (docs/fp8.md, "Block-wise scales"): the factors of
+  /// the K tile's partial sums, A's K-group scale of each fragment row
+  /// times B's block scale of the tile, two per accumulator (a fragment's
+  /// rows r and r + 8). Loaded from global memory, so emitted while the
+  /// tile's wgmmas run: after them, the loads' latency would stall the
+  /// consumer on every K tile.
+  SmallVector<Value> emitPromotionFactors(OpBuilder &b, Value consumer,
+                                          Value mTile, Value nTile,
+                                          Value kBlock);
+  /// Each accumulator plus the K tile's partial sums times their factors
+  /// (`emitPromotionFactors`), one FMA per element.
   SmallVector<Value> emitPromotion(OpBuilder &b, ValueRange accs,
-                                   ValueRange partials, Value consumer,
-                                   Value mTile, Value nTile, Value kBlock);
+                                   ValueRange partials,
+                                   ArrayRef<Value> factors);
   /// The first row of this consumer's accumulator h within the tile.
   Value accRow(OpBuilder &b, Value consumer, int64_t h);
   /// Split K: the unit's partials out, and, in the last warp to arrive,
@@ -482,14 +490,12 @@ Value WgmmaTmaEmitter::accRow(OpBuilder &b, Value consumer, int64_t h) {
                     : ib.add(ib.mul(consumer, l.consumerRows), h * 64);
 }
 
-SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
-                                                  ValueRange partials,
-                                                  Value consumer, Value mTile,
-                                                  Value nTile, Value kBlock) {
+SmallVector<Value>
+WgmmaTmaEmitter::emitPromotionFactors(OpBuilder &b, Value consumer, Value mTile,
+                                      Value nTile, Value kBlock) {
   IndexBuilder ib(b, loc);
   const KernelSpec &spec = kernel.spec;
   int64_t kBlocks = llvm::divideCeilSigned(g.k, MatmulOp::kScaleBlock);
-  Type f32 = b.getF32Type();
   auto load = [&](int arg, Value offset) -> Value {
     return memref::LoadOp::create(b, loc, kernel.args[arg], ValueRange{offset});
   };
@@ -509,13 +515,12 @@ SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
       g.dynamicRows
           ? arith::SubIOp::create(b, loc, g.dynamicRows, ib.c(1)).getResult()
           : ib.c(g.rows - 1);
-  SmallVector<Value> results;
-  for (auto [h, acc, partial] : llvm::enumerate(accs, partials)) {
+  SmallVector<Value> factors;
+  for (int64_t h = 0; h < l.numAccs; ++h) {
     Value row0 = ib.add(ib.add(ib.mul(mTile, l.tileM), accRow(b, consumer, h)),
                         ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
     // A fragment's elements 0-1 of each 8-column block are on row0, 2-3 on
     // row0 + 8.
-    Value factors[2];
     for (int64_t half = 0; half < 2; ++half) {
       Value row =
           arith::MinUIOp::create(b, loc, ib.add(row0, 8 * half), lastRow);
@@ -527,14 +532,24 @@ SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
         factor = factor
                      ? arith::MulFOp::create(b, loc, factor, scaleB).getResult()
                      : scaleB;
-      factors[half] = factor;
+      factors.push_back(factor);
     }
+  }
+  return factors;
+}
+
+SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
+                                                  ValueRange partials,
+                                                  ArrayRef<Value> factors) {
+  Type f32 = b.getF32Type();
+  SmallVector<Value> results;
+  for (auto [h, acc, partial] : llvm::enumerate(accs, partials)) {
     Value result = acc;
     for (int64_t i = 0, e = l.tileN / 2; i < e; ++i) {
       Value sum = LLVM::ExtractValueOp::create(b, loc, acc, i);
       Value part = LLVM::ExtractValueOp::create(b, loc, partial, i);
-      Value promoted =
-          LLVM::FMAOp::create(b, loc, f32, part, factors[(i % 4) / 2], sum);
+      Value promoted = LLVM::FMAOp::create(
+          b, loc, f32, part, factors[2 * h + (i % 4) / 2], sum);
       result = LLVM::InsertValueOp::create(b, loc, result, promoted, i);
     }
     results.push_back(result);
@@ -576,9 +591,9 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
                                                       l.nMajorBox.k * 128)
                           : makeWgmmaDescriptor(b, loc, bAddr);
   bool promote = kernel.spec.hasBlockScales();
-  // Block-wise scales: the K tile's wgmmas start from zero, and once they
-  // retire the consumer adds their partial sums, scaled, to its
-  // accumulators (emitPromotion).
+  // Block-wise scales: the K tile's wgmmas start from zero; while they run
+  // the consumer loads their scales, and once they retire it adds their
+  // partial sums, scaled, to its accumulators (emitPromotion).
   SmallVector<Value> zeros;
   if (promote)
     zeros.assign(
@@ -588,9 +603,10 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
       b, loc, promote ? ValueRange(zeros) : kLoop.getRegionIterArgs(), descAs,
       descB, l.tileN, aType, bType, l.nMajorB);
   if (promote) {
+    SmallVector<Value> factors =
+        emitPromotionFactors(b, consumer, mTile, nTile, kt);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-    acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, consumer, mTile,
-                        nTile, kt);
+    acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, factors);
   }
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
