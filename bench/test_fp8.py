@@ -71,6 +71,49 @@ class Reference(unittest.TestCase):
         self.assertEqual(xq.abs().amax(1).tolist(), [448.0] * 16)
 
 
+# Block-wise shapes: K past one 128-deep group (the last partial; K a
+# multiple of 16, as fp8 TMA rows need), N past one 128-row block of B's
+# scales.
+BLOCK_SHAPES = [(7, 200, 384), (37, 130, 272)]
+
+
+class BlockReference(unittest.TestCase):
+    def test_block_reference_is_the_sum_of_scaled_block_partials(self):
+        """block_inputs' dequantised operands give the same product as
+        each K block's partial sum of the codes times A's group scale of
+        the row and B's block scale of the column (docs/fp8.md), computed
+        here block by block; one scale per tensor in their place is off by
+        more than the benchmark's tolerance."""
+        for m, n, k in BLOCK_SHAPES:
+            (xq, wq, sx, sw, _), (xd, wd) = fp8.block_inputs(
+                m, n, k, None, seed=m, device="cpu")
+            self.assertEqual(tuple(sx.shape), (m, -(-k // 128)))
+            self.assertEqual(tuple(sw.shape), (-(-n // 128), -(-k // 128)))
+            ref = xd @ wd.T
+            blocks = torch.zeros(m, n, dtype=torch.float64)
+            for kb in range(sx.shape[1]):
+                cols = slice(kb * 128, min(k, kb * 128 + 128))
+                partial = xq[:, cols].double() @ wq[:, cols].double().T
+                column_scale = sw[:, kb].double().repeat_interleave(128)[:n]
+                blocks += partial * sx[:, kb:kb + 1].double() * column_scale
+            self.assertLessEqual(rel_err(blocks, ref), 1e-12)
+            wrong = (xq.double() * sx.double().mean()) @ \
+                (wq.double() * sw.double().mean()).T
+            self.assertGreater(rel_err(wrong, ref), REL_TOL)
+
+    def test_block_codes_cover_the_range(self):
+        """absmax / 448 per 1 x 128 group and 128 x 128 block: every group
+        and block holds a code of magnitude 448."""
+        m, n, k = BLOCK_SHAPES[1]
+        (xq, wq, _, _, _), _ = fp8.block_inputs(m, n, k, None, seed=5,
+                                                device="cpu")
+        for codes, rows in ((xq, 1), (wq, 128)):
+            for r in range(0, codes.shape[0], rows):
+                for c in range(0, k, 128):
+                    self.assertEqual(codes[r:r + rows, c:c + 128].float()
+                                     .abs().max().item(), 448.0)
+
+
 # H200 HBM3e, datasheet (the h200 preset's peak_gbps).
 H200_HBM = 4.8e12
 
@@ -110,6 +153,9 @@ class Modules(unittest.TestCase):
                 for quantised, weight_only in kinds:
                     yield sol_module(fp8.sol_text(m, n, k, epilogue,
                                                   quantised, weight_only))
+            for m, n, k in BLOCK_SHAPES:
+                yield sol_module(fp8.sol_text(m, n, k, epilogue, True,
+                                              block=True))
 
     def test_modules_parse(self):
         sol_opt = os.environ.get("SOL_OPT")
