@@ -1461,8 +1461,8 @@ failures = {}
 # whose dynamic compilation failed, is compiled for that M alone.
 DYNAMIC_RANGE = (1, 65536)
 # Where a region whose matmuls could pair as siblings splits its dynamic
-# kernel sets with the backend's `sibling_sets` option: sibling kernels
-# need a full 128-row tile (whyNotSiblingWgmmaTma), and sol-fuse pairs a
+# kernel sets (the backend's `sibling_sets` option, on by default): sibling
+# kernels need a full 128-row tile (whyNotSiblingWgmmaTma), and sol-fuse pairs a
 # dynamic pair only where a generator takes it at every sample point of
 # the set's range, so one set from M = 1 keeps two kernels at every M.
 # Below, the decode paths' kernels; from here, one sibling kernel.
@@ -1979,6 +1979,16 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
             return _run_fallback(inputs, shapes, spec, text)
     with torch.no_grad():
         copies = rotation(inputs)   # L2-cold: see _L2_MARGIN
+        why_no_bar = _bar_refuses(other, copies[0])
+        if why_no_bar:
+            # Nothing else can run the region here (cuBLASLt's block-wise
+            # fp8 takes no M that is not a multiple of 4: NOT_SUPPORTED on
+            # an H100, 2026-12-07, bench/NOTES.md section 51): sol keeps it.
+            measurements[key] = {f"{bar}_error": why_no_bar}
+            choices[key] = "sol"
+            log.info("region at M=%d: sol, the %s cannot run it: %s", m,
+                     bar, why_no_bar)
+            return
         sol_us, other_us = _gpu_us_each(
             [lambda i: call(copies[i]), lambda i: other(copies[i])], graphs,
             rotation=len(copies))
@@ -1991,6 +2001,18 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
     log.info("region at M=%d: sol %.1f us, %s %.1f us: %s", m, sol_us,
              "cuBLAS matmuls" if bar == "cublas" else "its ATen fallback",
              other_us, choices[key])
+
+
+def _bar_refuses(other, inputs):
+    """Why the choice's bar cannot run at these inputs ('' when it can):
+    its first call's error."""
+    try:
+        other(inputs)
+        if inputs[0].is_cuda:
+            torch.cuda.synchronize()
+    except Exception as error:  # the bar's library refused the shapes
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return ""
 
 
 def _as_the_model_calls(call, inputs, out_dims, text):
@@ -2915,8 +2937,12 @@ def _replace_region(graph, region, options, resolver, entry):
     elif _epilogue_feeds_a_matmul(region, outputs):
         record["epilogue_pass"] = True
     # Two dynamic kernel sets, the upper one pairing the matmuls as
-    # siblings (`dynamic_sets`), where asked and where they could pair.
-    if options.get("sibling_sets") and _may_pair(record):
+    # siblings (`dynamic_sets`), where they could pair (unless the option
+    # is off). On by default since 2026-12-07 (bench/NOTES.md section 51):
+    # on an H100 the pair as one sibling kernel ran Llama's SwiGLU at 2048
+    # tokens 1.22x cuBLAS where the two kernels of one set lost, and the
+    # 1 x 2048 prefill took 3.996 against 4.366 ms.
+    if options.get("sibling_sets", True) and _may_pair(record):
         record["sibling_sets"] = True
     # The cost model's best `tune` plans timed (`tune`); only when asked,
     # so an untuned region's spec, and every cache keyed by it, is as

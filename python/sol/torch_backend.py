@@ -48,10 +48,10 @@ and keeps the fastest, cached on disk; every candidate's predicted and
 measured time goes to sol.inductor.report() and tuning.jsonl in the cache
 dir); fp8 (bool, default True: `torch._scaled_mm` regions go to sol like any
 other region, where the measured choice has sol beat torch._scaled_mm;
-False keeps them with Inductor); sibling_sets (bool, default False: a
+False keeps them with Inductor); sibling_sets (bool, default True: a
 region whose two matmuls share A, a SwiGLU's gate and up, gets two dynamic
 kernel sets split at 128 rows, the upper one running them as one sibling
-kernel, which one set from M = 1 cannot; not yet run on a GPU); gather
+kernel, which one set from M = 1 cannot; False keeps one set); gather
 (bool, default True: regions whose matmuls read one A, or whose matmul
 reads another's result, become one sol::fused call: fewer calls, less host
 time outside CUDA graphs; False keeps one call per region);

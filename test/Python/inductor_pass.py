@@ -117,18 +117,20 @@ def swiglu_bf16():
 swiglu_bf16()
 
 
-# With the backend's sibling_sets option the pair's region gets two
+# By default (the backend's sibling_sets option) the pair's region gets two
 # dynamic kernel sets, split at 128 rows (both compiled at trace time):
 # below, the two decode kernels; from 128 rows one sibling kernel (sol-fuse
 # pairs a dynamic pair only where a generator takes it at every M of the
-# set). Both match eager, from one compiled graph.
+# set). Both match eager, from one compiled graph. With the option off, one
+# set from M = 1 keeps the two kernels at every M.
 # (The region gathers the down projection too: a third kernel in both.)
-# CHECK: == sibling_sets: sets ['?', '?128'], kernels below 3, from 128 rows 2, matches eager True True
-def sibling_sets():
+# CHECK: == sibling_sets default: sets ['?', '?128'], kernels below 3, from 128 rows 2, matches eager True True
+# CHECK: == sibling_sets off: sets ['?'], kernels below 3, from 128 rows None, matches eager True True
+def sibling_sets(label, options):
     torch._dynamo.reset()
     model = SwiGLUHalfSilu().to(torch.bfloat16)
     compiled = torch.compile(model, backend="sol", dynamic=True,
-                             options={"sibling_sets": True})
+                             options=options)
     ok = []
     with torch.no_grad():
         for rows in (5, 130):
@@ -138,14 +140,17 @@ def sibling_sets():
     keys = {}
     for (text, key), runner in list(inductor._runners.items()):
         spec = inductor._parse_spec(text)
-        if spec.get("sibling_sets") and isinstance(key, str):
+        if _may_pair(spec) and isinstance(key, str) and \
+                bool(spec.get("sibling_sets")) == (label == "default"):
             keys[key] = len(runner.steps)
-    print(f"== sibling_sets: sets {sorted(keys)}, kernels below "
+    print(f"== sibling_sets {label}: sets {sorted(keys)}, kernels below "
           f"{keys.get('?')}, from 128 rows {keys.get('?128')}, matches "
           f"eager {ok[0]} {ok[1]}")
 
 
-sibling_sets()
+_may_pair = inductor._may_pair
+sibling_sets("default", {})
+sibling_sets("off", {"sibling_sets": False})
 
 
 # RMSNorm after a residual sum: the sum joins the projection's region, the
