@@ -155,6 +155,12 @@ variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x10
   "small-m-tma=true paths=wgmma_tma" \
   "_fp8m64:schedules=pingpong tiles=64x128,64x192,64x256" \
   "_fp8sk:split-k=3"
+# Block-wise scales with split K (sol-tile's block-split-k, off until these
+# pass): each split promotes its own K tiles, the last split's tiles partly
+# past K (8 and 20 K tiles over 3 splits; 4 cooperative).
+variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_block_(7|64|129)x(1000x1024|2560x2560)$' \
+  "block-split-k=true paths=wgmma_tma" \
+  "_blocksk:split-k=3 schedules=pingpong" "_blockskc:split-k=4 schedules=cooperative"
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
 "$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
 

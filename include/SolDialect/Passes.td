@@ -239,6 +239,11 @@ def SolTilePass : Pass<"sol-tile", "::mlir::ModuleOp"> {
            "Let weight-only fp8 swap_ab past 32 rows take a 64-row tile (eight "
            "n8 tiles on each converted code) instead of stacking 32-row "
            "blocks (not yet measured: for A/B on the GPU)">,
+    Option<"blockSplitK", "block-split-k", "bool", /*default=*/"false",
+           "Let a matmul with block-wise fp8 scales split K on wgmma_tma "
+           "(each split promotes its own K tiles, and the splits' promoted "
+           "partials sum as any split's do; not yet run on a GPU: for the "
+           "GPU matrix, until it passes them)">,
     Option<"hopperMmaSyncFp8", "hopper-mma-sync-fp8", "bool",
            /*default=*/"false",
            "Let mma.sync's m16n8k32 take fp8 matmuls on sm_90, where wgmma is "

@@ -94,6 +94,9 @@ struct SolToPTXPipelineOptions
       *this, "swap-ab-row-tile-64",
       llvm::cl::desc("sol-tile's swap-ab-row-tile-64"),
       llvm::cl::init(SolTilePassOptions().swapAbRowTile64)};
+  PassOptions::Option<bool> blockSplitK{
+      *this, "block-split-k", llvm::cl::desc("sol-tile's block-split-k"),
+      llvm::cl::init(SolTilePassOptions().blockSplitK)};
   PassOptions::Option<bool> hopperMmaSyncFp8{
       *this, "hopper-mma-sync-fp8",
       llvm::cl::desc("sol-tile's hopper-mma-sync-fp8"),

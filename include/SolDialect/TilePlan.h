@@ -251,6 +251,13 @@ struct PlanConstraints {
   /// measured (bench/NOTES.md section 46), priced with the 32-row tile's
   /// measured step.
   bool swapAbRowTile64 = false;
+  /// Whether a matmul with block-wise fp8 scales may split K on wgmma_tma
+  /// (each split promotes its own K tiles; the splits' promoted partials
+  /// sum as any split's do). Off: not yet run on a GPU; the GPU bundle's
+  /// _blocksk cases ask for it (at 64 rows the block-wise MLP ran 80 tiles
+  /// of 20 K steps on an H100's 132 SMs: 60.5 us where the per-token
+  /// kernel splits K and took 18.5, bench/NOTES.md section 51).
+  bool blockSplitK = false;
   /// Whether mma.sync may take fp8 matmuls on sm_90, where wgmma is fp8's
   /// full-rate path (isMmaSyncFp8DefaultOnChip). Off: mma.sync's fp8 form
   /// has not run on a Hopper GPU; on, for the GPU matrix and A/B (an H100
@@ -318,6 +325,7 @@ inline bool PlanConstraints::allows(PlanAttr plan,
          (splitK == 0 || plan.getSplitK() == splitK) &&
          (smallMTma || !isSmallMTmaPlan(plan)) &&
          (smallMSiblings || shape.siblings <= 1 || !isSmallMTmaPlan(plan)) &&
+         (blockSplitK || !shape.blockScales || plan.getSplitK() == 1) &&
          allowsSwapAbRowTile(plan, shape) &&
          (paths.empty() || llvm::is_contained(paths, plan.getPath())) &&
          (schedules.empty() ||

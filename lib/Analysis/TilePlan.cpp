@@ -261,8 +261,12 @@ mlir::sol::chooseKernelPlan(KernelOp kernel, TargetAttr target,
     }
     failureReason = constraints.narrowsPlans()
                         ? "no plan the constraints allow (tiles, schedules, "
-                          "min-cluster) can compute this matmul"
+                          "min-cluster, split-k) can compute this matmul"
                         : "no tile fits the target's shared memory";
+    if (constraints.splitK > 1 && shape->blockScales &&
+        !constraints.blockSplitK)
+      failureReason += " (block-wise scales split K only with "
+                       "block-split-k=true)";
     return failure();
   }
 

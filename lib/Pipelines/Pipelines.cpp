@@ -50,6 +50,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   tile.smallMTma = options.smallMTma;
   tile.smallMSiblings = options.smallMSiblings;
   tile.swapAbRowTile64 = options.swapAbRowTile64;
+  tile.blockSplitK = options.blockSplitK;
   tile.hopperMmaSyncFp8 = options.hopperMmaSyncFp8;
   tile.splitK = options.splitK;
   tile.rank = options.rank;

@@ -139,6 +139,7 @@ struct TilePass : sol::impl::SolTilePassBase<TilePass> {
     constraints.smallMTma = smallMTma;
     constraints.smallMSiblings = smallMSiblings;
     constraints.swapAbRowTile64 = swapAbRowTile64;
+    constraints.blockSplitK = blockSplitK;
     constraints.hopperMmaSyncFp8 = hopperMmaSyncFp8;
     constraints.splitK = splitK;
     constraints.rank = rank;

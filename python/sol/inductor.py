@@ -1979,19 +1979,27 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
             return _run_fallback(inputs, shapes, spec, text)
     with torch.no_grad():
         copies = rotation(inputs)   # L2-cold: see _L2_MARGIN
-        why_no_bar = _bar_refuses(other, copies[0])
-        if why_no_bar:
+
+        def bar_call(i):
+            try:
+                return other(copies[i])
+            except Exception as error:  # the bar's library refused
+                raise _BarRefused(error) from error
+        try:
+            sol_us, other_us = _gpu_us_each(
+                [lambda i: call(copies[i]), bar_call], graphs,
+                rotation=len(copies))
+        except _BarRefused as refused:
             # Nothing else can run the region here (cuBLASLt's block-wise
             # fp8 takes no M that is not a multiple of 4: NOT_SUPPORTED on
             # an H100, 2026-12-07, bench/NOTES.md section 51): sol keeps it.
-            measurements[key] = {f"{bar}_error": why_no_bar}
+            error = refused.__cause__
+            why = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            measurements[key] = {f"{bar}_error": why}
             choices[key] = "sol"
             log.info("region at M=%d: sol, the %s cannot run it: %s", m,
-                     bar, why_no_bar)
+                     bar, why)
             return
-        sol_us, other_us = _gpu_us_each(
-            [lambda i: call(copies[i]), lambda i: other(copies[i])], graphs,
-            rotation=len(copies))
         count = len(copies)
     measurements[key] = {"sol_us": sol_us, f"{bar}_us": other_us,
                          "copies": count}
@@ -2003,16 +2011,9 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
              other_us, choices[key])
 
 
-def _bar_refuses(other, inputs):
-    """Why the choice's bar cannot run at these inputs ('' when it can):
-    its first call's error."""
-    try:
-        other(inputs)
-        if inputs[0].is_cuda:
-            torch.cuda.synchronize()
-    except Exception as error:  # the bar's library refused the shapes
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
-    return ""
+class _BarRefused(Exception):
+    """The measured choice's bar raised (its cause): it cannot run the
+    region at this M."""
 
 
 def _as_the_model_calls(call, inputs, out_dims, text):

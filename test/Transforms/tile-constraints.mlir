@@ -30,7 +30,7 @@
 // The ping-pong tiles wider than 128 ran on the GPU without clusters only,
 // so they are not offered with one: pinning 128x160 on clusters leaves the
 // prefill no plan.
-// WIDE-CLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster) can compute this matmul
+// WIDE-CLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster, split-k) can compute this matmul
 // UNKNOWN: error: sol-tile: unknown path 'tma' in paths=tma
 // UNKNOWN-SCHEDULE: error: sol-tile: unknown schedule 'zigzag' in schedules=pingpong,zigzag
 module attributes {sol.target = #sol.target<"h200">} {
@@ -54,7 +54,7 @@ func.func @prefill_under_constraints(%x: tensor<16x512x2560xf16>, %w: tensor<256
 // NOPATH: error: sol-tile: cannot plan kernel @k: no allowed path can compute this matmul
 // The A100 has no clusters, so min-cluster=2 leaves it no plan either:
 // RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x256 min-cluster=2 max-cluster=2" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOCLUSTER
-// NOCLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster) can compute this matmul
+// NOCLUSTER: error: sol-tile: cannot plan kernel @k: no plan the constraints allow (tiles, schedules, min-cluster, split-k) can compute this matmul
 module attributes {sol.target = #sol.target<"a100-80gb">} {
 func.func @a100_only_tma(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %0 = sol.kernel @k ins(%x, %w : tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16> {

@@ -343,12 +343,14 @@ private:
   static constexpr int64_t kMaxPromotedAccumulatorColumns = 128;
 
   /// 1, then with split K the useful splits of kTmaSplits (a sibling pair
-  /// and a cluster take none; the generator sums one block's tile).
+  /// and a cluster take none; the generator sums one block's tile; a
+  /// block-scaled matmul's are offered, PlanConstraints::blockSplitK lets
+  /// them through).
   static SmallVector<int64_t> getSplits(const MatmulShape &shape,
                                         const TmaTile &t, int64_t cluster,
                                         bool siblings, int64_t smCount) {
     SmallVector<int64_t> splits = {1};
-    if (siblings || cluster > 1 || shape.blockScales)
+    if (siblings || cluster > 1)
       return splits;
     int64_t kTiles =
         llvm::divideCeil(shape.k, getWgmmaTmaTileK(shape.elementType));

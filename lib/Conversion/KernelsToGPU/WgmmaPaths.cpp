@@ -281,16 +281,16 @@ getWgmmaTmaLayout(GpuKernel &kernel, const MatmulGeometry &g, ValueRange maps) {
     return kernel.spec.func.emitError("sol kernel: expected one TMA map for "
                                       "A and one per weight");
   // Block-wise scales (docs/fp8.md): one fp8 K tile is one K block, so a
-  // consumer promotes each K tile's partial sums; a tile's columns lie in
-  // one block of B's scales; both accumulator sets fit its registers.
+  // consumer promotes each K tile's partial sums (a split its own K
+  // tiles'); a tile's columns lie in one block of B's scales; both
+  // accumulator sets fit its registers.
   int64_t consumerRows = pingpong ? tile[0] : tile[0] / 2;
-  if (kernel.spec.hasBlockScales() &&
-      (elemBytes != 1 || plan.getSplitK() != 1 || numWeights != 1 ||
-       MatmulOp::kScaleBlock % tile[1] != 0 ||
-       consumerRows / 64 * tile[1] > 128))
+  if (kernel.spec.hasBlockScales() && (elemBytes != 1 || numWeights != 1 ||
+                                       MatmulOp::kScaleBlock % tile[1] != 0 ||
+                                       consumerRows / 64 * tile[1] > 128))
     return kernel.spec.func.emitError(
                "sol kernel: block-wise scales on the wgmma_tma path take fp8 "
-               "operands, one weight, no split K, a tile width dividing ")
+               "operands, one weight, a tile width dividing ")
            << MatmulOp::kScaleBlock
            << " and at most 64 x 128 accumulator elements per consumer";
   WgmmaTmaLayout l;
@@ -369,7 +369,7 @@ private:
   /// (output tile `mTile`, `nTile`): returns the loop, whose results are
   /// the accumulators.
   scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first,
-                               Value mTile, Value nTile);
+                               Value mTile, Value nTile, Value split);
   /// Block-wise scales (docs/fp8.md, "Block-wise scales"): the factors of
   /// the K tile's partial sums, A's K-group scale of each fragment row
   /// times B's block scale of the tile, two per accumulator (a fragment's
@@ -499,6 +499,10 @@ WgmmaTmaEmitter::emitPromotionFactors(OpBuilder &b, Value consumer, Value mTile,
   auto load = [&](int arg, Value offset) -> Value {
     return memref::LoadOp::create(b, loc, kernel.args[arg], ValueRange{offset});
   };
+  // The last split's K tiles past K (zero-filled: their partial sums are
+  // zero) read the last block's scales, never past the scale arrays.
+  if (l.splits > 1)
+    kBlock = arith::MinUIOp::create(b, loc, kBlock, ib.c(kBlocks - 1));
   // The tile's columns lie in one block of B's scales (getWgmmaTmaLayout).
   Value scaleB = spec.blockScaleBArg >= 0
                      ? load(spec.blockScaleBArg,
@@ -559,7 +563,7 @@ SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
 
 scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
                                               Value first, Value mTile,
-                                              Value nTile) {
+                                              Value nTile, Value split) {
   IndexBuilder ib(b, loc);
   SmallVector<Value> accInit(
       l.numAccs,
@@ -603,8 +607,11 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
       b, loc, promote ? ValueRange(zeros) : kLoop.getRegionIterArgs(), descAs,
       descB, l.tileN, aType, bType, l.nMajorB);
   if (promote) {
+    // The K block is the tile's place in the whole K loop: a split's start
+    // at split x numK, as the producer's loads.
+    Value kTile = split ? lb.add(lb.mul(split, l.numK), kt) : kt;
     SmallVector<Value> factors =
-        emitPromotionFactors(b, consumer, mTile, nTile, kt);
+        emitPromotionFactors(b, consumer, mTile, nTile, kTile);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
     acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, factors);
   }
@@ -638,8 +645,8 @@ void WgmmaTmaEmitter::emitConsumers() {
         Value first = unit.first, mTile = unit.mTile, nTile = unit.nTile;
         if (l.pingpong)
           emitWaitForTurn(b, ring, consumer, unit.sequence);
-        scf::ForOp kLoop =
-            emitConsumerKLoop(consumer, laneZero, first, mTile, nTile);
+        scf::ForOp kLoop = emitConsumerKLoop(consumer, laneZero, first, mTile,
+                                             nTile, unit.split);
         // Every full wait of this tile is behind this warp: the other
         // consumer may start its next tile's K loop while this one's last
         // wgmma and epilogue run.
