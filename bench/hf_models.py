@@ -173,16 +173,10 @@ class Fp8BlockLinear(torch.nn.Module):
 
     def __init__(self, linear):
         super().__init__()
-        w = linear.weight.detach().float()
-        n, k = w.shape
-        blocks_n, blocks_k = -(-n // self.BLOCK), -(-k // self.BLOCK)
-        padded = w.new_zeros(blocks_n * self.BLOCK, blocks_k * self.BLOCK)
-        padded[:n, :k] = w
-        scale = padded.abs().unflatten(0, (blocks_n, -1)).unflatten(
-            2, (blocks_k, -1)).amax((1, 3))
-        scale = (scale / E4M3_MAX).clamp_min(1e-12)
-        self.register_buffer("w", (w / self._spread(scale, n, k)).to(
-            torch.float8_e4m3fn))
+        from fp8 import quantise_blocks   # the benchmark's one recipe
+        codes, scale, _ = quantise_blocks(linear.weight.detach().float(),
+                                          self.BLOCK)
+        self.register_buffer("w", codes)
         self.register_buffer("weight_scale_inv", scale)
         self.bias = linear.bias
         self.dequantise = False

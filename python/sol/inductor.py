@@ -216,14 +216,9 @@ def _weight_of(b):
     """(weight node, transpose_b) for a matmul's B operand: nn.Linear's
     `permute(w, [1, 0])` / `t(w)` of a 2-D `[N, K]` tensor is read as `w`
     with transpose_b; a plain `[K, N]` tensor as it is."""
-    if b.op == "call_function" and b.target in _TRANSPOSES:
-        src = b.args[0]
-        if _is_tensor(src) and len(_shape(src)) == 2 and \
-                _val(src).is_contiguous():
-            if b.target == aten.permute.default and \
-                    list(b.args[1]) != [1, 0]:
-                return b, False
-            return src, True
+    src = _transpose_source(b)
+    if src is not None and _val(src).is_contiguous():
+        return src, True
     return b, False
 
 
@@ -1991,8 +1986,8 @@ def choose(inputs, shapes, spec, text, m, bar="fallback"):
                 rotation=len(copies))
         except _BarRefused as refused:
             # Nothing else can run the region here (cuBLASLt's block-wise
-            # fp8 takes no M that is not a multiple of 4: NOT_SUPPORTED on
-            # an H100, 2026-12-07, bench/NOTES.md section 51): sol keeps it.
+            # fp8 refused M = 1 and 4097 with NOT_SUPPORTED on an H100,
+            # 2026-12-07, bench/NOTES.md section 51): sol keeps it.
             error = refused.__cause__
             why = f"{type(error).__name__}: {str(error).splitlines()[0]}"
             measurements[key] = {f"{bar}_error": why}
@@ -2939,10 +2934,12 @@ def _replace_region(graph, region, options, resolver, entry):
         record["epilogue_pass"] = True
     # Two dynamic kernel sets, the upper one pairing the matmuls as
     # siblings (`dynamic_sets`), where they could pair (unless the option
-    # is off). On by default since 2026-12-07 (bench/NOTES.md section 51):
-    # on an H100 the pair as one sibling kernel ran Llama's SwiGLU at 2048
-    # tokens 1.22x cuBLAS where the two kernels of one set lost, and the
-    # 1 x 2048 prefill took 3.996 against 4.366 ms.
+    # is off). On by default since 2026-12-07 (bench/NOTES.md section 51,
+    # an H100): the pair as one sibling kernel ran Llama 3.2 1B's SwiGLU at
+    # 2048 tokens in 223.1 us against 272.2 for cuBLAS's two GEMMs and
+    # eager's product (fp16); in the model the gathered SwiGLU + down region
+    # then beat its bar, and the 1 x 2048 prefill took 3.996 against 4.366
+    # ms without the option.
     if options.get("sibling_sets", True) and _may_pair(record):
         record["sibling_sets"] = True
     # The cost model's best `tune` plans timed (`tune`); only when asked,

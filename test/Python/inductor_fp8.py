@@ -215,8 +215,8 @@ expected = torch.relu(results["bar"].float()) + residual.float()
 print(f"== fp8 bar: _scaled_mm calls {len(calls)}, sol's outputs match the "
       f"bar's {torch.allclose(sol_out.float(), expected, rtol=2e-2, atol=2e-2)}")
 
-# A bar that cannot run at this M (cuBLASLt's block-wise fp8 refuses M not a
-# multiple of 4: CUBLAS_STATUS_NOT_SUPPORTED, H100, 2026-12-07) leaves
+# A bar that cannot run at this M (cuBLASLt's block-wise fp8 refused M = 1
+# and 4097: CUBLAS_STATUS_NOT_SUPPORTED, H100, 2026-12-07) leaves
 # nothing to time against: sol keeps the region, untimed, and the reason is
 # kept with the measurements. The model must not fall back to it. (The
 # same region and M as above, its choice made again.)

@@ -386,6 +386,12 @@ private:
                                    ArrayRef<Value> factors);
   /// The first row of this consumer's accumulator h within the tile.
   Value accRow(OpBuilder &b, Value consumer, int64_t h);
+  /// Iteration `kt` of a unit's K loop as a K tile of the whole K loop: a
+  /// split's tiles start at split x numK (`split` null without split K).
+  /// What the producer loads and the block-wise promotion's scales index.
+  Value wholeKTile(IndexBuilder &ib, Value split, Value kt) {
+    return split ? ib.add(ib.mul(split, l.numK), kt) : kt;
+  }
   /// Split K: the unit's partials out, and, in the last warp to arrive,
   /// the epilogue on their sums.
   void emitSplitKEpilogue(OpBuilder &b, Value consumer, Value laneZero,
@@ -475,11 +481,9 @@ void WgmmaTmaEmitter::emitProducer(Value mapA, ValueRange mapBs) {
                  b.setInsertionPointToStart(kLoop.getBody());
                  IndexBuilder lb(b, loc);
                  Value kt = kLoop.getInductionVar();
-                 // A split's K tiles start at split x numK.
-                 Value kTile =
-                     unit.split ? lb.add(lb.mul(unit.split, l.numK), kt) : kt;
-                 producer.emitKTile(b, lb.add(unit.first, kt), kTile,
-                                    unit.mTile, unit.nTile);
+                 producer.emitKTile(b, lb.add(unit.first, kt),
+                                    wholeKTile(lb, unit.split, kt), unit.mTile,
+                                    unit.nTile);
                });
          });
 }
@@ -607,11 +611,9 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
       b, loc, promote ? ValueRange(zeros) : kLoop.getRegionIterArgs(), descAs,
       descB, l.tileN, aType, bType, l.nMajorB);
   if (promote) {
-    // The K block is the tile's place in the whole K loop: a split's start
-    // at split x numK, as the producer's loads.
-    Value kTile = split ? lb.add(lb.mul(split, l.numK), kt) : kt;
-    SmallVector<Value> factors =
-        emitPromotionFactors(b, consumer, mTile, nTile, kTile);
+    // One fp8 K tile is one K block.
+    SmallVector<Value> factors = emitPromotionFactors(
+        b, consumer, mTile, nTile, wholeKTile(lb, split, kt));
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
     acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, factors);
   }
