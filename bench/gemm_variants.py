@@ -4,6 +4,11 @@ interleaved on a heated card (bench/torch_backend_gpu.py's method).
     bench/diag.sh gemm --shapes oproj,mlp_gelu --variants pp128,coop256
     (or SOL_CAPI_LIB=... PYTHONPATH=python:bench python3 bench/gemm_variants.py)
     ... --ncu   # one launch of each, for ncu (no timing; diag.sh gemm --with-ncu)
+    ... --graphs  # each call a CUDA graph's replay: device time alone
+
+Plain timing counts the host's dispatch (a Python `Kernel.launch` against
+`F.linear`) wherever it is longer than the kernel; --graphs times replays of
+one captured call, so the figures compare the kernels.
 
 Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
 shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap
@@ -20,7 +25,7 @@ import torch.nn.functional as F
 import sol
 from run_bench import ClockSampler
 from timing import device_target
-from torch_backend_gpu import time_interleaved
+from torch_backend_gpu import host_us, time_interleaved
 
 SHAPES = {  # name: (M, N, K, epilogue)
     "mlp_gelu": (8192, 10240, 2560, "gelu"),
@@ -102,9 +107,25 @@ def plan_text(kernel):
             f"c{p['cluster']}")
 
 
+def as_graph(fn, inputs):
+    """A callable replaying a CUDA graph of `fn(*inputs)` (its outputs are
+    the graph's own, overwritten by each replay)."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        fn(*inputs)
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn(*inputs)
+    return lambda *_: graph.replay()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ncu", action="store_true")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time replays of a CUDA graph of one call")
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--target", default=None,
@@ -170,6 +191,13 @@ def main():
                     fn(*inputs)
                 torch.cuda.synchronize()
                 continue
+            if args.graphs:
+                impls = {label: as_graph(fn, inputs)
+                         for label, fn in impls.items()}
+            else:
+                for label, fn in impls.items():
+                    print(f"  {name:9s} {label:28s} host {host_us(fn, inputs):6.1f}"
+                          " us per call", flush=True)
             timed = time_interleaved(impls, inputs, clock)
             flops = 2 * m * n * k * (2 if epilogue == "swiglu" else 1)
             for label, (us, mhz, watts) in timed.items():
