@@ -389,3 +389,39 @@ except Exception:   # torch's CPU _scaled_mm: no block-wise scaling
     pass
 for graph in inductor.history[before:]:
     print(graph.summary())
+
+# The copy the pass inserts for an M-major scale_a (the quantiser above has
+# no row-major source) is for sol's kernels alone: where the region stays
+# with Inductor (here the backend's fp8 option off) dead-code elimination
+# drops it, and Inductor's _scaled_mm reads the M-major form it has. With
+# fp8 on, the copy feeds the sol region. (With fp8 off Inductor's code then
+# calls torch's CPU _scaled_mm, which has no block-wise scaling: only the
+# graph after the pass is checked.)
+# CHECK-LABEL: == m_major copy after the pass
+# CHECK:       fp8 on: 1 copies of scale_a, fp8 off: 0
+def scale_copies_after_pass(options):
+    graphs, real = [], inductor.rewrite
+
+    def capture(graph, options):
+        report = real(graph, options)
+        graphs.append(graph)
+        return report
+    inductor.rewrite = capture
+    torch._dynamo.reset()
+    try:
+        with torch.no_grad():
+            torch.compile(Fp8BlockLinearMMajorQuantiser(384, 200),
+                          backend="sol", options=options)(
+                torch.randn(5, 3, 384, dtype=torch.bfloat16),
+                torch.randn(5, 3, 200, dtype=torch.bfloat16))
+    except Exception:   # fp8 off: torch's CPU _scaled_mm
+        pass
+    finally:
+        inductor.rewrite = real
+    return sum(1 for graph in graphs for node in graph.nodes
+               if node.target == torch.ops.aten.clone.default)
+
+
+print("== m_major copy after the pass")
+print(f"fp8 on: {scale_copies_after_pass({})} copies of scale_a, "
+      f"fp8 off: {scale_copies_after_pass({'fp8': False})}")
