@@ -70,6 +70,13 @@ VARIANTS = {
     "tall160": "paths=wgmma_tma tiles=256x160",
     "tall192": "paths=wgmma_tma tiles=256x192",
     "coop256c2": "paths=wgmma_tma tiles=128x256 min-cluster=2 max-cluster=2",
+    # 16-byte stores after a quad transpose (convert-sol-kernels-to-gpu's
+    # wide-stores) on the planner's plan and on pinned ones.
+    "wide": "wide-stores=true",
+    "pp128w": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
+              "wide-stores=true",
+    "coop256w": "paths=wgmma_tma tiles=128x256 wide-stores=true",
+    "tall128w": "paths=wgmma_tma tiles=256x128 wide-stores=true",
 }
 
 
@@ -175,6 +182,8 @@ def main():
                     continue
                 kernel = kernels[0]
                 plan = plan_text(kernel)
+                if "wide-stores=true" in options:
+                    plan += " wide"
                 if plan in seen:
                     continue
                 seen[plan] = label

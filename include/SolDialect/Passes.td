@@ -391,10 +391,19 @@ def ConvertSolKernelsToGPUPass
     the H200 (2026-11-30), but GELU's 1 + tanh(u) then loses its relative
     accuracy for x in about [-5, -3] (bench/NOTES.md section 17). Off by
     default.
+
+    With `wide-stores`, the wgmma and wgmma_tma epilogues store f16/bf16
+    results (N a multiple of 8) four n8 fragment blocks at a time: a
+    transpose across each quad of lanes (four shuffles per four words)
+    gives each lane eight consecutive columns, stored with one 16-byte
+    `st.global.v4`, a quarter of the store instructions of the
+    fragment's 4-byte pairs. Off until the GPU matrix has passed it.
   }];
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Approximate the kernels' f32 tanh with tanh.approx.f32">,
+    Option<"wideStores", "wide-stores", "bool", /*default=*/"false",
+           "Store the wgmma paths' 16-bit results 16 bytes per lane">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -117,6 +117,10 @@ struct SolToPTXPipelineOptions
       *this, "fast-math",
       llvm::cl::desc("convert-sol-kernels-to-gpu's fast-math"),
       llvm::cl::init(ConvertSolKernelsToGPUPassOptions().fastMath)};
+  PassOptions::Option<bool> wideStores{
+      *this, "wide-stores",
+      llvm::cl::desc("convert-sol-kernels-to-gpu's wide-stores"),
+      llvm::cl::init(ConvertSolKernelsToGPUPassOptions().wideStores)};
 };
 
 /// Canonicalize, sol-fuse, sol-cost-model: a sol module to fused kernels

@@ -68,6 +68,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   pm.addPass(createConvertSolToLinalgPass());
   ConvertSolKernelsToGPUPassOptions toGpu;
   toGpu.fastMath = options.fastMath;
+  toGpu.wideStores = options.wideStores;
   pm.addPass(createConvertSolKernelsToGPUPass(toGpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -225,15 +225,12 @@ EpilogueInputs loadEpilogueInputs(OpBuilder &b, Location loc, GpuKernel &kernel,
   return lanes;
 }
 
-/// Runs the epilogue body on the `vector` elements at `ivs` whose memory
-/// inputs `inputs` loaded (contraction c's accumulator at lane e:
-/// `accLanes[c * vector + e]`) and stores each result with one
-/// `vector`-wide store.
-void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
-                          ArrayRef<Value> ivs, int64_t vector,
-                          const EpilogueInputs &inputs,
-                          ArrayRef<Value> accLanes) {
-  IndexBuilder ib(b, loc);
+/// The epilogue body on the `vector` elements whose memory inputs `inputs`
+/// loaded (contraction c's accumulator at lane e: `accLanes[c * vector +
+/// e]`): per output, its `vector` values.
+static SmallVector<SmallVector<Value>>
+computeEpilogueResults(OpBuilder &b, GpuKernel &kernel, int64_t vector,
+                       const EpilogueInputs &inputs, ArrayRef<Value> accLanes) {
   linalg::GenericOp epilogue = kernel.spec.epilogue;
   Block &body = epilogue.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
@@ -251,6 +248,20 @@ void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
     for (auto [r, value] : llvm::enumerate(yield.getValues()))
       results[r].push_back(mapping.lookupOrDefault(value));
   }
+  return results;
+}
+
+/// Runs the epilogue body on the `vector` elements at `ivs` whose memory
+/// inputs `inputs` loaded (contraction c's accumulator at lane e:
+/// `accLanes[c * vector + e]`) and stores each result with one
+/// `vector`-wide store.
+void storeEpilogueResults(OpBuilder &b, Location loc, GpuKernel &kernel,
+                          ArrayRef<Value> ivs, int64_t vector,
+                          const EpilogueInputs &inputs,
+                          ArrayRef<Value> accLanes) {
+  IndexBuilder ib(b, loc);
+  SmallVector<SmallVector<Value>> results =
+      computeEpilogueResults(b, kernel, vector, inputs, accLanes);
   Value outOffset = linearize(ib, ivs, kernel.spec.outShape);
   for (auto [r, values] : llvm::enumerate(results)) {
     Value out = kernel.args[kernel.spec.numInputs + r];
@@ -279,6 +290,62 @@ void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
   storeEpilogueResults(b, loc, kernel, ivs, vector, inputs, accLanes);
 }
 
+/// Whether every output of `kernel` stores 16-bit elements (f16, bf16):
+/// a fragment's column pair is then one 32-bit word, and four of them are
+/// eight consecutive columns.
+static bool hasHalfWidthOutputs(const GpuKernel &kernel) {
+  for (unsigned r = kernel.spec.numInputs; r < kernel.args.size(); ++r)
+    if (cast<MemRefType>(kernel.args[r].getType())
+            .getElementType()
+            .getIntOrFloatBitWidth() != 16)
+      return false;
+  return kernel.args.size() > kernel.spec.numInputs;
+}
+
+/// Whether n8 blocks of a fragment epilogue over `g` can be stored four at
+/// a time through a quad transpose (emitQuadTranspose): 16-bit outputs, and
+/// N a multiple of 8, so an n8 block is wholly in bounds or out and every
+/// 16-byte store is aligned (rows of N x 2 bytes).
+static bool canStoreQuads(const GpuKernel &kernel, const MatmulGeometry &g) {
+  return hasHalfWidthOutputs(kernel) && g.n % 8 == 0;
+}
+
+/// Transposes, across the four lanes of a quad (lane % 4 = `quadLane`), the
+/// 4 x 4 matrix whose row q is lane q's `words`: afterwards lane q holds
+/// word q of every lane, in lane order. Two butterfly stages (lanes q ^ 2,
+/// then q ^ 1), each swapping the two words the partner needs: 4 shuffles
+/// for 4 words. Every lane of the warp must run it.
+static void emitQuadTranspose(OpBuilder &b, Location loc, Value quadLane,
+                              MutableArrayRef<Value> words) {
+  IndexBuilder ib(b, loc);
+  auto i32 = b.getI32Type();
+  auto constant = [&](int32_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value fullMask = constant(-1);
+  for (int64_t bit : {2, 1}) {
+    Value high =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              ib.rem(ib.div(quadLane, bit), 2), ib.c(0));
+    for (int64_t s = 0; s < 4; ++s) {
+      if (s & bit)
+        continue;
+      // Lane q sends the word its partner q ^ bit lacks and takes that
+      // partner's word in exchange.
+      Value send =
+          arith::SelectOp::create(b, loc, high, words[s], words[s | bit]);
+      Value received =
+          NVVM::ShflOp::create(b, loc, i32, fullMask, send, constant(bit),
+                               constant(0x1f), NVVM::ShflKind::bfly, UnitAttr())
+              .getResult();
+      Value low = words[s];
+      words[s] = arith::SelectOp::create(b, loc, high, received, low);
+      words[s | bit] =
+          arith::SelectOp::create(b, loc, high, words[s | bit], received);
+    }
+  }
+}
+
 /// The epilogue over m16n8-style accumulator fragments: for n8 block nb,
 /// element e sits at (row + 8 * (e / 2), col + 8 * nb + e % 2). Where N is
 /// even, the two columns of a pair go together: one 2-wide load of each
@@ -286,11 +353,20 @@ void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
 /// instructions of scalar accesses. The inputs of `kEpilogueBatch`
 /// fragment pairs are loaded before any of them is stored, so their
 /// latencies overlap.
+///
+/// With `quadLane` (lane % 4, the caller's warps all running this code)
+/// and 16-bit outputs (canStoreQuads), each four n8 blocks of a row are
+/// stored by one 16-byte store per lane: the quad's lanes hold a block's
+/// eight columns two each, so a quad transpose of their packed pairs gives
+/// lane q block q's eight columns. A warp's store then writes 64
+/// consecutive bytes in each of its 8 rows instead of 16, a quarter of the
+/// store instructions.
 static constexpr int64_t kEpilogueBatch = 16;
 void emitFragmentEpilogue(
     OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
     Value batchSlice, Value row0, Value col0, int64_t blocksN,
-    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt) {
+    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt,
+    Value quadLane) {
   IndexBuilder ib(b, loc);
   int64_t vector = g.n % 2 == 0 ? 2 : 1;
   struct Pending {
@@ -298,6 +374,80 @@ void emitFragmentEpilogue(
     Value inBounds;
     EpilogueInputs inputs;
   };
+  auto load = [&](int64_t nb, int64_t e) {
+    Pending p;
+    Value row = ib.add(row0, (e / 2) * 8);
+    Value col = ib.add(col0, nb * 8 + (e % 2));
+    for (unsigned c = 0; c < kernel.spec.getNumContractions(); ++c)
+      for (int64_t v = 0; v < vector; ++v)
+        p.acc.push_back(accAt(b, c, nb, e + v));
+    p.inBounds = ib.land(isRowInBounds(ib, row, g), ib.lt(col, g.n));
+    p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
+    p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
+    return p;
+  };
+  int64_t quadBlocks =
+      quadLane && canStoreQuads(kernel, g) ? blocksN / 4 * 4 : 0;
+
+  // Quads: four n8 blocks at one row half (e / 2) per group.
+  struct QuadGroup {
+    int64_t firstBlock, half;
+    SmallVector<Pending> pairs;
+  };
+  SmallVector<QuadGroup> groups;
+  auto flushGroups = [&]() {
+    for (QuadGroup &group : groups) {
+      SmallVector<SmallVector<SmallVector<Value>>> results;
+      for (Pending &p : group.pairs)
+        results.push_back(
+            computeEpilogueResults(b, kernel, vector, p.inputs, p.acc));
+      Value row = ib.add(row0, group.half * 8);
+      // Lane q stores block firstBlock + q: col0 is the block's column plus
+      // 2q, the lane's pair within it.
+      Value col =
+          ib.add(ib.add(col0, group.firstBlock * 8), ib.mul(quadLane, 6));
+      Value inBounds = ib.land(isRowInBounds(ib, row, g), ib.lt(col, g.n));
+      SmallVector<Value> ivs =
+          matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
+      Value offset = linearize(ib, ivs, kernel.spec.outShape);
+      for (unsigned r = 0; r < results.front().size(); ++r) {
+        Value out = kernel.args[kernel.spec.numInputs + r];
+        Type elemType = cast<MemRefType>(out.getType()).getElementType();
+        SmallVector<Value> words;
+        for (auto &pair : results) {
+          Value packed = vector::FromElementsOp::create(
+              b, loc, VectorType::get({2}, elemType), pair[r]);
+          words.push_back(vector::ExtractOp::create(
+              b, loc,
+              vector::BitCastOp::create(
+                  b, loc, VectorType::get({1}, b.getI32Type()), packed),
+              ArrayRef<int64_t>{0}));
+        }
+        emitQuadTranspose(b, loc, quadLane, words);
+        Value line = vector::BitCastOp::create(
+            b, loc, VectorType::get({8}, elemType),
+            vector::FromElementsOp::create(
+                b, loc, VectorType::get({4}, b.getI32Type()), words));
+        emitIf(b, loc, inBounds, [&](OpBuilder &b) {
+          vector::StoreOp::create(b, loc, line, out, ValueRange{offset}, false,
+                                  llvm::MaybeAlign(16));
+        });
+      }
+    }
+    groups.clear();
+  };
+  for (int64_t first = 0; first < quadBlocks; first += 4) {
+    for (int64_t half = 0; half < 2; ++half) {
+      QuadGroup group{first, half, {}};
+      for (int64_t nb = first; nb < first + 4; ++nb)
+        group.pairs.push_back(load(nb, half * 2));
+      groups.push_back(std::move(group));
+      if (static_cast<int64_t>(groups.size()) * 4 == kEpilogueBatch)
+        flushGroups();
+    }
+  }
+  flushGroups();
+
   SmallVector<Pending> batch;
   auto flush = [&]() {
     for (Pending &p : batch)
@@ -306,18 +456,9 @@ void emitFragmentEpilogue(
       });
     batch.clear();
   };
-  for (int64_t nb = 0; nb < blocksN; ++nb) {
+  for (int64_t nb = quadBlocks; nb < blocksN; ++nb) {
     for (int64_t e = 0; e < 4; e += vector) {
-      Pending p;
-      Value row = ib.add(row0, (e / 2) * 8);
-      Value col = ib.add(col0, nb * 8 + (e % 2));
-      for (unsigned c = 0; c < kernel.spec.getNumContractions(); ++c)
-        for (int64_t v = 0; v < vector; ++v)
-          p.acc.push_back(accAt(b, c, nb, e + v));
-      p.inBounds = ib.land(isRowInBounds(ib, row, g), ib.lt(col, g.n));
-      p.ivs = matmulOutputIndex(ib, kernel.spec, batchSlice, row, col);
-      p.inputs = loadEpilogueInputs(b, loc, kernel, p.ivs, vector, p.inBounds);
-      batch.push_back(std::move(p));
+      batch.push_back(load(nb, e));
       if (static_cast<int64_t>(batch.size()) == kEpilogueBatch)
         flush();
     }

@@ -138,11 +138,15 @@ void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
   Value row = ib.add(rowBase, ib.add(ib.mul(warpInGroup, 16), ib.div(lane, 4)));
   Value col = ib.add(colBase, ib.mul(ib.rem(lane, 4), 2));
   int64_t blocksPerContraction = tileN / 8 / kernel.spec.getNumContractions();
+  // Every lane of a warp runs the epilogue (the wgmma paths branch per
+  // warpgroup, or per warp in split K's last arrival), as the quad
+  // transpose of wide stores needs.
   emitFragmentEpilogue(
       b, loc, kernel, g, batchSlice, row, col, blocksPerContraction,
       [&](OpBuilder &b, unsigned c, int64_t nb, int64_t e) {
         return accAt(b, (c * blocksPerContraction + nb) * 4 + e);
-      });
+      },
+      kernel.wideStores ? ib.rem(lane, 4) : Value());
 }
 
 Value emitWarpUniformWarpgroup(OpBuilder &b, Location loc, Value tid) {

@@ -81,6 +81,12 @@ struct KernelSpec {
 FailureOr<KernelSpec> readKernel(func::FuncOp func,
                                  PlanEntryAttr entry = PlanEntryAttr());
 
+/// convert-sol-kernels-to-gpu's options that shape the generated code.
+struct CodegenOptions {
+  bool fastMath = false;
+  bool wideStores = false;
+};
+
 /// The generated kernel's view of one sol kernel.
 struct GpuKernel {
   KernelSpec spec;
@@ -89,6 +95,9 @@ struct GpuKernel {
   SmallVector<SmallVector<int64_t>> argShapes;
   /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
   bool fastMath = false;
+  /// convert-sol-kernels-to-gpu's wide-stores: the wgmma paths store their
+  /// 16-bit results 16 bytes per lane (emitFragmentEpilogue's quadLane).
+  bool wideStores = false;
   /// A dynamic kernel's value of its dynamic dim (its last parameter, as an
   /// index); null for a static kernel, whose code takes every bound as a
   /// constant.
@@ -194,11 +203,14 @@ void emitEpilogueVectorAt(OpBuilder &b, Location loc, GpuKernel &kernel,
 SmallVector<Value> matmulOutputIndex(IndexBuilder &ib, const KernelSpec &spec,
                                      Value batchSlice, Value row, Value col);
 /// `accAt(b, c, nb, e)`: element e of n8 block nb of contraction c's
-/// accumulator fragment.
+/// accumulator fragment. With `quadLane` (lane % 4; every lane of the
+/// caller's warps runs the epilogue) 16-bit results are stored four n8
+/// blocks at a time, 16 bytes per lane, after a transpose across each quad.
 void emitFragmentEpilogue(
     OpBuilder &b, Location loc, GpuKernel &kernel, const MatmulGeometry &g,
     Value batchSlice, Value row0, Value col0, int64_t blocksN,
-    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt);
+    function_ref<Value(OpBuilder &, unsigned, int64_t, int64_t)> accAt,
+    Value quadLane = Value());
 
 /// `v` as the f32 the matmul paths accumulate in.
 inline Value extendToF32(OpBuilder &b, Location loc, Value v) {

@@ -541,7 +541,8 @@ deriveLaunchGeometry(const KernelSpec &spec,
 /// for its #sol.plan when `entry` is null: a gpu.module holding one
 /// gpu.func named for the row.
 static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
-                                      OpBuilder &moduleBuilder, bool fastMath) {
+                                      OpBuilder &moduleBuilder,
+                                      const CodegenOptions &options) {
   FailureOr<KernelSpec> spec = readKernel(func, entry);
   if (failed(spec))
     return failure();
@@ -550,7 +551,8 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
 
   GpuKernel kernel;
   kernel.spec = *spec;
-  kernel.fastMath = fastMath;
+  kernel.fastMath = options.fastMath;
+  kernel.wideStores = options.wideStores;
   if (entry)
     kernel.minDim = std::max<int64_t>(entry.getMMin(), 1);
   SmallVector<Type> argTypes;
@@ -648,18 +650,18 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
 /// A static kernel becomes one gpu.module; a dynamic one, one per row of
 /// its plan table (docs/dynamic-shapes.md, section 4).
 static LogicalResult convertKernel(func::FuncOp func, OpBuilder &moduleBuilder,
-                                   bool fastMath) {
+                                   const CodegenOptions &options) {
   FailureOr<bool> dynamic = isDynamicKernelFunc(func);
   if (failed(dynamic))
     return failure();
   if (!*dynamic)
-    return convertKernelFor(func, PlanEntryAttr(), moduleBuilder, fastMath);
+    return convertKernelFor(func, PlanEntryAttr(), moduleBuilder, options);
   auto table = func->getAttrOfType<ArrayAttr>(SolDialect::kPlansAttrName);
   for (PlanEntryAttr entry : table.getAsRange<PlanEntryAttr>()) {
     if (entry.getMMax() < 1)
       return func.emitError("sol kernel: the plan table's row ")
              << entry << " serves no M >= 1 (M = 0 launches nothing)";
-    if (failed(convertKernelFor(func, entry, moduleBuilder, fastMath)))
+    if (failed(convertKernelFor(func, entry, moduleBuilder, options)))
       return failure();
   }
   return success();
@@ -682,9 +684,10 @@ struct ConvertKernelsToGPUPass
     OpBuilder builder(module.getBodyRegion());
     builder.setInsertionPointToEnd(module.getBody());
     bool failedAny = false;
+    CodegenOptions options{fastMath, wideStores};
     for (func::FuncOp func : kernels) {
       builder.setInsertionPoint(func);
-      if (failed(convertKernel(func, builder, fastMath)))
+      if (failed(convertKernel(func, builder, options)))
         failedAny = true;
     }
     if (failedAny)
