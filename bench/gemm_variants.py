@@ -7,8 +7,12 @@ interleaved on a heated card (bench/torch_backend_gpu.py's method).
     ... --graphs  # each call a CUDA graph's replay: device time alone
 
 Plain timing counts the host's dispatch (a Python `Kernel.launch` against
-`F.linear`) wherever it is longer than the kernel; --graphs times replays of
-one captured call, so the figures compare the kernels.
+`F.linear`) wherever it is longer than the kernel (2048^3 on an H100: 35-43
+us of host per sol call against 25 us of cuBLAS kernel, NOTES section 52);
+--graphs times replays of one captured call, so the figures compare the
+kernels. (Its first run, 2026-12-07, crashed the process with a
+segmentation fault after the share checks, before any timing; the capture
+now follows timing.time_graph_call's warm-up and synchronize. Not rerun.)
 
 Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
 shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap
@@ -70,13 +74,13 @@ VARIANTS = {
     "tall160": "paths=wgmma_tma tiles=256x160",
     "tall192": "paths=wgmma_tma tiles=256x192",
     "coop256c2": "paths=wgmma_tma tiles=128x256 min-cluster=2 max-cluster=2",
-    # 16-byte stores after a quad transpose (convert-sol-kernels-to-gpu's
-    # wide-stores) on the planner's plan and on pinned ones.
-    "wide": "wide-stores=true",
-    "pp128w": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
-              "wide-stores=true",
-    "coop256w": "paths=wgmma_tma tiles=128x256 wide-stores=true",
-    "tall128w": "paths=wgmma_tma tiles=256x128 wide-stores=true",
+    # The fragment's 4-byte pair stores instead of wide stores (16 bytes
+    # per lane after a quad transpose, convert-sol-kernels-to-gpu's
+    # wide-stores, on by default since 2026-12-07, NOTES section 52).
+    "pairs": "wide-stores=false",
+    "pp128p": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
+              "wide-stores=false",
+    "coop256p": "paths=wgmma_tma tiles=128x256 wide-stores=false",
 }
 
 
@@ -120,8 +124,10 @@ def as_graph(fn, inputs):
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
-        fn(*inputs)
+        for _ in range(3):
+            fn(*inputs)
     torch.cuda.current_stream().wait_stream(stream)
+    torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         fn(*inputs)
@@ -182,8 +188,8 @@ def main():
                     continue
                 kernel = kernels[0]
                 plan = plan_text(kernel)
-                if "wide-stores=true" in options:
-                    plan += " wide"
+                if "wide-stores=false" in options:
+                    plan += " pairs"
                 if plan in seen:
                     continue
                 seen[plan] = label

@@ -82,8 +82,9 @@ variants "" "^(${tma_able}|${siblings})x${tma_shapes}\$" \
   "paths=wgmma_tma schedules=cooperative" "_tall:tiles=256x128,256x160,256x192"
 variants "" "^${siblings}x(77x200|1000x1000)\$" "paths=wgmma_tma" \
   "_sib256:tiles=128x256"
-# Wide stores (convert-sol-kernels-to-gpu's wide-stores, off until these
-# pass): 16-bit results stored 16 bytes per lane after a quad transpose,
+# Wide stores (convert-sol-kernels-to-gpu's wide-stores, on by default
+# since these passed on an H100, 2026-12-07, NOTES section 52): 16-bit
+# results stored 16 bytes per lane after a quad transpose,
 # on ping-pong tiles whose n8 blocks are a multiple of 4 (128, 192) and
 # not (144: two blocks left to the pair stores), cooperative and 256-row
 # tiles, split K (the last arrival's epilogue), the cp.async-fed wgmma

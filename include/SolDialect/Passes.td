@@ -397,12 +397,15 @@ def ConvertSolKernelsToGPUPass
     transpose across each quad of lanes (four shuffles per four words)
     gives each lane eight consecutive columns, stored with one 16-byte
     `st.global.v4`, a quarter of the store instructions of the
-    fragment's 4-byte pairs. Off until the GPU matrix has passed it.
+    fragment's 4-byte pairs. On by default since the GPU matrix passed it
+    (an H100, 2026-12-07: 472 static kernels, 18 dynamic at 136 Ms) and
+    the cooperative 128x256 o_proj at 8192 rows ran 170.4 against 200.3
+    us (bench/NOTES.md section 52); `wide-stores=false` keeps the pairs.
   }];
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Approximate the kernels' f32 tanh with tanh.approx.f32">,
-    Option<"wideStores", "wide-stores", "bool", /*default=*/"false",
+    Option<"wideStores", "wide-stores", "bool", /*default=*/"true",
            "Store the wgmma paths' 16-bit results 16 bytes per lane">,
   ];
   let dependentDialects = [

@@ -12,7 +12,8 @@
 // both operands K-major (B `col`: no transpose, which fp8 does not have).
 // The epilogue multiplies each accumulator element by scale_a's value of
 // its row (one scalar load per row pair) and scale_b's of its columns (one
-// 2-wide load along N) before the bias and the GELU.
+// 2-wide load along N) before the bias and the GELU; the bf16 results go
+// out 16 bytes per lane after a quad transpose (wide-stores).
 // CHECK-LABEL: gpu.func @fp8_per_token_matmul_0
 //  CHECK-SAME:   %arg0: memref<307200xf8E4M3FN>, %arg1: memref<1024000xf8E4M3FN>, %arg2: memref<300xf32>, %arg3: memref<1000xf32>, %arg4: memref<1000xbf16>, %arg5: memref<300000xbf16>
 //  CHECK-SAME:   path = wgmma_tma, tile = [128, 128, 128], warps = [2, 1]
@@ -28,7 +29,8 @@
 //  CHECK-NEXT:     %[[COL:.*]] = arith.mulf %[[ROW]], %{{.*}} : f32
 //  CHECK-NEXT:     arith.addf %[[COL]], %{{.*}} : f32
 //       CHECK:     math.tanh
-//       CHECK:     vector.store %{{.*}}, %arg5[%{{.*}}] {alignment = 4 : i64} : memref<300000xbf16>, vector<2xbf16>
+//       CHECK:     nvvm.shfl.sync  bfly
+//       CHECK:     vector.store %{{.*}}, %arg5[%{{.*}}] {alignment = 16 : i64} : memref<300000xbf16>, vector<8xbf16>
 
 // Both TMA maps move 1-byte elements: 128-element (128-byte) boxes along K.
 // MAPS: "tensor_maps":[{"arg":0,"box":[128,128],"dims":[1024,300],"dtype":"f8e4m3fn","l2_promotion":"256B","oob_fill":"zero","swizzle":"128B"},{"arg":1,"box":[128,128],"dims":[1024,1000],"dtype":"f8e4m3fn","l2_promotion":"256B","oob_fill":"zero","swizzle":"128B"}]

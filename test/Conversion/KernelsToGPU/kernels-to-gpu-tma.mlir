@@ -55,12 +55,14 @@
 //       CLUSTER:       nvvm.wgmma.wait.group.sync.aligned 0
 // The epilogue loads the residual of 16 fragment pairs (guarded loads that
 // yield zeros out of bounds) before the first of their stores, so the load
-// latencies overlap.
+// latencies overlap; each four n8 blocks of a row are then transposed across
+// the lane quad and stored 16 bytes per lane (wide-stores, on by default).
 //       CLUSTER:       llvm.extractvalue
 // CLUSTER-COUNT-16:    vector.load %arg2[%{{.*}}] {alignment = 4 : i64} : memref<2000000xf16>, vector<2xf16>
 //   CLUSTER-NOT:       vector.store
+//       CLUSTER:       nvvm.shfl.sync  bfly
 //       CLUSTER:       scf.if
-//       CLUSTER:         vector.store {{.*}} : memref<2000000xf16>, vector<2xf16>
+//       CLUSTER:         vector.store {{.*}} {alignment = 16 : i64} : memref<2000000xf16>, vector<8xf16>
 //       CLUSTER:   nvvm.cluster.arrive {aligned}
 //       CLUSTER:   nvvm.cluster.wait {aligned}
 //       CLUSTER:   gpu.return

@@ -1,11 +1,12 @@
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu=wide-stores=true --canonicalize | FileCheck %s
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=DEFAULT
-// RUN: rm -rf %t && sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t wide-stores=true paths=wgmma_tma schedules=pingpong tiles=128x128" -o /dev/null
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu=wide-stores=false --canonicalize | FileCheck %s --check-prefix=PAIRS
+// RUN: rm -rf %t && sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t paths=wgmma_tma schedules=pingpong tiles=128x128" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/wide_residual_matmul_0.ptx
 
-// wide-stores: a wgmma fragment's lane holds two columns of each n8 block,
-// so its 16-bit results go out as 4-byte stores, 16 bytes per row per warp
-// instruction. With the option, each four blocks of a row are transposed
+// wide-stores (on by default): a wgmma fragment's lane holds two columns of
+// each n8 block, so its 16-bit results would go out as 4-byte stores (what
+// wide-stores=false keeps), 16 bytes per row per warp instruction. Instead
+// each four blocks of a row are transposed
 // across the lane quad (two butterfly stages: xor 2, then xor 1, two
 // shuffles each per four words) and stored 16 bytes per lane: a 128-column
 // ping-pong tile's 16 blocks are 4 groups x 2 row halves x 2 accumulators
@@ -19,9 +20,9 @@
 //   CHECK-NOT:   vector<2xf16>, memref
 // PTX-COUNT-16: st.global.v4.b32
 //     PTX-NOT: st.global.b32
-// DEFAULT-LABEL: gpu.func @wide_residual_matmul_0
-//   DEFAULT-NOT:   nvvm.shfl.sync  bfly
-//   DEFAULT-NOT:   vector<8xf16>
+// PAIRS-LABEL: gpu.func @wide_residual_matmul_0
+//   PAIRS-NOT:   nvvm.shfl.sync  bfly
+//   PAIRS-NOT:   vector<8xf16>
 module attributes {sol.target = #sol.target<"h100-sxm">} {
 func.func @wide_residual(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>, %r: tensor<300x264xf16>) -> tensor<300x264xf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<300x512xf16>, tensor<264x512xf16> -> tensor<300x264xf16>
@@ -36,7 +37,7 @@ func.func @wide_residual(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>, %r: t
 // CHECK-LABEL: gpu.func @f32_result_matmul_0
 //   CHECK-NOT:   nvvm.shfl.sync  bfly
 //       CHECK:   vector.store %{{.*}} : memref<{{.*}}xf32>, vector<2xf32>
-// DEFAULT-LABEL: gpu.func @f32_result_matmul_0
+// PAIRS-LABEL: gpu.func @f32_result_matmul_0
 module attributes {sol.target = #sol.target<"h100-sxm">} {
 func.func @f32_result(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>) -> tensor<300x264xf32> {
   %m = sol.matmul %x, %w transpose_b : tensor<300x512xf16>, tensor<264x512xf16> -> tensor<300x264xf16>
@@ -52,7 +53,7 @@ func.func @f32_result(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>) -> tenso
 // CHECK-LABEL: gpu.func @ragged_n_matmul_0
 //   CHECK-NOT:   nvvm.shfl.sync  bfly
 //       CHECK:   vector.store %{{.*}} : memref<{{.*}}xf16>, vector<2xf16>
-// DEFAULT-LABEL: gpu.func @ragged_n_matmul_0
+// PAIRS-LABEL: gpu.func @ragged_n_matmul_0
 module attributes {sol.target = #sol.target<"h100-sxm">} {
 func.func @ragged_n(%x: tensor<300x512xf16>, %w: tensor<262x512xf16>) -> tensor<300x262xf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<300x512xf16>, tensor<262x512xf16> -> tensor<300x262xf16>
