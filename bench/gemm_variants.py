@@ -11,8 +11,9 @@ Plain timing counts the host's dispatch (a Python `Kernel.launch` against
 us of host per sol call against 25 us of cuBLAS kernel, NOTES section 52);
 --graphs times replays of one captured call, so the figures compare the
 kernels. (Its first run, 2026-12-07, crashed the process with a
-segmentation fault after the share checks, before any timing; the capture
-now follows timing.time_graph_call's warm-up and synchronize. Not rerun.)
+segmentation fault after the share checks, before any timing, with a
+capture of its own; it now captures with torch_backend_gpu.graphed, which
+the backend's graph timings use. Not rerun.)
 
 Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
 shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap
@@ -29,7 +30,7 @@ import torch.nn.functional as F
 import sol
 from run_bench import ClockSampler
 from timing import device_target
-from torch_backend_gpu import host_us, time_interleaved
+from torch_backend_gpu import graphed, host_us, time_interleaved
 
 SHAPES = {  # name: (M, N, K, epilogue)
     "mlp_gelu": (8192, 10240, 2560, "gelu"),
@@ -118,22 +119,6 @@ def plan_text(kernel):
             f"c{p['cluster']}")
 
 
-def as_graph(fn, inputs):
-    """A callable replaying a CUDA graph of `fn(*inputs)` (its outputs are
-    the graph's own, overwritten by each replay)."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            fn(*inputs)
-    torch.cuda.current_stream().wait_stream(stream)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn(*inputs)
-    return lambda *_: graph.replay()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ncu", action="store_true")
@@ -207,7 +192,7 @@ def main():
                 torch.cuda.synchronize()
                 continue
             if args.graphs:
-                impls = {label: as_graph(fn, inputs)
+                impls = {label: graphed(fn, inputs)[0]
                          for label, fn in impls.items()}
             else:
                 for label, fn in impls.items():
