@@ -74,7 +74,7 @@ void cloneEpilogueOp(OpBuilder &b, Operation &op, IRMapping &mapping,
     return;
   }
   auto tanh = dyn_cast<math::TanhOp>(op);
-  if (!kernel.fastMath || !tanh || !tanh.getType().isF32()) {
+  if (!kernel.options.fastMath || !tanh || !tanh.getType().isF32()) {
     b.clone(op, mapping);
     return;
   }

@@ -146,7 +146,7 @@ void emitWgmmaEpilogue(OpBuilder &b, Location loc, GpuKernel &kernel,
       [&](OpBuilder &b, unsigned c, int64_t nb, int64_t e) {
         return accAt(b, (c * blocksPerContraction + nb) * 4 + e);
       },
-      kernel.wideStores ? ib.rem(lane, 4) : Value());
+      kernel.options.wideStores ? ib.rem(lane, 4) : Value());
 }
 
 Value emitWarpUniformWarpgroup(OpBuilder &b, Location loc, Value tid) {

@@ -81,10 +81,14 @@ struct KernelSpec {
 FailureOr<KernelSpec> readKernel(func::FuncOp func,
                                  PlanEntryAttr entry = PlanEntryAttr());
 
-/// convert-sol-kernels-to-gpu's options that shape the generated code.
+/// convert-sol-kernels-to-gpu's options that shape the generated code (the
+/// pass's options carry the defaults).
 struct CodegenOptions {
-  bool fastMath = false;
-  bool wideStores = false;
+  /// fast-math: approximate transcendentals.
+  bool fastMath;
+  /// wide-stores: the wgmma paths store their 16-bit results 16 bytes per
+  /// lane (emitFragmentEpilogue's quadLane).
+  bool wideStores;
 };
 
 /// The generated kernel's view of one sol kernel.
@@ -93,11 +97,7 @@ struct GpuKernel {
   /// Flat global buffers, one per function argument.
   SmallVector<Value> args;
   SmallVector<SmallVector<int64_t>> argShapes;
-  /// convert-sol-kernels-to-gpu's fast-math: approximate transcendentals.
-  bool fastMath = false;
-  /// convert-sol-kernels-to-gpu's wide-stores: the wgmma paths store their
-  /// 16-bit results 16 bytes per lane (emitFragmentEpilogue's quadLane).
-  bool wideStores = false;
+  CodegenOptions options{};
   /// A dynamic kernel's value of its dynamic dim (its last parameter, as an
   /// index); null for a static kernel, whose code takes every bound as a
   /// constant.

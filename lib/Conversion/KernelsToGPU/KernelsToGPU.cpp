@@ -551,8 +551,7 @@ static LogicalResult convertKernelFor(func::FuncOp func, PlanEntryAttr entry,
 
   GpuKernel kernel;
   kernel.spec = *spec;
-  kernel.fastMath = options.fastMath;
-  kernel.wideStores = options.wideStores;
+  kernel.options = options;
   if (entry)
     kernel.minDim = std::max<int64_t>(entry.getMMin(), 1);
   SmallVector<Type> argTypes;

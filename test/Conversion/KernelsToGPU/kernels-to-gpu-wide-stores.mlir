@@ -2,6 +2,7 @@
 // RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu=wide-stores=false --canonicalize | FileCheck %s --check-prefix=PAIRS
 // RUN: rm -rf %t && sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t paths=wgmma_tma schedules=pingpong tiles=128x128" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/wide_residual_matmul_0.ptx
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma schedules=pingpong tiles=128x144" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=LEFTOVER
 
 // wide-stores (on by default): a wgmma fragment's lane holds two columns of
 // each n8 block, so its 16-bit results would go out as 4-byte stores (what
@@ -17,9 +18,19 @@
 //       CHECK:   nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
 //       CHECK:   nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
 //       CHECK:   vector.store %{{.*}} : memref<{{.*}}xf16>, vector<8xf16>
-//   CHECK-NOT:   vector<2xf16>, memref
+//   CHECK-NOT:   vector.store {{.*}}, vector<2xf16>
 // PTX-COUNT-16: st.global.v4.b32
 //     PTX-NOT: st.global.b32
+// A 144-column tile has 18 n8 blocks: per accumulator, four groups of four
+// go wide (8 stores: 4 groups x 2 row halves) and the last two blocks keep
+// their pair stores (4: 2 blocks x 2 row halves).
+// LEFTOVER-LABEL: gpu.func @wide_residual_matmul_0
+//  LEFTOVER-SAME:   tile = [128, 144, 64]
+// LEFTOVER-COUNT-8:   vector.store {{.*}}, vector<8xf16>
+// LEFTOVER-COUNT-4:   vector.store {{.*}}, vector<2xf16>
+// LEFTOVER-COUNT-8:   vector.store {{.*}}, vector<8xf16>
+// LEFTOVER-COUNT-4:   vector.store {{.*}}, vector<2xf16>
+//   LEFTOVER-NOT:   vector.store
 // PAIRS-LABEL: gpu.func @wide_residual_matmul_0
 //   PAIRS-NOT:   nvvm.shfl.sync  bfly
 //   PAIRS-NOT:   vector<8xf16>
@@ -34,6 +45,7 @@ func.func @wide_residual(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>, %r: t
 // -----
 
 // An f32 result is 8 bytes a pair: it keeps the fragment's stores.
+// LEFTOVER-LABEL: gpu.func @f32_result_matmul_0
 // CHECK-LABEL: gpu.func @f32_result_matmul_0
 //   CHECK-NOT:   nvvm.shfl.sync  bfly
 //       CHECK:   vector.store %{{.*}} : memref<{{.*}}xf32>, vector<2xf32>
@@ -50,6 +62,7 @@ func.func @f32_result(%x: tensor<300x512xf16>, %w: tensor<264x512xf16>) -> tenso
 
 // N not a multiple of 8: an n8 block may straddle N, and a row's 16 bytes
 // would not be aligned. The fragment's stores stay.
+// LEFTOVER-LABEL: gpu.func @ragged_n_matmul_0
 // CHECK-LABEL: gpu.func @ragged_n_matmul_0
 //   CHECK-NOT:   nvvm.shfl.sync  bfly
 //       CHECK:   vector.store %{{.*}} : memref<{{.*}}xf16>, vector<2xf16>
