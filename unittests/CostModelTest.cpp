@@ -260,25 +260,67 @@ TEST_F(CostModelTest, PingPongShowsOnlyTheEpilogueBeyondTheOtherKLoop) {
 
 TEST_F(CostModelTest, CooperativeTilesPayTheirTurnaroundPingPongHidesIt) {
   // Between two tiles a block drains, stores and restarts: 7.1 us per
-  // 128x256 tile on the H200 (2026-11-30). Cooperative consumers do it with
-  // no wgmma in flight: the prefill's 5 tiles of 128x256 per SM add 5 x 7.1
-  // us. Ping-pong consumers do it during the other's K loop: of the 10
-  // 128x128 tiles' 3.55 us each, only the last tile's shows.
+  // 128x256 tile stored in column pairs on the H200 (2026-11-30).
+  // Cooperative consumers do it with no wgmma in flight: the prefill's 5
+  // tiles of 128x256 per SM add 5 x 7.1 us where the outputs are not all
+  // 16-bit (pairs), a quarter of that where the wgmma epilogue stores them
+  // in quads (a quarter of the store instructions: the o_proj on an H100,
+  // 2026-12-07). Ping-pong consumers do it during the other's K loop: of
+  // the 10 128x128 tiles' turnaround, only the last tile's shows.
   ASSERT_TRUE(prefill);
   KernelWork work = prefillWork();
   work.ewFlops = 0;
-  auto turnaroundUs = [&](const MatmulTiling &tiling) {
+  ASSERT_TRUE(work.halfWidthOutputs);
+  KernelWork pairs = work;
+  pairs.halfWidthOutputs = false;
+  auto turnaroundUs = [&](const KernelWork &work, const MatmulTiling &tiling) {
     MatmulTiling noKLoop = tiling;
     noKLoop.tileK = 0; // no K loop priced, so no epilogue either
     return estimateCost(work, h200, &tiling).getTPredUs() -
            estimateCost(work, h200, &noKLoop).getTPredUs();
   };
-  EXPECT_NEAR(turnaroundUs(wgmmaTmaTiling(*prefill, 256, 4,
-                                          ConsumerSchedule::cooperative)),
-              5 * 7.1, 0.01);
-  EXPECT_NEAR(turnaroundUs(
-                  wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong)),
-              7.1 / 2, 0.01);
+  MatmulTiling cooperative =
+      wgmmaTmaTiling(*prefill, 256, 4, ConsumerSchedule::cooperative);
+  MatmulTiling pingpong =
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
+  EXPECT_NEAR(turnaroundUs(pairs, cooperative), 5 * 7.1, 0.01);
+  EXPECT_NEAR(turnaroundUs(work, cooperative), 5 * 7.1 / 4, 0.01);
+  EXPECT_NEAR(turnaroundUs(pairs, pingpong), 7.1 / 2, 0.01);
+  EXPECT_NEAR(turnaroundUs(work, pingpong), 7.1 / 2 / 4, 0.01);
+  // A path whose epilogue stores pairs pays the whole term whatever the
+  // outputs.
+  MatmulTiling pairPath = cooperative;
+  pairPath.storesFragmentQuads = false;
+  EXPECT_NEAR(turnaroundUs(work, pairPath), 5 * 7.1, 0.01);
+}
+
+TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {
+  // 64-row tiles holding 16 rows (decode): the quads save on those 16 rows'
+  // stores only, a quarter of the tile; the empty rows keep the pair-store
+  // price the decode calibration was fitted with. 128x144 tiles store 16 of
+  // their 18 n8 blocks in quads and 2 in pairs: (16 / 4 + 2) / 18 = 1/3.
+  auto turnaroundUs = [&](int64_t m, int64_t n, int64_t tileM, int64_t tileN,
+                          bool halfWidth) {
+    OwningOpRef<ModuleOp> module = matmul(m, n, 2560);
+    KernelWork work = countOpWork(firstMatmul(*module));
+    work.halfWidthOutputs = halfWidth;
+    MatmulTiling tiling;
+    tiling.tileM = tileM;
+    tiling.tileN = tileN;
+    tiling.tileK = 64;
+    tiling.threads = 384;
+    tiling.storesFragmentQuads = true;
+    MatmulTiling noKLoop = tiling;
+    noKLoop.tileK = 0;
+    return estimateCost(work, h200, &tiling).getTPredUs() -
+           estimateCost(work, h200, &noKLoop).getTPredUs();
+  };
+  double heldQuarter = turnaroundUs(16, 2560, 64, 128, true) /
+                       turnaroundUs(16, 2560, 64, 128, false);
+  EXPECT_NEAR(heldQuarter, 1 - 0.75 * 0.25, 1e-3);
+  double leftover = turnaroundUs(8192, 2304, 128, 144, true) /
+                    turnaroundUs(8192, 2304, 128, 144, false);
+  EXPECT_NEAR(leftover, 1.0 / 3, 1e-3);
 }
 
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {
@@ -610,7 +652,8 @@ TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {
   KernelWork work = countOpWork(firstMatmul(*down));
   MatmulTiling lone = wgmmaTmaTiling(*down, 160, 6, ConsumerSchedule::pingpong);
   double tensorUs = 2.0 * 2048 * 2560 * 6912 / (989e12 * 0.7 * 256 / 264) * 1e6;
-  double turnaroundUs = 2 * 128 * 160 * 7.1 / (128 * 256);
+  // Its f16 results go out in quads: a quarter of the pair stores' term.
+  double turnaroundUs = 2 * 128 * 160 * 7.1 / (128 * 256) / 4;
   EXPECT_NEAR(estimateCost(work, fastL2, &lone).getTPredUs(),
               3.2 + 1.11 * tensorUs + turnaroundUs / 2, 0.05);
   // The prefill's 1280 tiles (9.7 per block) pay nothing: its tensor-core
@@ -622,7 +665,7 @@ TEST_F(CostModelTest, PingPongWithOneTilePerConsumerPaysTheLoneIssue) {
   manyWork.ewFlops = 0;
   double prefillTensorUs =
       2.0 * 8192 * 2560 * 2560 / (989e12 * 0.7 * 1280 / 1320) * 1e6;
-  double prefillTurnaroundUs = 10 * 128 * 128 * 7.1 / (128 * 256);
+  double prefillTurnaroundUs = 10 * 128 * 128 * 7.1 / (128 * 256) / 4;
   CostAttr prefillCost = estimateCost(manyWork, fastL2, &many);
   double kLoops = prefillTensorUs;
   double shown = std::max(0.0, prefillTurnaroundUs - kLoops) / 2 +

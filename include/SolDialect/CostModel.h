@@ -130,6 +130,9 @@ struct KernelWork {
   int64_t ewFlops = 0;
   /// Each kernel input read once plus each output written once.
   int64_t bytes = 0;
+  /// Every output has 16-bit elements (f16, bf16): what a fragment
+  /// epilogue's wide stores need (KernelPathInfo::storesFragmentQuads).
+  bool halfWidthOutputs = false;
   /// Bytes of the matmul operands (A and B, both weights of a sibling
   /// pair), for the tile re-read model.
   int64_t matmulLhsBytes = 0, matmulRhsBytes = 0;
@@ -193,6 +196,9 @@ struct MatmulTiling {
   std::optional<KernelPath> path;
   /// The warps that compute also copy the operand tiles (cp.async paths).
   bool copiedByConsumers = false;
+  /// The epilogue stores four n8 fragment blocks per 16-byte store where
+  /// the outputs allow (KernelPathInfo::storesFragmentQuads).
+  bool storesFragmentQuads = false;
   /// Microseconds of one K step where the path measured its own
   /// (KernelPathInfo::getKStep); 0: the model's pipelined floor.
   double kStepUs = 0;

@@ -198,6 +198,11 @@ public:
   /// Whether the warps that run the MMAs also copy the operand tiles
   /// (cp.async), so a deep K step is as slow as their copies.
   virtual bool consumersCopyOperands() const { return false; }
+  /// Whether the epilogue stores four n8 blocks of its accumulator fragment
+  /// with one 16-byte store per lane where the outputs allow (the wgmma
+  /// epilogue's wide stores, canStoreQuads in EpilogueCodegen.cpp), a
+  /// quarter of the store instructions of the column pairs.
+  virtual bool storesFragmentQuads() const { return false; }
   /// A K loop that is not a pipeline of tile[2]-deep stages (cp.async,
   /// TMA): the K extent of one of its steps and the step's measured
   /// latency in microseconds, and what each round of resident blocks pays

@@ -143,6 +143,10 @@ static KernelWork countWork(ArrayRef<Operation *> ops, ValueRange inputs,
     return invalidWork("the kernel's inputs and outputs together hold more "
                        "than 2^63 - 1 bytes");
   work.bytes = bytes.get();
+  work.halfWidthOutputs =
+      !outputs.empty() && llvm::all_of(outputs, [&](Value v) {
+        return tensorOf(v).getElementType().getIntOrFloatBitWidth() == 16;
+      });
 
   CheckedCount tcFlops = 0, ewFlops = 0;
   auto flopsOverflow = [](int64_t m, int64_t n, int64_t k) {
@@ -415,9 +419,42 @@ static StringRef peakFieldName(Type elementType) {
 /// (see its use).
 static constexpr double kL2RateBeyondCapacity = 0.80;
 
-/// Microseconds a finished tile holds the tensor cores up per output
-/// element, between its K loop and the next tile's (see its use).
+/// Microseconds a finished tile holds its SM up per output element stored
+/// in column pairs, between its K loop and the next tile's (see its use).
 static constexpr double kTileTurnaroundUsPerElement = 7.1 / (128 * 256);
+
+/// The share of the pair-store turnaround a tile pays: 1 for pair stores.
+/// Where the path stores four n8 blocks of a row per 16-byte store (16-bit
+/// outputs, N a multiple of 8, the same test as EpilogueCodegen's
+/// canStoreQuads), the rows it stores issue a quarter of the instructions
+/// for those blocks and the leftover blocks of a width that 32 does not
+/// divide (128x144: 16 of 18 blocks) in pairs. The saving is counted on the
+/// rows the tiles hold, not their padding: the term was fitted with full
+/// tiles, and decode's padded tiles (4 rows of a 64-row tile), which skip
+/// the stores of empty rows, were calibrated with it as it was (bench/
+/// NOTES.md section 37), so wide stores change nothing there. Split K
+/// stores the output once per tile, from the last of its `splitK` units to
+/// arrive; the others store f32 partials, one element per lane, as they
+/// did when the small-M plans were fitted (sections 35-37).
+static double getStoreInstructionShare(const KernelWork &work,
+                                       const MatmulTiling &tiling) {
+  const MatmulShape &shape = work.matmul;
+  if (!tiling.storesFragmentQuads || !work.halfWidthOutputs ||
+      shape.n % 8 != 0 || tiling.tileM <= 0)
+    return 1.0;
+  int64_t blocks = tiling.tileN / std::max<int64_t>(1, shape.siblings) / 8;
+  if (blocks <= 0)
+    return 1.0;
+  int64_t quadBlocks = blocks / 4 * 4;
+  double quadShare =
+      (quadBlocks / 4.0 + static_cast<double>(blocks - quadBlocks)) /
+      static_cast<double>(blocks);
+  double heldRows =
+      static_cast<double>(shape.rows) /
+      static_cast<double>(shape.tilesAlongM(tiling.tileM) * tiling.tileM);
+  return 1.0 - (1.0 - quadShare) * heldRows /
+                   static_cast<double>(std::max<int64_t>(1, tiling.splitK));
+}
 
 /// The slowdown of ping-pong blocks coupled in a cluster (see its use).
 static constexpr double kPingPongClusterCoupling = 1.13;
@@ -748,20 +785,33 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // the tile), and f32 outputs (twice the bytes) cost the same
       // (-s4-final): a turnaround per output element, not store
       // bandwidth. With it, the ten cluster-free cooperative runs measure
-      // 0.86-1.06 of the model, where they were up to 1.22, and ping-pong
-      // (the turnaround hidden behind the other consumer's K loop) wins the
-      // MLP as measured (778 vs 842 us with GELU). Every tensor-core path
-      // turns its tiles around the same way; an SM's blocks share its
-      // tensor cores, so the term counts the tiles each SM runs, whatever
-      // the grid (measured on the H200 only).
+      // 0.86-1.06 of the model, where they were up to 1.22. Every
+      // tensor-core path turns its tiles around the same way; an SM's
+      // blocks share its tensor cores, so the term counts the tiles each SM
+      // runs, whatever the grid (measured on the H200 only).
+      //
+      // The turnaround is the store instructions': f32 outputs store a
+      // pair per instruction as f16 does, and cost the same (above); wide
+      // stores (a quarter of the instructions, getStoreInstructionShare)
+      // took ~6 of the ~7.5 us per 128x256 tile off the cooperative o_proj
+      // on the H100 (2026-12-07, bench/results/2026-12-07-h100-s27-wide-
+      // stores: 8192x2560x2560, 5 tiles per SM, 200.3 us with pairs, 170.4
+      // wide, where the model said 198.6 with pairs and says 174.5 with a
+      // quarter of the term).
       if (tiling->tensorCores)
         tEpiloguePred += llvm::divideCeil(plan.units(), target.getSmCount()) *
                          static_cast<double>(tiling->tileM) * tiling->tileN *
-                         kTileTurnaroundUsPerElement * 1e-6;
+                         kTileTurnaroundUsPerElement *
+                         getStoreInstructionShare(work, *tiling) * 1e-6;
       // Ping-pong: a warpgroup's epilogue runs while the other warpgroup's
       // K loop keeps the tensor cores busy. Each warpgroup's cycle over two
       // tiles is max(2 K loops, K loop + epilogue), so only the epilogue
-      // beyond the K loop shows, half the time, plus the last tile's.
+      // beyond the K loop shows, half the time, plus the last tile's. On
+      // the H200 ping-pong's per-tile cost measured ~0.3 us (section 23's
+      // K scaling, pair stores). On the H100 wide stores took 40.7 us off
+      // ping-pong 128x128 at the o_proj (218.9 against 178.2, 10 tiles per
+      // SM, bench/NOTES.md section 52), where this hiding leaves at most
+      // 3.5 to take: not priced until one card measures both.
       if (tiling->pingpong && tilesPerBlock > 0) {
         double kLoops = std::max(tTcPred, tL2Pred);
         tEpiloguePred = std::max(0.0, tEpiloguePred - kLoops) / 2 +

@@ -118,6 +118,7 @@ MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
   tiling.path = getPath();
   tiling.tensorCores = usesTensorCores();
   tiling.copiedByConsumers = consumersCopyOperands();
+  tiling.storesFragmentQuads = storesFragmentQuads();
   tiling.hbmEfficiencyShare = getHbmEfficiencyShare(plan);
   tiling.weightBytesInFlightPerWarp =
       getWeightBytesInFlightPerWarp(plan, sizes);

@@ -188,3 +188,88 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %y : tensor<2048x4096xf32>
   }
 }
+
+// -----
+
+// A finished tile's turnaround is priced per store instruction
+// (getStoreInstructionShare): the wgmma paths store four n8 blocks of a
+// row with one 16-byte store per lane where every output is 16-bit and N
+// is a multiple of 8, a quarter of the column pairs' instructions. The
+// o_proj shape on cooperative 128x256 tiles, 5 tiles per SM: f16 results
+// pay 5 x 7.1 / 4 us of turnaround, f32 results (pairs) 5 x 7.1, 26.6 us
+// more; N = 2556 (the same 10 tile columns) stores pairs too. mma.sync
+// stores pairs whatever the type. Ping-pong 128x144 (18 blocks: 16 in
+// quads, 2 in pairs, a third of the pairs' instructions) hides most of it
+// behind the other consumer's K loop: 2.7 us between f16 and f32.
+module attributes {sol.target = #sol.target<"h200">} {
+  // CHECK-LABEL: func.func @wgmma_f16_results_store_quads
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 172.02,
+  func.func @wgmma_f16_results_store_quads(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+      sol.yield %m : tensor<8192x2560xf16>
+    }
+    return %0 : tensor<8192x2560xf16>
+  }
+  // CHECK-LABEL: func.func @wgmma_f32_results_store_pairs
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 198.64,
+  func.func @wgmma_f32_results_store_pairs(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf32> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf32> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf32>
+      sol.yield %m : tensor<8192x2560xf32>
+    }
+    return %0 : tensor<8192x2560xf32>
+  }
+  // CHECK-LABEL: func.func @wgmma_n_off_eight_stores_pairs
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 198.64,
+  func.func @wgmma_n_off_eight_stores_pairs(%x: tensor<8192x2560xf16>, %w: tensor<2556x2560xf16>) -> tensor<8192x2556xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2556x2560xf16>) -> tensor<8192x2556xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2556x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2556x2560xf16> -> tensor<8192x2556xf16>
+      sol.yield %m : tensor<8192x2556xf16>
+    }
+    return %0 : tensor<8192x2556xf16>
+  }
+  // CHECK-LABEL: func.func @mma_sync_stores_pairs_for_f16
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 584.83,
+  func.func @mma_sync_stores_pairs_for_f16(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+      sol.yield %m : tensor<8192x2560xf16>
+    }
+    return %0 : tensor<8192x2560xf16>
+  }
+  // CHECK-LABEL: func.func @mma_sync_stores_pairs_for_f32
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 584.83,
+  func.func @mma_sync_stores_pairs_for_f32(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf32> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf32> attributes {plan = #sol.plan<path = mma_sync, tile = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf32>
+      sol.yield %m : tensor<8192x2560xf32>
+    }
+    return %0 : tensor<8192x2560xf32>
+  }
+  // CHECK-LABEL: func.func @pingpong_144_stores_leftover_blocks_in_pairs
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 166.48,
+  func.func @pingpong_144_stores_leftover_blocks_in_pairs(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+      sol.yield %m : tensor<8192x2560xf16>
+    }
+    return %0 : tensor<8192x2560xf16>
+  }
+  // CHECK-LABEL: func.func @pingpong_144_f32_results
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 169.14,
+  func.func @pingpong_144_f32_results(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf32> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf32> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf32>
+      sol.yield %m : tensor<8192x2560xf32>
+    }
+    return %0 : tensor<8192x2560xf32>
+  }
+}

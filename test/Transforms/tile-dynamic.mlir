@@ -16,16 +16,19 @@
 // partials cost their bytes at 2/3 of the weight's rate, bench/NOTES.md
 // section 37, so more splits lose), unsplit 64x128 to 384 and
 // 64x192 to 576 (their tiles fill more SMs than 128-row ones), ping-pong
-// 128x160 where its tile count fills the last wave better (577..3072),
-// and ping-pong 128x128, the static prefill plan (tile.mlir), from there to
-// the end. Each row's plan is built at its m_max, every grid the largest
+// 128x160 where its tile count fills the last wave better (577..1024),
+// cooperative 256x160 while its tiles fit one wave of 132 SMs (8 x 16 =
+// 128 at 2048; its wide-stored tile turnaround a quarter of the pair
+// stores', getStoreInstructionShare), and ping-pong 128x128, the static
+// prefill plan (tile.mlir), from 2049 to the end. Each row's plan is built
+// at its m_max, every grid the largest
 // the row launches (the launch
 // computes the rest by getDynamicGridRule), except gemv's: it is built for
 // its exact rows, so each M to 2 has its own row (tile[0] = M).
 // CHECK-LABEL: func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1256.8,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1256.8{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1254.2,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1254.2{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 8, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
@@ -34,8 +37,9 @@
 //  CHECK-SAME:     #sol.plan_entry<m_min = 33, m_max = 192, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 193, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]}
+//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 1024, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 2048, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2049, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2377 us at M = 1}}
@@ -43,11 +47,12 @@ func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, 
   // expected-remark @below {{plan for M in 3..8: swap_ab: 8 rows, 16 columns per block, K over 16 warps, predicted 6.9025 us at M = 8}}
   // expected-remark @below {{plan for M in 9..16: swap_ab: 16 rows, 32 columns per block, K over 8 warps, predicted 6.9931 us at M = 16}}
   // expected-remark @below {{plan for M in 17..32: swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 7.5768 us at M = 32}}
-  // expected-remark @below {{plan for M in 33..192: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 2 units, predicted 12.54 us at M = 192}}
-  // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 17.334 us at M = 384}}
-  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 22.583 us at M = 576}}
-  // expected-remark @below {{plan for M in 577..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 68.244 us at M = 3072}}
-  // expected-remark @below {{plan for M in 3073..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1256.8 us at M = 65536}}
+  // expected-remark @below {{plan for M in 33..192: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 2 units, predicted 11.874 us at M = 192}}
+  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 20.586 us at M = 576}}
+  // expected-remark @below {{plan for M in 577..1024: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 27.129 us at M = 1024}}
+  // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 16.003 us at M = 384}}
+  // expected-remark @below {{plan for M in 1025..2048: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 46.032 us at M = 2048}}
+  // expected-remark @below {{plan for M in 2049..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1254.2 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -63,8 +68,8 @@ func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 // The MLP up projection + bias + GELU (2560 -> 10240). Its weight is 4x
 // o_proj's, 52 MB: gemv to two tokens (a warp on each of 10240 columns
 // streams it at the full HBM rate, 12.1 us, where swap_ab's loads reach 0.84
-// of it, 14.5 us; at 3 tokens gemv's SIMT work costs more: 22.5 against 17.8
-// us), then the 64-row TMA tiles, unsplit, to 64 rows: 17.1-17.2 us to 32
+// of it, 14.5 us; at 3 tokens gemv's SIMT work costs more: 22.5 against 17.1
+// us), then the 64-row TMA tiles, unsplit, to 64 rows: 17.1-17.4 us to 32
 // rows against swap_ab's 17.8-19.0, a near-tie (their 80 blocks' stage
 // rings stream the weight at the full HBM rate, swap_ab's loads at 0.84 of
 // it). Measured on an H100 (2026-12-05, bench/NOTES.md section 37) these
@@ -72,31 +77,30 @@ func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 // 9 % on a 33 MB one at 4-8 rows; this 52 MB weight was not timed. Then
 // cooperative 128x128 tiles to 128 rows and 128-row wgmma_tma tiles,
 // whose best width changes with how the tiles fill the last wave of 132 SMs:
-// ping-pong 128x160, cooperative 256x160 while its tiles fit one wave (2 x
-// 64 = 128 at 512: ping-pong would leave each consumer one tile, nothing to
-// overlap), 128x160 again, and the static prefill plan's 128x192 from 1281.
+// ping-pong 128x160 to 256, cooperative 256x160 to 1024 (one wave to 512:
+// ping-pong would leave each consumer one tile, nothing to overlap; two at
+// 1024, its wide-stored tile turnaround a quarter of the pair stores'), and
+// the static prefill plan's 128x192 from 1025.
 // CHECK-LABEL: func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5233.8,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.349{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5233.8{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5229.8,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.349{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5229.8{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 64, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 65, m_max = 128, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 288, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 289, m_max = 512, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 1280, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1281, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 129, m_max = 256, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 1024, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<10240x2560xf16>, %b: tensor<10240xf16>) -> tensor<?x10240xf16> {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 15.349 us at M = 1}}
   // expected-remark @below {{plan for M in 2..2: gemv: 2 rows, a warp per column, predicted 16.035 us at M = 2}}
-  // expected-remark @below {{plan for M in 3..64: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 19.063 us at M = 64}}
-  // expected-remark @below {{plan for M in 65..128: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 24.312 us at M = 128}}
-  // expected-remark @below {{plan for M in 129..288: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 55.619 us at M = 288}}
-  // expected-remark @below {{plan for M in 289..512: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 58.331 us at M = 512}}
-  // expected-remark @below {{plan for M in 513..1280: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 126.55 us at M = 1280}}
-  // expected-remark @below {{plan for M in 1281..65536: wgmma_tma: 128x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 5233.8 us at M = 65536}}
+  // expected-remark @below {{plan for M in 3..64: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 17.731 us at M = 64}}
+  // expected-remark @below {{plan for M in 65..128: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 21.649 us at M = 128}}
+  // expected-remark @below {{plan for M in 129..256: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 34.827 us at M = 256}}
+  // expected-remark @below {{plan for M in 257..1024: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 100.15 us at M = 1024}}
+  // expected-remark @below {{plan for M in 1025..65536: wgmma_tma: 128x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 5229.8 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %b : tensor<?x2560xf16>, tensor<10240x2560xf16>, tensor<10240xf16>) -> tensor<?x10240xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %wa: tensor<10240x2560xf16>, %ba: tensor<10240xf16>):
     %m = sol.matmul %a, %wa transpose_b : tensor<?x2560xf16>, tensor<10240x2560xf16> -> tensor<?x10240xf16>
@@ -121,18 +125,18 @@ func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: ten
 // caps ceil(M / 128) x tiles_n at it.
 // CHECK-LABEL: func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 886.94,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 24.33{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 886.94{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 882.94,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 21.668{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 882.94{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 128, m_max = 153, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 154, m_max = 256, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 512, plan = <path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 513, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<?x6912xf16> attributes {sol.dim_range = #sol.dim_range<min = 128, max = 8192>} {
-  // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight), TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 43.052 us at M = 153}}
-  // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 43.558 us at M = 256}}
-  // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 72.716 us at M = 512}}
-  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 886.94 us at M = 8192}}
+  // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight), TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 39.869 us at M = 153}}
+  // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 38.233 us at M = 256}}
+  // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 70.053 us at M = 512}}
+  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 882.94 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<?x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<?x6912xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
     %mg = sol.matmul %a, %g transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
@@ -177,8 +181,8 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 // ends at the range's max. `costs` has a point per hint and end but 0.
 // CHECK-LABEL: func.func @range_from_zero_with_hints
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 167.45,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 6.9931{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 87.351{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 167.45{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 164.79,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 6.9931{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 84.689{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 164.79{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 8, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
@@ -187,8 +191,9 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //  CHECK-SAME:     #sol.plan_entry<m_min = 33, m_max = 192, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 193, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 3072, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3073, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 1024, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 2048, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2049, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
 func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2377 us at M = 1}}
@@ -196,11 +201,12 @@ func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x25
   // expected-remark @below {{plan for M in 3..8: swap_ab: 8 rows, 16 columns per block, K over 16 warps, predicted 6.9025 us at M = 8}}
   // expected-remark @below {{plan for M in 9..16: swap_ab: 16 rows, 32 columns per block, K over 8 warps, predicted 6.9931 us at M = 16}}
   // expected-remark @below {{plan for M in 17..32: swap_ab: 32 rows, 32 columns per block, K over 8 warps, predicted 7.5768 us at M = 32}}
-  // expected-remark @below {{plan for M in 33..192: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 2 units, predicted 12.54 us at M = 192}}
-  // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 17.334 us at M = 384}}
-  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 22.583 us at M = 576}}
-  // expected-remark @below {{plan for M in 577..3072: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 68.244 us at M = 3072}}
-  // expected-remark @below {{plan for M in 3073..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 167.45 us at M = 8192}}
+  // expected-remark @below {{plan for M in 33..192: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 2 units, predicted 11.874 us at M = 192}}
+  // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 20.586 us at M = 576}}
+  // expected-remark @below {{plan for M in 577..1024: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 27.129 us at M = 1024}}
+  // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 16.003 us at M = 384}}
+  // expected-remark @below {{plan for M in 1025..2048: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 46.032 us at M = 2048}}
+  // expected-remark @below {{plan for M in 2049..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 164.79 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -265,21 +271,23 @@ func.func @gemv_rows_are_one_per_m_then_swap_ab(%x: tensor<?x2560xf16>, %w: tens
 
 // A [?, 512, 2560] A against a rank-2 B: the 512 rows per unit of M fold
 // into the matmul's rows, so even M = 1 is 512 rows (wgmma_tma from the
-// start: 128x160 ping-pong tiles split 2 ways while 512 rows are all there
-// is) and the
-// grid rule counts 512 rows per unit of the dim.
+// start: 64x192 ping-pong tiles while 512 rows are all there is, 128x160
+// at 2 x 512, cooperative 256x160 to 4 x 512, then ping-pong 128x128) and
+// the grid rule counts 512 rows per unit of the dim.
 // CHECK-LABEL: func.func @batched_rows_fold_into_m
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 631.53,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 20.167{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 631.53{{[^>]*}}>>], plans = [
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 2, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 6, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 7, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 628.86,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 18.415{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 628.86{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 4, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
-  // expected-remark @below {{plan for M in 1..1: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, K split over 2 units, predicted 20.167 us at M = 1}}
-  // expected-remark @below {{plan for M in 2..6: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 67.617 us at M = 6}}
-  // expected-remark @below {{plan for M in 7..64: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 631.53 us at M = 64}}
+  // expected-remark @below {{plan for M in 1..1: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 18.415 us at M = 1}}
+  // expected-remark @below {{plan for M in 2..2: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 26.502 us at M = 2}}
+  // expected-remark @below {{plan for M in 3..4: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 45.405 us at M = 4}}
+  // expected-remark @below {{plan for M in 5..64: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 628.86 us at M = 64}}
   %0 = sol.kernel @k ins(%x, %w : tensor<?x512x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> {
   ^bb0(%a: tensor<?x512x2560xf16>, %b: tensor<2560x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x512x2560xf16>, tensor<2560x2560xf16> -> tensor<?x512x2560xf16>

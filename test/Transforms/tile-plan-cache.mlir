@@ -19,8 +19,8 @@
 // as a tuner that measured it faster would. The choice says where the plan
 // came from and names the model's own best against it, and the pipeline
 // compiles that plan.
-// CHECK: remark: plan from the plan cache: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, K split over 3 units, predicted 15.459 us; best wgmma_tma: 64x128x64 tile, {{.*}} at 14.009 us (
-// MANIFEST: "plan_attr": "#sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 3, schedule = pingpong>"
+// CHECK: remark: plan from the plan cache: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, K split over 2 units, predicted 14.494 us; best wgmma_tma: 64x128x64 tile, {{.*}} at 12.677 us (
+// MANIFEST: "plan_attr": "#sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 2>"
 // MANIFEST: "plan_key": "h200:{{[0-9a-f]+}}"
 
 // A cached plan that is not among the kernel's candidates (the kernel or the

@@ -19,20 +19,20 @@
 
 // 64-token down projection (K = 14336): 64-row tiles, K split 2 ways (64
 // blocks whose stage rings stream the weight at the HBM rate; more splits
-// only add partials): 35.3 us against mma.sync's 69.2 (78.5 measured on
+// only add partials): 34.7 us against mma.sync's 69.2 (78.5 measured on
 // the H200, bench/results/2026-12-05-h200-s14-mid). Measured on an H100
 // (2026-12-05, bench/results/2026-12-05-h100-s15-refit): 46.9 us, the
 // model's next three plans 47.7-49.6, cuBLAS 47.3.
 // CHECK-LABEL: func.func @down_decode64_takes_short_split_tiles
-//       CHECK:   t_pred_us = 35.347, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>
+//       CHECK:   t_pred_us = 34.681, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 2, schedule = pingpong>
 // WITHOUT-LABEL: func.func @down_decode64_takes_short_split_tiles
 //       WITHOUT:   t_pred_us = 69.195, {{.*}}plan = #sol.plan<path = mma_sync, tile = [32, 64, 64], warps = [1, 4], stages = 4, split_k = 1>
 
 // A narrow deep weight (N = 256, K = 7168) at 512 rows: 16 tiles of 64x128
-// leave most SMs idle until K is split 6 ways (10.8 us against mma.sync's
+// leave most SMs idle until K is split 6 ways (10.5 us against mma.sync's
 // 30.7 unsplit).
 // CHECK-LABEL: func.func @narrow_deep512_splits_k
-//       CHECK:   t_pred_us = 10.769, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>
+//       CHECK:   t_pred_us = 10.547, {{.*}}plan = #sol.plan<path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 6, schedule = pingpong>
 // WITHOUT-LABEL: func.func @narrow_deep512_splits_k
 //       WITHOUT:   t_pred_us = 30.729, {{.*}}plan = #sol.plan<path = mma_sync, tile = [16, 64, 64], warps = [1, 4], stages = 4, split_k = 1>
 // SPLIT3-LABEL: func.func @narrow_deep512_splits_k
@@ -41,9 +41,9 @@
 // Prefill fills the SMs with whole tiles: no split is offered and no
 // 64-row tile wins, so the plan is the default one.
 // CHECK-LABEL: func.func @prefill2048_keeps_its_plan
-//       CHECK:   plan = #sol.plan<path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
+//       CHECK:   plan = #sol.plan<path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>
 // WITHOUT-LABEL: func.func @prefill2048_keeps_its_plan
-//       WITHOUT:   plan = #sol.plan<path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
+//       WITHOUT:   plan = #sol.plan<path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @o_proj_decode16_keeps_swap_ab(%x: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>, %r: tensor<16x4096xbf16>) -> tensor<16x4096xbf16> {
   %m = sol.matmul %x, %w transpose_b : tensor<16x4096xbf16>, tensor<4096x4096xbf16> -> tensor<16x4096xbf16>

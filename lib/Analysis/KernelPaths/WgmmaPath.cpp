@@ -110,6 +110,7 @@ public:
   }
 
   bool usesTensorCores() const override { return true; }
+  bool storesFragmentQuads() const override { return true; }
   bool consumersCopyOperands() const override { return true; }
   /// The consumer warps also issue the loads and meet at a block barrier
   /// every K tile. Measured against the TMA-fed kernel on the same tiles

@@ -239,6 +239,7 @@ public:
   }
 
   bool usesTensorCores() const override { return true; }
+  bool storesFragmentQuads() const override { return true; }
   /// The producer warpgroup.
   int64_t getProducerWarps(PlanAttr plan) const override { return 4; }
   bool isPingPong(PlanAttr plan) const override {
