@@ -57,6 +57,15 @@ SHAPES = {  # name: (M, N, K, epilogue)
     # Llama 3 8B's at 2048 tokens (hidden 4096, MLP 14336).
     "l8b_gate_up": (2048, 14336, 4096, "swiglu"),
     "l8b_down": (2048, 4096, 14336, None),
+    # Plans the store-instruction turnaround (NOTES section 53) moved, each
+    # against the plan it replaced: the seed o_proj at 2048 rows (ping-pong
+    # 128x160 -> cooperative 256x160), Llama 3 8B's q/k/v at 4096 (ping-pong
+    # 128x192 -> cooperative 128x256), GPT-2's (hidden 768) at 2048 and
+    # 1024 rows (64-row ping-pong -> 128-row tiles).
+    "oproj2048": (2048, 2560, 2560, None),
+    "l8b_qkv": (4096, 6144, 4096, None),
+    "gpt2_o": (2048, 768, 768, None),
+    "gpt2_up": (1024, 3072, 768, None),
 }
 
 VARIANTS = {
@@ -82,6 +91,15 @@ VARIANTS = {
     "pp128p": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
               "wide-stores=false",
     "coop256p": "paths=wgmma_tma tiles=128x256 wide-stores=false",
+    "pp64x128": "paths=wgmma_tma schedules=pingpong tiles=64x128",
+    "pp64x192": "paths=wgmma_tma schedules=pingpong tiles=64x192",
+    # Each unit's first wgmma overwriting its accumulators instead of
+    # zeroed registers (convert-sol-kernels-to-gpu's overwrite-first-k,
+    # off by default, NOTES section 54).
+    "ow": "overwrite-first-k=true",
+    "pp128ow": "paths=wgmma_tma schedules=pingpong tiles=128x128 "
+               "overwrite-first-k=true",
+    "coop256ow": "paths=wgmma_tma tiles=128x256 overwrite-first-k=true",
 }
 
 
@@ -175,6 +193,8 @@ def main():
                 plan = plan_text(kernel)
                 if "wide-stores=false" in options:
                     plan += " pairs"
+                if "overwrite-first-k=true" in options:
+                    plan += " ow"
                 if plan in seen:
                     continue
                 seen[plan] = label

@@ -98,6 +98,19 @@ variants "" "^${wide_cases}\$" "wide-stores=true paths=wgmma_tma" \
 variants "" "^${tma_able}x${tma_shapes}\$" "wide-stores=true" "_wscp:paths=wgmma"
 variants "" '^(mm_residual|mm_two_outputs)_(f16|bf16)_(7|64|129)x(1000x1000|2560x2560)$' \
   "wide-stores=true small-m-tma=true paths=wgmma_tma" "_wssk:split-k=3"
+# overwrite-first-k (convert-sol-kernels-to-gpu, off until these pass): each
+# wgmma_tma unit's first K tile peeled, its first wgmma per accumulator
+# with scale-d = 0 on poison registers, on ping-pong tiles of each width,
+# cooperative and 256-row tiles, split K (every split's first K tile; the
+# last split's partly past K), 64-row tiles, sibling pairs and [K, N]
+# weights; block-wise fp8 (every K tile's partials overwrite theirs) below.
+variants "" "^(${wide_cases}|mm_kn_bias_gelu_erf_(f16|bf16)_(7|64|4097)x(1000x1000|2560x2560))\$" \
+  "overwrite-first-k=true paths=wgmma_tma" \
+  "_ow:schedules=pingpong tiles=128x128,128x144,128x192" \
+  "_owc:schedules=cooperative" "_owtall:schedules=cooperative tiles=256x128,256x160"
+variants "" '^(mm_residual|mm_two_outputs)_(f16|bf16)_(7|64|129)x(1000x1000|2560x2560|256x7168)$' \
+  "overwrite-first-k=true small-m-tma=true paths=wgmma_tma" \
+  "_owsk:split-k=3" "_owm64:schedules=pingpong tiles=64x128,64x192"
 # [K, N] weights (GPT-2's Conv1D) read N-major by the TMA kernels (on by
 # default since this matrix passed them on 2026-12-01): each schedule at
 # each offered tile width (the multiples of 64), down to 7 rows and N = 1000
@@ -177,6 +190,8 @@ variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(tensor|token)_(7|64|129)x(1000x10
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_block_(7|64|129)x(1000x1024|2560x2560)$' \
   "block-split-k=true paths=wgmma_tma" \
   "_blocksk:split-k=3 schedules=pingpong" "_blockskc:split-k=4 schedules=cooperative"
+variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(block|token)_(7|64|129|4097)x(1000x1024|2560x2560)$' \
+  "overwrite-first-k=true paths=wgmma_tma" "_owfp8:"
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
 "$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
 

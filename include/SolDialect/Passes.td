@@ -401,12 +401,24 @@ def ConvertSolKernelsToGPUPass
     (an H100, 2026-12-07: 472 static kernels, 18 dynamic at 136 Ms) and
     the cooperative 128x256 o_proj at 8192 rows ran 170.4 against 200.3
     us (bench/NOTES.md section 52); `wide-stores=false` keeps the pairs.
+
+    With `overwrite-first-k`, each wgmma_tma unit's first K tile is peeled
+    off its K loop and its first wgmma writes the accumulators (scale-d =
+    0) instead of adding to registers zeroed by `mov`s; block-wise fp8
+    partial sums overwrite theirs on every K tile. ptxas then has no
+    register writes to fence before the first wgmma, where it injects a
+    warpgroup.arrive (C7519) and, on ping-pong tiles, a warpgroup.wait
+    (C7517) that serialises the unit's first wgmmas. Off by default until a
+    GPU has run it (bench/NOTES.md section 54).
   }];
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Approximate the kernels' f32 tanh with tanh.approx.f32">,
     Option<"wideStores", "wide-stores", "bool", /*default=*/"true",
            "Store the wgmma paths' 16-bit results 16 bytes per lane">,
+    Option<"overwriteFirstK", "overwrite-first-k", "bool", /*default=*/"false",
+           "Start each wgmma_tma unit's accumulators with a scale-d = 0 "
+           "wgmma instead of zeroed registers">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -121,6 +121,10 @@ struct SolToPTXPipelineOptions
       *this, "wide-stores",
       llvm::cl::desc("convert-sol-kernels-to-gpu's wide-stores"),
       llvm::cl::init(ConvertSolKernelsToGPUPassOptions().wideStores)};
+  PassOptions::Option<bool> overwriteFirstK{
+      *this, "overwrite-first-k",
+      llvm::cl::desc("convert-sol-kernels-to-gpu's overwrite-first-k"),
+      llvm::cl::init(ConvertSolKernelsToGPUPassOptions().overwriteFirstK)};
 };
 
 /// Canonicalize, sol-fuse, sol-cost-model: a sol module to fused kernels

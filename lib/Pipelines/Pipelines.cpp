@@ -69,6 +69,7 @@ void mlir::sol::buildSolToPTXPipeline(OpPassManager &pm,
   ConvertSolKernelsToGPUPassOptions toGpu;
   toGpu.fastMath = options.fastMath;
   toGpu.wideStores = options.wideStores;
+  toGpu.overwriteFirstK = options.overwriteFirstK;
   pm.addPass(createConvertSolKernelsToGPUPass(toGpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -79,9 +79,17 @@ static NVVM::WGMMATypes getWgmmaType(Type type) {
   return type.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
+SmallVector<Value> getWgmmaPoisonAccs(OpBuilder &b, Location loc, int64_t count,
+                                      int64_t tileN) {
+  Value poison =
+      LLVM::PoisonOp::create(b, loc, getWgmmaAccType(b.getContext(), tileN));
+  return SmallVector<Value>(count, poison);
+}
+
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
-                                  Type aType, Type bType, bool nMajorB) {
+                                  Type aType, Type bType, bool nMajorB,
+                                  bool overwrite) {
   MLIRContext *ctx = b.getContext();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   assert(!(nMajorB && MatmulOp::isFp8(bType)) &&
@@ -104,7 +112,9 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
           b, loc, acc.getType(), acc, da, db,
           NVVM::MMAShapeAttr::get(ctx, 64, tileN, instrK), typeA, typeB,
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleOutAttr::get(ctx, overwrite && kk == 0
+                                                ? NVVM::WGMMAScaleOut::zero
+                                                : NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),

@@ -67,9 +67,20 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
 /// or fp8 in any e4m3/e5m2 pair): a K tile is one 128-byte row, four
 /// instructions of 32 bytes of K each (k16 for 16-bit elements, k32 for
 /// fp8, whose B must be K-major: wgmma transposes 16-bit operands only).
+/// With `overwrite` the first instruction writes D = A x B (wgmma's
+/// scale-d = 0) and reads nothing of `accs`, which may be poison
+/// (getWgmmaPoisonAccs): the K tile starts the accumulators.
 SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   ValueRange descAs, Value descB, int64_t tileN,
-                                  Type aType, Type bType, bool nMajorB);
+                                  Type aType, Type bType, bool nMajorB,
+                                  bool overwrite = false);
+
+/// `count` m64n{tileN} accumulators with no value, for a K tile that
+/// overwrites them: no register is written before the first wgmma, so
+/// ptxas need not fence the wgmma pipeline for it (C7519: an injected
+/// warpgroup.arrive; C7517: an injected warpgroup.wait).
+SmallVector<Value> getWgmmaPoisonAccs(OpBuilder &b, Location loc, int64_t count,
+                                      int64_t tileN);
 
 /// The epilogue of a warpgroup's m64n{tileN} accumulator whose first row is
 /// `rowBase` (warp w of the warpgroup holds rows 16w..16w+15, laid out like

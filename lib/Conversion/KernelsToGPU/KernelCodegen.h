@@ -89,6 +89,9 @@ struct CodegenOptions {
   /// wide-stores: the wgmma paths store their 16-bit results 16 bytes per
   /// lane (emitFragmentEpilogue's quadLane).
   bool wideStores;
+  /// overwrite-first-k: a wgmma_tma unit's first K tile overwrites its
+  /// accumulators (emitWgmmaKTile's `overwrite`).
+  bool overwriteFirstK;
 };
 
 /// The generated kernel's view of one sol kernel.

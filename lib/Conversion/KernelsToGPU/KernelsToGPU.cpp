@@ -683,7 +683,7 @@ struct ConvertKernelsToGPUPass
     OpBuilder builder(module.getBodyRegion());
     builder.setInsertionPointToEnd(module.getBody());
     bool failedAny = false;
-    CodegenOptions options{fastMath, wideStores};
+    CodegenOptions options{fastMath, wideStores, overwriteFirstK};
     for (func::FuncOp func : kernels) {
       builder.setInsertionPoint(func);
       if (failed(convertKernel(func, builder, options)))

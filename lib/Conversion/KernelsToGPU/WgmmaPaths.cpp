@@ -366,10 +366,21 @@ public:
 
 private:
   /// One consumer's K loop over the unit starting at iteration `first`
-  /// (output tile `mTile`, `nTile`): returns the loop, whose results are
-  /// the accumulators.
-  scf::ForOp emitConsumerKLoop(Value consumer, Value laneZero, Value first,
-                               Value mTile, Value nTile, Value split);
+  /// (output tile `mTile`, `nTile`): returns the accumulators. With the
+  /// codegen's overwriteFirstK, the unit's first K tile is peeled off the
+  /// loop and overwrites the accumulators (emitWgmmaKTile's `overwrite`)
+  /// instead of adding to zeroed registers.
+  SmallVector<Value> emitConsumerKLoop(Value consumer, Value laneZero,
+                                       Value first, Value mTile, Value nTile,
+                                       Value split);
+  /// K tile `kt` of that loop: waits for its stage, issues its wgmmas onto
+  /// `accs` (overwriting them where `overwrite`; with block-wise scales onto
+  /// partial sums that are then scaled and added to `accs`), and frees the
+  /// previous K tile's stage.
+  SmallVector<Value> emitConsumerKTile(OpBuilder &b, Value consumer,
+                                       Value laneZero, Value first, Value mTile,
+                                       Value nTile, Value split, Value kt,
+                                       ValueRange accs, bool overwrite);
   /// Block-wise scales (docs/fp8.md, "Block-wise scales"): the factors of
   /// the K tile's partial sums, A's K-group scale of each fragment row
   /// times B's block scale of the tile, two per accumulator (a fragment's
@@ -565,19 +576,41 @@ SmallVector<Value> WgmmaTmaEmitter::emitPromotion(OpBuilder &b, ValueRange accs,
   return results;
 }
 
-scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
-                                              Value first, Value mTile,
-                                              Value nTile, Value split) {
+SmallVector<Value>
+WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero, Value first,
+                                   Value mTile, Value nTile, Value split) {
   IndexBuilder ib(b, loc);
-  SmallVector<Value> accInit(
+  // Every unit has at least one K tile (a split's K tiles past K are
+  // zero-filled, not skipped), so the first can always be peeled.
+  bool peel = kernel.options.overwriteFirstK;
+  SmallVector<Value> zeros(
       l.numAccs,
       LLVM::ZeroOp::create(b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
-  auto kLoop =
-      scf::ForOp::create(b, loc, ib.c(0), ib.c(l.numK), ib.c(1), accInit);
+  SmallVector<Value> accInit = zeros;
+  // Block-wise promotion sums the scaled partials onto the accumulators
+  // with FMAs, not wgmma: those start from zero either way.
+  if (peel)
+    accInit = emitConsumerKTile(
+        b, consumer, laneZero, first, mTile, nTile, split, ib.c(0),
+        kernel.spec.hasBlockScales()
+            ? ValueRange(zeros)
+            : ValueRange(getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)),
+        /*overwrite=*/true);
+  auto kLoop = scf::ForOp::create(b, loc, ib.c(peel ? 1 : 0), ib.c(l.numK),
+                                  ib.c(1), accInit);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(kLoop.getBody());
+  SmallVector<Value> acc = emitConsumerKTile(
+      b, consumer, laneZero, first, mTile, nTile, split,
+      kLoop.getInductionVar(), kLoop.getRegionIterArgs(), /*overwrite=*/false);
+  scf::YieldOp::create(b, loc, acc);
+  return SmallVector<Value>(kLoop.getResults());
+}
+
+SmallVector<Value> WgmmaTmaEmitter::emitConsumerKTile(
+    OpBuilder &b, Value consumer, Value laneZero, Value first, Value mTile,
+    Value nTile, Value split, Value kt, ValueRange accs, bool overwrite) {
   IndexBuilder lb(b, loc);
-  Value kt = kLoop.getInductionVar();
   Value it = lb.add(first, kt);
   Value stage = lb.rem(it, l.stages);
   ring.emitWait(b, ring.fullBarrier(b, stage),
@@ -599,23 +632,32 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
                                                       l.nMajorBox.k * 128)
                           : makeWgmmaDescriptor(b, loc, bAddr);
   bool promote = kernel.spec.hasBlockScales();
-  // Block-wise scales: the K tile's wgmmas start from zero; while they run
-  // the consumer loads their scales, and once they retire it adds their
-  // partial sums, scaled, to its accumulators (emitPromotion).
-  SmallVector<Value> zeros;
-  if (promote)
-    zeros.assign(
-        l.numAccs,
-        LLVM::ZeroOp::create(b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
-  SmallVector<Value> acc = emitWgmmaKTile(
-      b, loc, promote ? ValueRange(zeros) : kLoop.getRegionIterArgs(), descAs,
-      descB, l.tileN, aType, bType, l.nMajorB);
+  SmallVector<Value> acc;
   if (promote) {
+    // Block-wise scales: the K tile's wgmmas start from zero; while they
+    // run the consumer loads their scales, and once they retire it adds
+    // their partial sums, scaled, to its accumulators (emitPromotion).
+    // With overwriteFirstK every K tile's partials overwrite their
+    // registers rather than start from zeroed ones.
+    bool overwritePartials = kernel.options.overwriteFirstK;
+    SmallVector<Value> partialInit =
+        overwritePartials
+            ? getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)
+            : SmallVector<Value>(
+                  l.numAccs,
+                  LLVM::ZeroOp::create(
+                      b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
+    SmallVector<Value> partials =
+        emitWgmmaKTile(b, loc, partialInit, descAs, descB, l.tileN, aType,
+                       bType, l.nMajorB, overwritePartials);
     // One fp8 K tile is one K block.
     SmallVector<Value> factors = emitPromotionFactors(
         b, consumer, mTile, nTile, wholeKTile(lb, split, kt));
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-    acc = emitPromotion(b, kLoop.getRegionIterArgs(), acc, factors);
+    acc = emitPromotion(b, accs, partials, factors);
+  } else {
+    acc = emitWgmmaKTile(b, loc, accs, descAs, descB, l.tileN, aType, bType,
+                         l.nMajorB, overwrite);
   }
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
@@ -626,8 +668,7 @@ scf::ForOp WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero,
            ring.emitRelease(b, arith::SubIOp::create(b, loc, it, ib.c(1)),
                             laneZero);
          });
-  scf::YieldOp::create(b, loc, acc);
-  return kLoop;
+  return acc;
 }
 
 void WgmmaTmaEmitter::emitConsumers() {
@@ -647,8 +688,8 @@ void WgmmaTmaEmitter::emitConsumers() {
         Value first = unit.first, mTile = unit.mTile, nTile = unit.nTile;
         if (l.pingpong)
           emitWaitForTurn(b, ring, consumer, unit.sequence);
-        scf::ForOp kLoop = emitConsumerKLoop(consumer, laneZero, first, mTile,
-                                             nTile, unit.split);
+        SmallVector<Value> accs = emitConsumerKLoop(consumer, laneZero, first,
+                                                    mTile, nTile, unit.split);
         // Every full wait of this tile is behind this warp: the other
         // consumer may start its next tile's K loop while this one's last
         // wgmma and epilogue run.
@@ -656,7 +697,6 @@ void WgmmaTmaEmitter::emitConsumers() {
           emitHandOver(b, ring, consumer, laneZero);
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
         ring.emitRelease(b, ib.add(first, l.numK - 1), laneZero);
-        SmallVector<Value> accs(kLoop.getResults());
         if (l.splits > 1) {
           emitSplitKEpilogue(b, consumer, laneZero, unit, accs);
           return;
