@@ -200,6 +200,14 @@ python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matri
 # each at the Ms its range hints (the static cases' Ms) and its ends.
 python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic "$work/matrix-dynamic.mlir"
 "$sol_opt" "$work/matrix-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+# overwrite-first-k on dynamic-M kernel sets (what the torch backend
+# launches): every row of their plan tables, 64-row and 128-row tiles,
+# split K where the rows choose it.
+python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_owdyn \
+  --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|2560x2560)$' \
+  "$work/matrix-dynamic-ow.mlir"
+"$sol_opt" "$work/matrix-dynamic-ow.mlir" -o /dev/null \
+  --sol-to-ptx="out-dir=$work/dynamic overwrite-first-k=true"
 
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
 # decode variants of the seed o_proj + residual.
