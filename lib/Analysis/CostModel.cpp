@@ -785,10 +785,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // the tile), and f32 outputs (twice the bytes) cost the same
       // (-s4-final): a turnaround per output element, not store
       // bandwidth. With it, the ten cluster-free cooperative runs measure
-      // 0.86-1.06 of the model, where they were up to 1.22. Every
-      // tensor-core path turns its tiles around the same way; an SM's
-      // blocks share its tensor cores, so the term counts the tiles each SM
-      // runs, whatever the grid (measured on the H200 only).
+      // 0.86-1.06 of the model, where they were up to 1.22, and ping-pong
+      // (the turnaround hidden behind the other consumer's K loop) wins the
+      // MLP as measured (778 vs 842 us with GELU). Every tensor-core path
+      // turns its tiles around the same way; an SM's blocks share its
+      // tensor cores, so the term counts the tiles each SM runs, whatever
+      // the grid (measured on the H200 only).
       //
       // The turnaround is the store instructions': f32 outputs store a
       // pair per instruction as f16 does, and cost the same (above); wide
