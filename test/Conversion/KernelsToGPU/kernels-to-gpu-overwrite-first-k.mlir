@@ -9,9 +9,10 @@
 // overwrite-first-k: a persistent wgmma_tma consumer starts every unit
 // (output tile) with fresh accumulators. Zeroed, they are registers written
 // by `mov`s right before the unit's first wgmma, which ptxas must fence:
-// it injects a warpgroup.arrive (C7519) and, where it reuses the zero's
-// register for the second accumulator, a warpgroup.wait (C7517) that makes
-// the second accumulator's first wgmma wait for the first's. With the
+// it injects a warpgroup.arrive (C7519) before the first and, on this
+// ping-pong tile, a warpgroup.wait (C7517) before the second accumulator's
+// first wgmma (whose registers are zeroed after the first is issued), so
+// that one waits for the first to finish. With the
 // option the unit's first K tile is peeled off the loop: its first k16
 // step per accumulator has scale-d = 0 (D = A x B) on poison registers,
 // the other three steps and the loop from K tile 1 accumulate (the o_proj
