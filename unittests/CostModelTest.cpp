@@ -299,8 +299,10 @@ TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {
   // stores only, a quarter of the tile; the empty rows keep the pair-store
   // price the decode calibration was fitted with. 128x144 tiles store 16 of
   // their 18 n8 blocks in quads and 2 in pairs: (16 / 4 + 2) / 18 = 1/3.
+  // Split 4 ways, only the last of a tile's 4 units stores the output; the
+  // others' f32 partials keep the fitted price.
   auto turnaroundUs = [&](int64_t m, int64_t n, int64_t tileM, int64_t tileN,
-                          bool halfWidth) {
+                          bool halfWidth, int64_t splitK = 1) {
     OwningOpRef<ModuleOp> module = matmul(m, n, 2560);
     KernelWork work = countOpWork(firstMatmul(*module));
     work.halfWidthOutputs = halfWidth;
@@ -310,6 +312,7 @@ TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {
     tiling.tileK = 64;
     tiling.threads = 384;
     tiling.storesFragmentQuads = true;
+    tiling.splitK = splitK;
     MatmulTiling noKLoop = tiling;
     noKLoop.tileK = 0;
     return estimateCost(work, h200, &tiling).getTPredUs() -
@@ -321,6 +324,9 @@ TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {
   double leftover = turnaroundUs(8192, 2304, 128, 144, true) /
                     turnaroundUs(8192, 2304, 128, 144, false);
   EXPECT_NEAR(leftover, 1.0 / 3, 1e-3);
+  double lastSplit = turnaroundUs(512, 2560, 128, 128, true, 4) /
+                     turnaroundUs(512, 2560, 128, 128, false, 4);
+  EXPECT_NEAR(lastSplit, 1 - 0.75 / 4, 1e-3);
 }
 
 TEST_F(CostModelTest, L2RateFallsWhereBTakesMostOfL2) {

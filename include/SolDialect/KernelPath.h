@@ -366,6 +366,20 @@ getPlanLaunchGeometry(PlanAttr plan, KernelOp kernel, TargetAttr target,
                       std::string &reason,
                       std::optional<int64_t> dim = std::nullopt);
 
+/// Whether a fragment epilogue (an accumulator laid out as m16n8 blocks,
+/// each lane holding two columns of a block) may store four n8 blocks of a
+/// row with one 16-byte store per lane after a transpose across the lane
+/// quad: every output 16-bit (a column pair is one 32-bit word) and N a
+/// multiple of 8 (a block wholly in bounds or out, every store aligned).
+/// The codegen's wide stores and the cost model's turnaround both follow
+/// it.
+bool canStoreFragmentQuads(bool halfWidthOutputs, int64_t n);
+
+/// Of a fragment row's `blocks` n8 blocks, those stored four at a time
+/// (canStoreFragmentQuads); the rest, of a width 32 does not divide
+/// (128x144: 2 of 18), keep their pair stores.
+inline int64_t getQuadStoredBlocks(int64_t blocks) { return blocks / 4 * 4; }
+
 } // namespace mlir::sol
 
 #endif // SOLDIALECT_KERNELPATH_H

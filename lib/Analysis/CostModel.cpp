@@ -424,11 +424,10 @@ static constexpr double kL2RateBeyondCapacity = 0.80;
 static constexpr double kTileTurnaroundUsPerElement = 7.1 / (128 * 256);
 
 /// The share of the pair-store turnaround a tile pays: 1 for pair stores.
-/// Where the path stores four n8 blocks of a row per 16-byte store (16-bit
-/// outputs, N a multiple of 8, the same test as EpilogueCodegen's
-/// canStoreQuads), the rows it stores issue a quarter of the instructions
-/// for those blocks and the leftover blocks of a width that 32 does not
-/// divide (128x144: 16 of 18 blocks) in pairs. The saving is counted on the
+/// Where the path stores four n8 blocks of a row per 16-byte store
+/// (storesFragmentQuads, where canStoreFragmentQuads), the rows it stores
+/// issue a quarter of the instructions for those blocks and the leftover
+/// blocks (getQuadStoredBlocks) in pairs. The saving is counted on the
 /// rows the tiles hold, not their padding: the term was fitted with full
 /// tiles, and decode's padded tiles (4 rows of a 64-row tile), which skip
 /// the stores of empty rows, were calibrated with it as it was (bench/
@@ -439,13 +438,14 @@ static constexpr double kTileTurnaroundUsPerElement = 7.1 / (128 * 256);
 static double getStoreInstructionShare(const KernelWork &work,
                                        const MatmulTiling &tiling) {
   const MatmulShape &shape = work.matmul;
-  if (!tiling.storesFragmentQuads || !work.halfWidthOutputs ||
-      shape.n % 8 != 0 || tiling.tileM <= 0)
+  if (!tiling.storesFragmentQuads ||
+      !canStoreFragmentQuads(work.halfWidthOutputs, shape.n) ||
+      tiling.tileM <= 0)
     return 1.0;
   int64_t blocks = tiling.tileN / std::max<int64_t>(1, shape.siblings) / 8;
   if (blocks <= 0)
     return 1.0;
-  int64_t quadBlocks = blocks / 4 * 4;
+  int64_t quadBlocks = getQuadStoredBlocks(blocks);
   double quadShare =
       (quadBlocks / 4.0 + static_cast<double>(blocks - quadBlocks)) /
       static_cast<double>(blocks);
@@ -798,7 +798,7 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // took ~6 of the ~7.5 us per 128x256 tile off the cooperative o_proj
       // on the H100 (2026-12-07, bench/results/2026-12-07-h100-s27-wide-
       // stores: 8192x2560x2560, 5 tiles per SM, 200.3 us with pairs, 170.4
-      // wide, where the model said 198.6 with pairs and says 174.5 with a
+      // wide, where the model said 198.6 with pairs and says 172.0 with a
       // quarter of the term).
       if (tiling->tensorCores)
         tEpiloguePred += llvm::divideCeil(plan.units(), target.getSmCount()) *

@@ -105,6 +105,10 @@ PlanChoices PlanChoices::of(PlanAttr plan) {
 // What every path derives the same way
 //===----------------------------------------------------------------------===//
 
+bool mlir::sol::canStoreFragmentQuads(bool halfWidthOutputs, int64_t n) {
+  return halfWidthOutputs && n % 8 == 0;
+}
+
 MatmulTiling KernelPathInfo::getMatmulTiling(PlanAttr plan,
                                              const LaunchSizes &sizes) const {
   LaunchGeometry geometry = getLaunchGeometry(PlanChoices::of(plan), sizes);

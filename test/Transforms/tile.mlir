@@ -8,9 +8,10 @@
 // defaults to 1). Its B (13 MB) stays in L2, so the smaller tiles' re-reads
 // cost nothing and one consumer's epilogue hides behind the other's K loop
 // (H200: 155-163 us against 166-177 cooperative with pair stores,
-// bench/NOTES.md section 16; on an H100 with wide stores ping-pong ran
-// 178.2 us and cooperative 128x256 170.4, section 52, which the model,
-// 164.8 against 174.5, does not yet rank).
+// bench/NOTES.md section 16; on an H100 with wide stores the plain
+// matmul of this shape ran 178.2 us on ping-pong and 170.4 on cooperative
+// 128x256, section 52, which the model, 164.3 against 172.0, does not yet
+// rank).
 // CHECK-LABEL: func.func @prefill_takes_wgmma_tma
 //       CHECK:   t_pred_us = 164.79, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
 module attributes {sol.target = #sol.target<"h200">} {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelCodegen.h"
+#include "SolDialect/KernelPath.h"
 
 namespace mlir::sol::codegen {
 
@@ -303,11 +304,9 @@ static bool hasHalfWidthOutputs(const GpuKernel &kernel) {
 }
 
 /// Whether n8 blocks of a fragment epilogue over `g` can be stored four at
-/// a time through a quad transpose (emitQuadTranspose): 16-bit outputs, and
-/// N a multiple of 8, so an n8 block is wholly in bounds or out and every
-/// 16-byte store is aligned (rows of N x 2 bytes).
+/// a time through a quad transpose (emitQuadTranspose).
 static bool canStoreQuads(const GpuKernel &kernel, const MatmulGeometry &g) {
-  return hasHalfWidthOutputs(kernel) && g.n % 8 == 0;
+  return canStoreFragmentQuads(hasHalfWidthOutputs(kernel), g.n);
 }
 
 /// Transposes, across the four lanes of a quad (lane % 4 = `quadLane`), the
@@ -387,7 +386,7 @@ void emitFragmentEpilogue(
     return p;
   };
   int64_t quadBlocks =
-      quadLane && canStoreQuads(kernel, g) ? blocksN / 4 * 4 : 0;
+      quadLane && canStoreQuads(kernel, g) ? getQuadStoredBlocks(blocksN) : 0;
 
   // Quads: four n8 blocks at one row half (e / 2) per group.
   struct QuadGroup {
