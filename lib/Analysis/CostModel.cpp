@@ -463,6 +463,35 @@ static constexpr double kPingPongClusterCoupling = 1.13;
 /// each (see its use).
 static constexpr double kPingPongLoneTileSlowdown = 1.11;
 
+/// Microseconds the tensor cores idle at each K tile of a tile that
+/// idlesAtKTileHandoffs (see its use). Measured on the H100 (2026-12-07,
+/// bench/results/2026-12-07-h100-s29-ow-models, bench/NOTES.md section 55;
+/// wide stores, ping-pong 128x128 against cooperative 128x256 tiles, same
+/// run): K scaling of the o_proj's 8192 x 2560 (K = 2560 -> 5120) gave
+/// ping-pong 614 and cooperative 571 cycles per 128x128x64 of work, 43
+/// cycles a K tile; Llama 3 8B's q/k/v (4096 x 6144 x 4096, 11.6 tiles per
+/// SM) 48, Llama 1B's 2048^3 35. At the ~1.36 GHz those runs held under
+/// load, 0.032 us. Cooperative 128x256 tiles' rate is mma_efficiency's.
+static constexpr double kKTileHandoffUs = 0.032;
+
+/// Whether a tile's tensor cores idle at each K tile's handoff, its
+/// issuing warpgroup waiting for its wgmmas and its next stage with no
+/// other warpgroup's in flight. Ping-pong consumers take the tensor cores
+/// in turn (the other one is in its epilogue or waiting its turn): section
+/// 55's 43 cycles a K tile. Cooperative consumers issue together, but on
+/// 128x128 tiles (TMA-fed or cp.async-fed) each issues 64x128 wgmmas,
+/// half a 128x256 tile's: on the H200 (2026-11-30, bench/results/
+/// 2026-11-30-h200-s4-final, pair stores priced alike) TMA-fed ones ran
+/// the o_proj at K = 1280, 2560, 5120 11-13 % slower than 128x256 tiles
+/// (217.0 against 194.8 us at 2560), where the handoffs price 12.8 us.
+static bool idlesAtKTileHandoffs(const MatmulTiling &tiling) {
+  if (tiling.pingpong)
+    return true;
+  bool wgmma = tiling.path && (*tiling.path == KernelPath::wgmma ||
+                               *tiling.path == KernelPath::wgmma_tma);
+  return wgmma && tiling.tileM <= 128 && tiling.tileN <= 128;
+}
+
 /// The partial tiles' round trip of a split-K matmul on a path that
 /// measured none (see its use).
 static constexpr double kSplitKRoundTripUs = 4.2;
@@ -722,12 +751,28 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // warpgroups on each tile, one tile per block) ran 107.0 at 421.9: 1.11
     // per clock. Shapes with 8.7 to 26 tiles per block kept ping-pong
     // ahead of the 256-row tiles by 10-12 % (same run).
-    if (tiling && tiling->pingpong) {
+    int64_t tilesPerBlock = 0;
+    if (tiling) {
       int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
-      if (llvm::divideCeil(plan.units(), blocks) <= 2) {
-        tTcPred *= kPingPongLoneTileSlowdown;
-        tL2Pred *= kPingPongLoneTileSlowdown;
-      }
+      tilesPerBlock = llvm::divideCeil(plan.units(), blocks);
+    }
+    if (tiling && tiling->pingpong && tilesPerBlock <= 2) {
+      tTcPred *= kPingPongLoneTileSlowdown;
+      tL2Pred *= kPingPongLoneTileSlowdown;
+    }
+    // With more tiles per block, the tensor cores still idle at each K
+    // tile's handoff where no other warpgroup's wgmmas cover the issuing
+    // one's wait (idlesAtKTileHandoffs). A block's tiles pass through its
+    // SM's tensor cores one after another: the gaps add up over its tiles
+    // times their K tiles. (At one or two tiles per block ping-pong's lone
+    // issue above holds it, and cooperative tiles were fitted as they are:
+    // bench/NOTES.md section 37's small-M plans.)
+    if (tiling && tiling->tileK > 0 && tilesPerBlock > 2 &&
+        idlesAtKTileHandoffs(*tiling)) {
+      int64_t steps = llvm::divideCeil(llvm::divideCeil(k, tiling->tileK),
+                                       std::max<int64_t>(1, plan.splitK));
+      tTcPred +=
+          static_cast<double>(tilesPerBlock * steps) * kKTileHandoffUs * 1e-6;
     }
 
     // A pipelined K loop costs at least a barrier round trip and a dependent

@@ -41,7 +41,7 @@
 // MANIFEST-NEXT:     132,
 // MANIFEST-NEXT:     1,
 // MANIFEST-NEXT:     1
-// MANIFEST:        "smem": 197744
+// MANIFEST:        "smem": 197696
 // MANIFEST:      "outputs": [
 // MANIFEST-NEXT:   4
 // MANIFEST:      "program": [
@@ -66,7 +66,7 @@
 // MANIFEST:          "arg": 1,
 // MANIFEST-NEXT:     "box": [
 // MANIFEST-NEXT:       64,
-// MANIFEST-NEXT:       128
+// MANIFEST-NEXT:       256
 // MANIFEST-NEXT:     ],
 // MANIFEST-NEXT:     "dims": [
 // MANIFEST-NEXT:       2560,
@@ -83,7 +83,7 @@
 // PTX: setmaxnreg.inc.sync.aligned.u32 232
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.fence.sync.aligned
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned
 // PTX: mbarrier.arrive.shared.b64
 // PTX: setmaxnreg.dec.sync.aligned.u32 40

@@ -200,7 +200,8 @@ module attributes {sol.target = #sol.target<"h200">} {
 // more; N = 2556 (the same 10 tile columns) stores pairs too. mma.sync
 // stores pairs whatever the type. Ping-pong 128x144 (18 blocks: 16 in
 // quads, 2 in pairs, a third of the pairs' instructions) hides most of it
-// behind the other consumer's K loop: 2.7 us between f16 and f32.
+// behind the other consumer's K loop: 2.7 us between f16 and f32 (both
+// with 9 tiles x 40 K tiles x 0.032 us of K-tile handoffs, 11.5 us).
 module attributes {sol.target = #sol.target<"h200">} {
   // CHECK-LABEL: func.func @wgmma_f16_results_store_quads
   // CHECK: sol.kernel @k {{.*}}t_pred_us = 172.02,
@@ -253,7 +254,7 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %0 : tensor<8192x2560xf32>
   }
   // CHECK-LABEL: func.func @pingpong_144_stores_leftover_blocks_in_pairs
-  // CHECK: sol.kernel @k {{.*}}t_pred_us = 166.48,
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 178.0,
   func.func @pingpong_144_stores_leftover_blocks_in_pairs(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
     %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
     ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
@@ -263,7 +264,7 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %0 : tensor<8192x2560xf16>
   }
   // CHECK-LABEL: func.func @pingpong_144_f32_results
-  // CHECK: sol.kernel @k {{.*}}t_pred_us = 169.14,
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 180.66,
   func.func @pingpong_144_f32_results(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf32> {
     %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf32> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
     ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):

@@ -8,18 +8,16 @@
 // RUN: not sol-opt %s --split-input-file --sol-tile="tiles=128x160 min-cluster=2 max-cluster=2" 2>&1 | FileCheck %s --check-prefix=WIDE-CLUSTER
 
 // sol-tile's constraints widen or narrow the choice for A/B measurements:
-// allowing 2-CTA clusters changes nothing for the prefill shape: ping-pong
-// blocks coupled in a cluster pay more than the halved B re-reads save, so
-// ping-pong consumers on 128x128 tiles, no cluster. With only the
-// cooperative schedule, the same tiles split between the two consumers
-// (warps = [2, 1], two fewer mbarriers), on 2-CTA clusters: for cooperative
-// blocks the model prices the halved re-reads and no coupling (measured -6
-// to +12 %). Allowing only the cp.async-fed paths, the cp.async wgmma
-// kernel.
+// allowing 2-CTA clusters changes nothing for the prefill shape: its plan,
+// cooperative 128x256 tiles, is bound by the tensor cores, not by the B
+// re-reads a cluster would halve (ping-pong 128x128 tiles, which re-read
+// more, pay their K-tile handoffs and, in a cluster, the coupling of the
+// blocks). With only the cooperative schedule, the same plan.
+// Allowing only the cp.async-fed paths, the cp.async wgmma kernel.
 // CLUSTER-LABEL: func.func @prefill_under_constraints
-//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
+//       CLUSTER:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>
 // COOP-LABEL: func.func @prefill_under_constraints
-//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1, cluster = 2>
+//       COOP:   plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>
 // CPASYNC-LABEL: func.func @prefill_under_constraints
 //       CPASYNC:   plan = #sol.plan<path = wgmma, tile = [128, 256, 64]
 // With tiles and min-cluster a measurement pins one plan the model would

@@ -17,18 +17,20 @@
 // section 37, so more splits lose), unsplit 64x128 to 384 and
 // 64x192 to 576 (their tiles fill more SMs than 128-row ones), ping-pong
 // 128x160 where its tile count fills the last wave better (577..1024),
-// cooperative 256x160 while its tiles fit one wave of 132 SMs (8 x 16 =
-// 128 at 2048; its wide-stored tile turnaround a quarter of the pair
-// stores', getStoreInstructionShare), and ping-pong 128x128, the static
-// prefill plan (tile.mlir), from 2049 to the end. Each row's plan is built
+// cooperative 256x160 to 6144 rows (8 x 16 = 128 tiles, one wave of 132
+// SMs, at 2048; its wide-stored tile turnaround a quarter of the pair
+// stores', getStoreInstructionShare, where ping-pong tiles idle at each K
+// tile's handoff), cooperative 128x256, the static prefill plan
+// (tile.mlir), to 8448, and past it whichever of ping-pong 128x160,
+// 128x128 and cooperative 128x256 fills its last wave best. Each row's plan is built
 // at its m_max, every grid the largest
 // the row launches (the launch
 // computes the rest by getDynamicGridRule), except gemv's: it is built for
 // its exact rows, so each M to 2 has its own row (tile[0] = M).
 // CHECK-LABEL: func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1254.2,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1254.2{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 1340.1,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 1340.1{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 8, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
@@ -38,8 +40,11 @@
 //  CHECK-SAME:     #sol.plan_entry<m_min = 193, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 1024, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 2048, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2049, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]}
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 6144, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 6145, m_max = 8448, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 8449, m_max = 26368, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 26369, m_max = 51456, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 51457, m_max = 65536, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>]}
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 1..1: gemv: 1 rows, a warp per column, predicted 6.2377 us at M = 1}}
@@ -51,8 +56,11 @@ func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, 
   // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 20.586 us at M = 576}}
   // expected-remark @below {{plan for M in 577..1024: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 27.129 us at M = 1024}}
   // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 16.003 us at M = 384}}
-  // expected-remark @below {{plan for M in 1025..2048: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 46.032 us at M = 2048}}
-  // expected-remark @below {{plan for M in 2049..65536: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1254.2 us at M = 65536}}
+  // expected-remark @below {{plan for M in 1025..6144: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 131.7 us at M = 6144}}
+  // expected-remark @below {{plan for M in 6145..8448: wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 174.61 us at M = 8448}}
+  // expected-remark @below {{plan for M in 8449..26368: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 536.78 us at M = 26368}}
+  // expected-remark @below {{plan for M in 26369..51456: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 1058.3 us at M = 51456}}
+  // expected-remark @below {{plan for M in 51457..65536: wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 1340.1 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -83,8 +91,8 @@ func.func @oproj_takes_gemv_then_swap_ab_then_wgmma_tma(%x: tensor<?x2560xf16>, 
 // the static prefill plan's 128x192 from 1025.
 // CHECK-LABEL: func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5229.8,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.349{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5229.8{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 5319.2,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 15.349{{[^>]*}}>>, #sol.cost_point<m = 65536, cost = <{{[^>]*}}t_pred_us = 5319.2{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 64, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
@@ -100,7 +108,7 @@ func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: ten
   // expected-remark @below {{plan for M in 65..128: wgmma_tma: 128x128x64 tile, TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 21.649 us at M = 128}}
   // expected-remark @below {{plan for M in 129..256: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 34.827 us at M = 256}}
   // expected-remark @below {{plan for M in 257..1024: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 100.15 us at M = 1024}}
-  // expected-remark @below {{plan for M in 1025..65536: wgmma_tma: 128x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 5229.8 us at M = 65536}}
+  // expected-remark @below {{plan for M in 1025..65536: wgmma_tma: 128x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 5319.2 us at M = 65536}}
   %0 = sol.kernel @k ins(%x, %w, %b : tensor<?x2560xf16>, tensor<10240x2560xf16>, tensor<10240xf16>) -> tensor<?x10240xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %wa: tensor<10240x2560xf16>, %ba: tensor<10240xf16>):
     %m = sol.matmul %a, %wa transpose_b : tensor<?x2560xf16>, tensor<10240x2560xf16> -> tensor<?x10240xf16>
@@ -125,8 +133,8 @@ func.func @mlp_up_gelu_takes_gemv_then_wgmma_tma(%x: tensor<?x2560xf16>, %w: ten
 // caps ceil(M / 128) x tiles_n at it.
 // CHECK-LABEL: func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 882.94,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 21.668{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 882.94{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 891.36,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 128, cost = <{{[^>]*}}t_pred_us = 21.668{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 891.36{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 128, m_max = 153, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 154, m_max = 256, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 257, m_max = 512, plan = <path = wgmma_tma, tile = [128, 144, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
@@ -136,7 +144,7 @@ func.func @swiglu_siblings_from_128_rows_take_wgmma_tma_rows(%x: tensor<?x2560xf
   // expected-remark @below {{plan for M in 128..153: wgmma_tma: 128x128x64 tile (64 columns of each weight), TMA producer + 2 consumer warpgroups, 6 stages, persistent, predicted 39.869 us at M = 153}}
   // expected-remark @below {{plan for M in 154..256: wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 38.233 us at M = 256}}
   // expected-remark @below {{plan for M in 257..512: wgmma_tma: 128x144x64 tile (72 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 70.053 us at M = 512}}
-  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 882.94 us at M = 8192}}
+  // expected-remark @below {{plan for M in 513..8192: wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 891.36 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<?x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<?x6912xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
     %mg = sol.matmul %a, %g transpose_b : tensor<?x2560xf16>, tensor<6912x2560xf16> -> tensor<?x6912xf16>
@@ -181,8 +189,8 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 // ends at the range's max. `costs` has a point per hint and end but 0.
 // CHECK-LABEL: func.func @range_from_zero_with_hints
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 164.79,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 6.9931{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 84.689{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 164.79{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 174.53,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 6.2377{{[^>]*}}>>, #sol.cost_point<m = 16, cost = <{{[^>]*}}t_pred_us = 6.9931{{[^>]*}}>>, #sol.cost_point<m = 4096, cost = <{{[^>]*}}t_pred_us = 88.864{{[^>]*}}>>, #sol.cost_point<m = 8192, cost = <{{[^>]*}}t_pred_us = 174.53{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 0, m_max = 1, plan = <path = gemv, tile = [1, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = gemv, tile = [2, 4, 8], warps = [1, 4], stages = 1, split_k = 1>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 8, plan = <path = swap_ab, tile = [8, 16, 2048], warps = [16, 1], stages = 1, split_k = 1>>,
@@ -192,8 +200,8 @@ func.func @elementwise_chain_is_one_row(%x: tensor<?x4096xf16>, %y: tensor<?x409
 //  CHECK-SAME:     #sol.plan_entry<m_min = 193, m_max = 384, plan = <path = wgmma_tma, tile = [64, 128, 64], warps = [1, 1], stages = 8, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 385, m_max = 576, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 577, m_max = 1024, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 2048, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 2049, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 1025, m_max = 6144, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 6145, m_max = 8192, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>]} {
 module attributes {sol.target = #sol.target<"h200">, sol.dim_range = #sol.dim_range<min = 0, max = 8192, hints = [1, 16, 4096]>} {
 func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   // expected-remark @below {{plan for M in 0..1: gemv: 1 rows, a warp per column, predicted 6.2377 us at M = 1}}
@@ -205,8 +213,8 @@ func.func @range_from_zero_with_hints(%x: tensor<?x2560xf16>, %w: tensor<2560x25
   // expected-remark @below {{plan for M in 385..576: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 20.586 us at M = 576}}
   // expected-remark @below {{plan for M in 577..1024: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 27.129 us at M = 1024}}
   // expected-remark @below {{plan for M in 193..384: wgmma_tma: 64x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 8 stages, persistent, predicted 16.003 us at M = 384}}
-  // expected-remark @below {{plan for M in 1025..2048: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 46.032 us at M = 2048}}
-  // expected-remark @below {{plan for M in 2049..8192: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 164.79 us at M = 8192}}
+  // expected-remark @below {{plan for M in 1025..6144: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 131.7 us at M = 6144}}
+  // expected-remark @below {{plan for M in 6145..8192: wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 174.53 us at M = 8192}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<?x2560xf16>, tensor<2560x2560xf16>, tensor<?x2560xf16>) -> tensor<?x2560xf16> {
   ^bb0(%a: tensor<?x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<?x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x2560xf16>, tensor<2560x2560xf16> -> tensor<?x2560xf16>
@@ -272,22 +280,25 @@ func.func @gemv_rows_are_one_per_m_then_swap_ab(%x: tensor<?x2560xf16>, %w: tens
 // A [?, 512, 2560] A against a rank-2 B: the 512 rows per unit of M fold
 // into the matmul's rows, so even M = 1 is 512 rows (wgmma_tma from the
 // start: 64x192 ping-pong tiles while 512 rows are all there is, 128x160
-// at 2 x 512, cooperative 256x160 to 4 x 512, then ping-pong 128x128) and
+// at 2 x 512, cooperative 256x160 to 12 x 512, 128x256 to 59 x 512, then
+// ping-pong 128x128) and
 // the grid rule counts 512 rows per unit of the dim.
 // CHECK-LABEL: func.func @batched_rows_fold_into_m
 //       CHECK:   sol.kernel @k
-//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 628.86,
-//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 18.415{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 628.86{{[^>]*}}>>], plans = [
+//  CHECK-SAME:     cost = #sol.cost<{{[^>]*}}t_pred_us = 677.79,
+//  CHECK-SAME:     costs = [#sol.cost_point<m = 1, cost = <{{[^>]*}}t_pred_us = 18.415{{[^>]*}}>>, #sol.cost_point<m = 64, cost = <{{[^>]*}}t_pred_us = 677.79{{[^>]*}}>>], plans = [
 //  CHECK-SAME:     #sol.plan_entry<m_min = 1, m_max = 1, plan = <path = wgmma_tma, tile = [64, 192, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
 //  CHECK-SAME:     #sol.plan_entry<m_min = 2, m_max = 2, plan = <path = wgmma_tma, tile = [128, 160, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 4, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
-//  CHECK-SAME:     #sol.plan_entry<m_min = 5, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
+//  CHECK-SAME:     #sol.plan_entry<m_min = 3, m_max = 12, plan = <path = wgmma_tma, tile = [256, 160, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 13, m_max = 59, plan = <path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>>,
+//  CHECK-SAME:     #sol.plan_entry<m_min = 60, m_max = 64, plan = <path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>>]} {
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @batched_rows_fold_into_m(%x: tensor<?x512x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> attributes {sol.dim_range = #sol.dim_range<min = 1, max = 64>} {
   // expected-remark @below {{plan for M in 1..1: wgmma_tma: 64x192x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 18.415 us at M = 1}}
   // expected-remark @below {{plan for M in 2..2: wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 26.502 us at M = 2}}
-  // expected-remark @below {{plan for M in 3..4: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 45.405 us at M = 4}}
-  // expected-remark @below {{plan for M in 5..64: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 628.86 us at M = 64}}
+  // expected-remark @below {{plan for M in 3..12: wgmma_tma: 256x160x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 129.81 us at M = 12}}
+  // expected-remark @below {{plan for M in 13..59: wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 610.95 us at M = 59}}
+  // expected-remark @below {{plan for M in 60..64: wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 677.79 us at M = 64}}
   %0 = sol.kernel @k ins(%x, %w : tensor<?x512x2560xf16>, tensor<2560x2560xf16>) -> tensor<?x512x2560xf16> {
   ^bb0(%a: tensor<?x512x2560xf16>, %b: tensor<2560x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<?x512x2560xf16>, tensor<2560x2560xf16> -> tensor<?x512x2560xf16>

@@ -4,19 +4,18 @@
 // wins (mma.sync is priced at its measured share of the tensor-core rate,
 // the cp.async-fed wgmma kernel at 0.96 of the TMA one): a persistent grid
 // of 132 blocks, a TMA producer warpgroup and two ping-pong consumer
-// warpgroups on 128x128x64 tiles, 6 stages, no cluster (max-cluster
-// defaults to 1). Its B (13 MB) stays in L2, so the smaller tiles' re-reads
-// cost nothing and one consumer's epilogue hides behind the other's K loop
-// (H200: 155-163 us against 166-177 cooperative with pair stores,
-// bench/NOTES.md section 16; on an H100 with wide stores the plain
-// matmul of this shape ran 178.2 us on ping-pong and 170.4 on cooperative
-// 128x256, section 52, which the model, 164.3 against 172.0, does not yet
-// rank).
+// warpgroups on 128x256x64 tiles, 4 stages, no cluster (max-cluster
+// defaults to 1). With wide stores the cooperative tile's turnaround is a
+// quarter of what pair stores cost, while ping-pong 128x128 tiles (the
+// pick before, 164.8 + 12.8 us of K-tile handoffs now) idle the tensor
+// cores at each K tile: on an H100 the plain matmul of this shape ran 176.4
+// and 178.6 us on ping-pong 128x128, 173.8 and 167.5 on cooperative
+// 128x256 (2026-12-07, bench/NOTES.md section 55). 256x128 ties.
 // CHECK-LABEL: func.func @prefill_takes_wgmma_tma
-//       CHECK:   t_pred_us = 164.79, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>
+//       CHECK:   t_pred_us = 174.53, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 256, 64], warps = [2, 1], stages = 4, split_k = 1>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @prefill_takes_wgmma_tma(%x: tensor<16x512x2560xf16>, %w: tensor<2560x2560xf16>, %r: tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x128x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent, predicted 164.79 us; next wgmma_tma: 128x160x64 tile, TMA producer + 2 ping-pong consumer warpgroups, 6 stages, persistent at 164.88 us (24 candidates)}}
+  // expected-remark @+1 {{plan wgmma_tma: 128x256x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent, predicted 174.53 us; next wgmma_tma: 256x128x64 tile, TMA producer + 2 consumer warpgroups, 4 stages, persistent at 174.53 us (24 candidates)}}
   %0 = sol.kernel @k ins(%x, %w, %r : tensor<16x512x2560xf16>, tensor<2560x2560xf16>, tensor<16x512x2560xf16>) -> tensor<16x512x2560xf16> {
   ^bb0(%a: tensor<16x512x2560xf16>, %b: tensor<2560x2560xf16>, %c: tensor<16x512x2560xf16>):
     %m = sol.matmul %a, %b transpose_b : tensor<16x512x2560xf16>, tensor<2560x2560xf16> -> tensor<16x512x2560xf16>
@@ -70,12 +69,14 @@ func.func @swiglu_gate_takes_128x144(%x: tensor<2048x2560xf16>, %w: tensor<6912x
 // its columns from each weight. 128x192 (96 of each: 1152 tiles in 8.7
 // waves) against 128x160 (1392 in 10.5) and 128x144 (1536 in 11.6): on the
 // H200, 236.9 / 251.0 / 257.8 us, cuBLAS's two GEMMs and the product
-// 280.9 (2026-11-30, bench/results/2026-11-30-h200-s5-siblings).
+// 280.9 (2026-11-30, bench/results/2026-11-30-h200-s5-siblings); on an
+// H100, 238.1 against 226.0 predicted before the K-tile handoffs were
+// priced (section 55).
 // CHECK-LABEL: func.func @sibling_matmuls_take_128x192
-//       CHECK:   t_pred_us = 232.07, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>
+//       CHECK:   t_pred_us = 234.23, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>
 module attributes {sol.target = #sol.target<"h200">} {
 func.func @sibling_matmuls_take_128x192(%x: tensor<2048x2560xf16>, %wg: tensor<6912x2560xf16>, %wu: tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
-  // expected-remark @+1 {{plan wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 232.07 us; next wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent at 249.7 us (9 candidates)}}
+  // expected-remark @+1 {{plan wgmma_tma: 128x192x64 tile (96 columns of each weight), TMA producer + 2 ping-pong consumer warpgroups, 5 stages, persistent, predicted 234.23 us; next wgmma_tma: 128x256x64 tile (128 columns of each weight), TMA producer + 2 consumer warpgroups, 4 stages, persistent at 249.7 us (9 candidates)}}
   %0 = sol.kernel @k ins(%x, %wg, %wu : tensor<2048x2560xf16>, tensor<6912x2560xf16>, tensor<6912x2560xf16>) -> tensor<2048x6912xf16> {
   ^bb0(%a: tensor<2048x2560xf16>, %g: tensor<6912x2560xf16>, %u: tensor<6912x2560xf16>):
     %mg = sol.matmul %a, %g transpose_b : tensor<2048x2560xf16>, tensor<6912x2560xf16> -> tensor<2048x6912xf16>

@@ -1,8 +1,8 @@
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma" --convert-sol-to-linalg --convert-sol-kernels-to-gpu=overwrite-first-k=true --canonicalize | FileCheck %s
-// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=ZEROED
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu=overwrite-first-k=true --canonicalize | FileCheck %s
+// RUN: sol-opt %s --split-input-file --sol-annotate --sol-form-kernels --sol-tile="paths=wgmma_tma tiles=128x128" --convert-sol-to-linalg --convert-sol-kernels-to-gpu --canonicalize | FileCheck %s --check-prefix=ZEROED
 // RUN: rm -rf %t && mkdir -p %t/on %t/off
-// RUN: sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t/on paths=wgmma_tma overwrite-first-k=true" -o /dev/null
-// RUN: sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t/off paths=wgmma_tma" -o /dev/null
+// RUN: sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t/on paths=wgmma_tma tiles=128x128 overwrite-first-k=true" -o /dev/null
+// RUN: sol-opt %s --split-input-file --sol-to-ptx="out-dir=%t/off paths=wgmma_tma tiles=128x128" -o /dev/null
 // RUN: sh -c 'for f in %t/on/*.ptx; do "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" -arch=sm_90a -v "$f" -o /dev/null; done' 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 --implicit-check-not=C7517
 // RUN: "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" -arch=sm_90a -v %t/off/pingpong_first_k_tile_overwrites_matmul_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS-ZEROED
 
@@ -16,7 +16,7 @@
 // option the unit's first K tile is peeled off the loop: its first k16
 // step per accumulator has scale-d = 0 (D = A x B) on poison registers,
 // the other three steps and the loop from K tile 1 accumulate (the o_proj
-// at 8192 rows: ping-pong 128x128, 40 K tiles). No mov, no
+// at 8192 rows on ping-pong 128x128 tiles, pinned: 40 K tiles). No mov, no
 // injected fence.
 // CHECK-LABEL: gpu.func @pingpong_first_k_tile_overwrites_matmul_0
 //  CHECK-SAME:   schedule = pingpong
