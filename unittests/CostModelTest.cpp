@@ -299,6 +299,33 @@ TEST_F(CostModelTest, CooperativeTilesPayTheirTurnaroundPingPongHidesIt) {
   EXPECT_NEAR(turnaroundUs(work, pairPath), 5 * 7.1, 0.01);
 }
 
+TEST_F(CostModelTest, KTileHandoffsIdleOnlyAnSmItsBlockHoldsAlone) {
+  // Ping-pong 128x128 on the prefill: 10 tiles per SM x 40 K tiles, each
+  // handoff 0.032 us of idle tensor cores (bench/NOTES.md section 55). Where
+  // a second block shared the SM, its warpgroups would issue during the
+  // wait: no handoff is priced.
+  ASSERT_TRUE(prefill);
+  KernelWork work = prefillWork();
+  work.ewFlops = 0;
+  MatmulTiling alone =
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::pingpong);
+  MatmulTiling shared = alone;
+  shared.smemBytes = 100000;
+  shared.registerBoundBlocksPerSm = 2;
+  EXPECT_NEAR(estimateCost(work, fastL2, &alone).getTPredUs() -
+                  estimateCost(work, fastL2, &shared).getTPredUs(),
+              10 * 40 * 0.032, 0.01);
+  // Cooperative 128x256 tiles cover each other's waits.
+  MatmulTiling cooperative =
+      wgmmaTmaTiling(*prefill, 256, 4, ConsumerSchedule::cooperative);
+  MatmulTiling cooperativeShared = cooperative;
+  cooperativeShared.smemBytes = 100000;
+  cooperativeShared.registerBoundBlocksPerSm = 2;
+  EXPECT_NEAR(estimateCost(work, fastL2, &cooperative).getTPredUs(),
+              estimateCost(work, fastL2, &cooperativeShared).getTPredUs(),
+              0.01);
+}
+
 TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {
   // 64-row tiles holding 16 rows (decode): the quads save on those 16 rows'
   // stores only, a quarter of the tile; the empty rows keep the pair-store

@@ -464,14 +464,15 @@ static constexpr double kPingPongClusterCoupling = 1.13;
 static constexpr double kPingPongLoneTileSlowdown = 1.11;
 
 /// Microseconds the tensor cores idle at each K tile of a tile that
-/// idlesAtKTileHandoffs (see its use). Measured on the H100 (2026-12-07,
-/// bench/results/2026-12-07-h100-s29-ow-models, bench/NOTES.md section 55;
-/// wide stores, ping-pong 128x128 against cooperative 128x256 tiles, same
-/// run): K scaling of the o_proj's 8192 x 2560 (K = 2560 -> 5120) gave
-/// ping-pong 614 and cooperative 571 cycles per 128x128x64 of work, 43
-/// cycles a K tile; Llama 3 8B's q/k/v (4096 x 6144 x 4096, 11.6 tiles per
-/// SM) 48, Llama 1B's 2048^3 35. At the ~1.36 GHz those runs held under
-/// load, 0.032 us. Cooperative 128x256 tiles' rate is mma_efficiency's.
+/// idlesAtKTileHandoffs, on an SM its block holds alone (see its use). Measured
+/// on the H100 (2026-12-07, bench/results/2026-12-07-h100-s29-ow-models,
+/// bench/NOTES.md section 55; wide stores, ping-pong 128x128 against
+/// cooperative 128x256 tiles, same run): K scaling of the o_proj's 8192 x 2560
+/// (K = 2560 -> 5120) gave ping-pong 614 and cooperative 571 cycles per
+/// 128x128x64 of work, 43 cycles a K tile; Llama 3 8B's q/k/v (4096 x 6144 x
+/// 4096, 11.6 tiles per SM) 48, Llama 1B's 2048^3 35. At the ~1.36 GHz those
+/// runs held under load, 0.032 us. Cooperative 128x256 tiles' rate is
+/// mma_efficiency's.
 static constexpr double kKTileHandoffUs = 0.032;
 
 /// Whether a tile's tensor cores idle at each K tile's handoff, its
@@ -760,19 +761,23 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       tTcPred *= kPingPongLoneTileSlowdown;
       tL2Pred *= kPingPongLoneTileSlowdown;
     }
-    // With more tiles per block, the tensor cores still idle at each K
-    // tile's handoff where no other warpgroup's wgmmas cover the issuing
-    // one's wait (idlesAtKTileHandoffs). A block's tiles pass through its
-    // SM's tensor cores one after another: the gaps add up over its tiles
-    // times their K tiles. (At one or two tiles per block ping-pong's lone
-    // issue above holds it, and cooperative tiles were fitted as they are:
-    // bench/NOTES.md section 37's small-M plans.)
-    if (tiling && tiling->tileK > 0 && tilesPerBlock > 2 &&
-        idlesAtKTileHandoffs(*tiling)) {
+    // With more tiles per SM, the tensor cores still idle at each K tile's
+    // handoff where no other warpgroup's wgmmas cover the issuing one's wait
+    // (idlesAtKTileHandoffs) and no other block shares the SM. The tiles an
+    // SM runs pass through its tensor cores one after another: the gaps add
+    // up over them times their K tiles. (At one or two tiles per SM
+    // ping-pong's lone issue above holds it, and cooperative tiles were
+    // fitted as they are: bench/NOTES.md section 37's small-M plans.)
+    if (tiling && tiling->tileK > 0 && idlesAtKTileHandoffs(*tiling) &&
+        getResidentBlocksPerSm(*tiling, target) == 1) {
+      int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
+      int64_t tilesPerSm = llvm::divideCeil(
+          plan.units(), std::min<int64_t>(blocks, target.getSmCount()));
       int64_t steps = llvm::divideCeil(llvm::divideCeil(k, tiling->tileK),
                                        std::max<int64_t>(1, plan.splitK));
-      tTcPred +=
-          static_cast<double>(tilesPerBlock * steps) * kKTileHandoffUs * 1e-6;
+      if (tilesPerSm > 2)
+        tTcPred +=
+            static_cast<double>(tilesPerSm * steps) * kKTileHandoffUs * 1e-6;
     }
 
     // A pipelined K loop costs at least a barrier round trip and a dependent
