@@ -148,7 +148,11 @@ def profile(name, fn, args, calls=3):
 
 def graphed(fn, inputs):
     """`fn(*inputs)` captured in a CUDA graph (after warm-up on a side
-    stream, as torch recommends): (replay callable, the static output)."""
+    stream, as torch recommends): (replay callable, the static output).
+    The replay callable holds `fn`: a sol Kernel unloads its module when it
+    is freed, and a graph replayed after that launches a function that is
+    gone (bench/gemm_variants.py's --graphs crashed so, in graph.replay,
+    once it dropped its bound launch methods: bench/NOTES.md section 55)."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -158,7 +162,11 @@ def graphed(fn, inputs):
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out = fn(*inputs)
-    return (lambda *_: graph.replay()), out
+
+    def replay(*_):
+        graph.replay()
+    replay.captured = fn
+    return replay, out
 
 
 def fallbacks(calls):

@@ -76,7 +76,9 @@ class PlanBinary:
 class Kernel:
     """One compiled kernel: its binaries, manifest and cost. A dynamic
     kernel's binaries are per row of its plan table (`plans`); its `ptx` and
-    `cubin` are empty."""
+    `cubin` are empty. Its modules stay loaded while it lives (`unload`,
+    and freeing it, unload them): keep it as long as any CUDA graph that
+    captured one of its launches may be replayed."""
 
     def __init__(self, name, ptx, cubin, manifest_json, plans=None):
         self.name = name
