@@ -69,9 +69,10 @@ func.func @swiglu_gate_takes_128x144(%x: tensor<2048x2560xf16>, %w: tensor<6912x
 // its columns from each weight. 128x192 (96 of each: 1152 tiles in 8.7
 // waves) against 128x160 (1392 in 10.5) and 128x144 (1536 in 11.6): on the
 // H200, 236.9 / 251.0 / 257.8 us, cuBLAS's two GEMMs and the product
-// 280.9 (2026-11-30, bench/results/2026-11-30-h200-s5-siblings); on an
-// H100, 238.1 against 226.0 predicted before the K-tile handoffs were
-// priced (section 55).
+// 280.9 (2026-11-30, bench/results/2026-11-30-h200-s5-siblings). Llama
+// 1B's pair (2048 x 8192 x 2048) on the same tiles ran 238.1 us on an
+// H100, where the model now says 229.1 and said 226.0 before it priced
+// ping-pong's K-tile handoffs (bench/NOTES.md section 55).
 // CHECK-LABEL: func.func @sibling_matmuls_take_128x192
 //       CHECK:   t_pred_us = 234.23, {{.*}}, plan = #sol.plan<path = wgmma_tma, tile = [128, 192, 64], warps = [1, 1], stages = 5, split_k = 1, schedule = pingpong>
 module attributes {sol.target = #sol.target<"h200">} {
