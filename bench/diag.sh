@@ -52,6 +52,11 @@
 #                         a persistent KERNEL timed at each grid size (the
 #                         kernel reads gridDim at run time: only the
 #                         manifest changes). Carry gpu-bundle.
+#   models     [ARGS]     whole transformers models against Inductor
+#                         (bench/models.py ARGS: --families, --impls,
+#                         --budget-s, --prefill, --decode-batches; --out is
+#                         this experiment's). Carry .capi. Writes
+#                         models.json, its sol report, models.log.
 #   pip-flow              the user's flow: pip install the package with the
 #                         carried library, then torch.compile(model,
 #                         backend="sol") without importing sol. Carry .capi.
@@ -170,6 +175,15 @@ case "$experiment" in
       python3 "$root/bench/gemm_variants.py" --ncu "$@" --shapes "$ncu_shapes" > "$out/ncu.txt" 2>&1
     grep -E "g_matmul|nvjet|duration|per_second|pipe_tensor|lts__t_bytes|srcunit|dram__bytes|throughput|gmma" \
       "$out/ncu.txt" | tail -120 ;;
+
+  models)
+    capi_env
+    nvidia-smi --query-gpu=name,clocks.sm,power.draw,power.limit,temperature.gpu --format=csv
+    python3 "$root/bench/models.py" --out "$out/models.json" "$@" 2>&1 |
+      grep -v "^sol: " > "$out/models.log"
+    status=${PIPESTATUS[0]}
+    grep -v '^{' "$out/models.log" | tail -40
+    exit "$status" ;;
 
   plan-check)
     capi_env

@@ -17,6 +17,12 @@
 # CUBIN=false leaves the cubins out: no ptxas here, which is most of the
 # bundle's time on a small machine; gpu-check.sh assembles the PTX on the
 # device, in parallel, and the manifests are the same either way.
+#
+# ONLY=REGEX builds only the parts whose names match: each variant's suffix
+# (_ow, _owfp8, _blocksk, ...) and base (the matrix as generated), fp8,
+# dyn (the dynamic matrix), fp8dyn, _sabdyn, _owdyn and bench. The whole
+# bundle is too large to carry beside the wheel; a part of it is not, e.g.
+#   ONLY='^(_ow.*|_blocksk.?)$' CUBIN=false scripts/gpu-bundle.sh /tmp/ow
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bundle="${1:-$root/gpu-bundle}"
@@ -39,6 +45,9 @@ WRAP
 fi
 mkdir -p "$bundle" "$work/matrix" "$work/bench" "$work/dynamic"
 
+# Whether the part named $1 is built (ONLY, above).
+wanted() { [ -z "${ONLY:-}" ] || [[ "$1" =~ $ONLY ]]; }
+
 # The matrix's cases that match a gen-matrix.py --only pattern, compiled
 # again once per variant SUFFIX:OPTIONS (the cases' names get SUFFIX;
 # --sol-to-ptx gets COMMON and the variant's OPTIONS):
@@ -47,6 +56,7 @@ variants() {
   local gen_flags=$1 only=$2 common=$3 variant
   shift 3
   for variant in "$@"; do
+    wanted "${variant%%:*}" || continue
     # shellcheck disable=SC2086  # gen_flags is a list of flags
     python3 "$root/scripts/gen-matrix.py" --profile=gpu $gen_flags \
       --suffix="${variant%%:*}" --only="$only" "$work/matrix${variant%%:*}.mlir"
@@ -55,8 +65,10 @@ variants() {
   done
 }
 
-python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"
-"$sol_opt" "$work/matrix.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
+if wanted base; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"
+  "$sol_opt" "$work/matrix.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
+fi
 # sol-tile sends the large f16/bf16 matmuls to TMA without a cluster; the
 # matmul patterns TMA can take are compiled again as TMA kernels with 2-CTA
 # clusters multicasting B, down to 7 rows and 77 columns (single partial
@@ -163,14 +175,18 @@ variants "" "^${siblings}x${tma_shapes}\$" \
 swap_ab_cases='(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)'
 variants "" "^${swap_ab_cases}_(1|3|7|16|29)x(77x200|1000x1000|2560x2560|256x7168|130x129)\$" \
   "paths=swap_ab" "_sab:"
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_sab \
-  --only="^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|256x7168)\$" \
-  "$work/matrix-dynamic-sab.mlir"
-"$sol_opt" "$work/matrix-dynamic-sab.mlir" -o /dev/null \
-  --sol-to-ptx="out-dir=$work/dynamic paths=swap_ab,mma_sync"
+if wanted _sabdyn; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_sab \
+    --only="^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|256x7168)\$" \
+    "$work/matrix-dynamic-sab.mlir"
+  "$sol_opt" "$work/matrix-dynamic-sab.mlir" -o /dev/null \
+    --sol-to-ptx="out-dir=$work/dynamic paths=swap_ab,mma_sync"
+fi
 
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
-"$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
+if wanted fp8; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
+  "$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
+fi
 # Weight-only fp8 on swap_ab at the rows gemv takes too (the planner's
 # pick there may be either path).
 variants "--fp8" '^wmm(_bias_residual)?_(bf16e4m3|f16e5m2)_(tensor|channel)_(1|7|16)x(1000x1024|77x208)$' \
@@ -192,56 +208,64 @@ variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_block_(7|64|129)x(1000x1024|2560x2
   "_blocksk:split-k=3 schedules=pingpong" "_blockskc:split-k=4 schedules=cooperative"
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(block|token)_(7|64|129|4097)x(1000x1024|2560x2560)$' \
   "overwrite-first-k=true paths=wgmma_tma" "_owfp8:"
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
-"$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+if wanted fp8dyn; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
+  "$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+fi
 
 # Dynamic M (docs/dynamic-shapes.md): the matrix's cases with ? for M, one
 # kernel set per group of cases that differ only in M; gpu-check.sh runs
 # each at the Ms its range hints (the static cases' Ms) and its ends.
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic "$work/matrix-dynamic.mlir"
-"$sol_opt" "$work/matrix-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+if wanted dyn; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic "$work/matrix-dynamic.mlir"
+  "$sol_opt" "$work/matrix-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
+fi
 # overwrite-first-k on dynamic-M kernel sets (what the torch backend
 # launches): every row of their plan tables, 64-row and 128-row tiles,
 # split K where the rows choose it.
-python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_owdyn \
-  --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|2560x2560)$' \
-  "$work/matrix-dynamic-ow.mlir"
-"$sol_opt" "$work/matrix-dynamic-ow.mlir" -o /dev/null \
-  --sol-to-ptx="out-dir=$work/dynamic overwrite-first-k=true"
+if wanted _owdyn; then
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_owdyn \
+    --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|2560x2560)$' \
+    "$work/matrix-dynamic-ow.mlir"
+  "$sol_opt" "$work/matrix-dynamic-ow.mlir" -o /dev/null \
+    --sol-to-ptx="out-dir=$work/dynamic overwrite-first-k=true"
+fi
 
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
 # decode variants of the seed o_proj + residual.
-mkdir -p "$work/bench-src"
-cp "$root"/examples/*.mlir "$work/bench-src/"
-for f in oproj_residual oproj_residual_decode; do
-  sed -e 's/xf16>/xbf16>/g' -e "s/func.func @$f(/func.func @${f}_bf16(/" \
-    "$root/examples/$f.mlir" > "$work/bench-src/${f}_bf16.mlir"
-done
-sed -e 's/1x1x2560xf16/16x1x2560xf16/g' \
-  -e 's/func.func @oproj_residual_decode(/func.func @oproj_residual_decode16(/' \
-  "$root/examples/oproj_residual_decode.mlir" > "$work/bench-src/oproj_residual_decode16.mlir"
-for f in "$work"/bench-src/*.mlir; do
-  "$sol_opt" "$f" --sol-to-ptx=out-dir="$work/bench" -o /dev/null
-done
-# A/B of the large matmuls' plans, each workload of bench/workloads in fp16
-# and bf16: the cooperative TMA kernel (128x256, sol-tile's usual choice),
-# ping-pong consumers on 128x128 tiles without and with 2-CTA clusters, the
-# cooperative kernel with clusters, and the cp.async-fed wgmma kernel.
-for w in oproj_prefill mlp_up_gelu; do
-  for dtype in fp16 bf16; do
-    for variant in "coop:paths=wgmma_tma schedules=cooperative" \
-                   "pp:paths=wgmma_tma schedules=pingpong" \
-                   "pp2:paths=wgmma_tma schedules=pingpong max-cluster=2" \
-                   "coop2:paths=wgmma_tma schedules=cooperative max-cluster=2" \
-                   "cpasync:paths=wgmma"; do
-      name="${variant%%:*}"
-      sed -e "s/func.func @${w}_$dtype(/func.func @${w}_${dtype}_$name(/" \
-        "$root/bench/workloads/${w}_$dtype.mlir" > "$work/${w}_${dtype}_$name.mlir"
-      "$sol_opt" "$work/${w}_${dtype}_$name.mlir" \
-        --sol-to-ptx="out-dir=$work/bench ${variant#*:}" -o /dev/null
+if wanted bench; then
+  mkdir -p "$work/bench-src"
+  cp "$root"/examples/*.mlir "$work/bench-src/"
+  for f in oproj_residual oproj_residual_decode; do
+    sed -e 's/xf16>/xbf16>/g' -e "s/func.func @$f(/func.func @${f}_bf16(/" \
+      "$root/examples/$f.mlir" > "$work/bench-src/${f}_bf16.mlir"
+  done
+  sed -e 's/1x1x2560xf16/16x1x2560xf16/g' \
+    -e 's/func.func @oproj_residual_decode(/func.func @oproj_residual_decode16(/' \
+    "$root/examples/oproj_residual_decode.mlir" > "$work/bench-src/oproj_residual_decode16.mlir"
+  for f in "$work"/bench-src/*.mlir; do
+    "$sol_opt" "$f" --sol-to-ptx=out-dir="$work/bench" -o /dev/null
+  done
+  # A/B of the large matmuls' plans, each workload of bench/workloads in fp16
+  # and bf16: the cooperative TMA kernel (128x256, sol-tile's usual choice),
+  # ping-pong consumers on 128x128 tiles without and with 2-CTA clusters, the
+  # cooperative kernel with clusters, and the cp.async-fed wgmma kernel.
+  for w in oproj_prefill mlp_up_gelu; do
+    for dtype in fp16 bf16; do
+      for variant in "coop:paths=wgmma_tma schedules=cooperative" \
+                     "pp:paths=wgmma_tma schedules=pingpong" \
+                     "pp2:paths=wgmma_tma schedules=pingpong max-cluster=2" \
+                     "coop2:paths=wgmma_tma schedules=cooperative max-cluster=2" \
+                     "cpasync:paths=wgmma"; do
+        name="${variant%%:*}"
+        sed -e "s/func.func @${w}_$dtype(/func.func @${w}_${dtype}_$name(/" \
+          "$root/bench/workloads/${w}_$dtype.mlir" > "$work/${w}_${dtype}_$name.mlir"
+        "$sol_opt" "$work/${w}_${dtype}_$name.mlir" \
+          --sol-to-ptx="out-dir=$work/bench ${variant#*:}" -o /dev/null
+      done
     done
   done
-done
+fi
 
 tar -C "$work" -czf "$bundle/matrix.tgz" matrix dynamic
 tar -C "$work" -czf "$bundle/bench.tgz" bench
