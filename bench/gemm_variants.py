@@ -10,10 +10,10 @@ Plain timing counts the host's dispatch (a Python `Kernel.launch` against
 `F.linear`) wherever it is longer than the kernel (2048^3 on an H100: 35-43
 us of host per sol call against 25 us of cuBLAS kernel, NOTES section 52);
 --graphs times replays of one captured call, so the figures compare the
-kernels. (Its first run, 2026-12-07, crashed the process with a
-segmentation fault after the share checks, before any timing, with a
-capture of its own; it now captures with torch_backend_gpu.graphed, which
-the backend's graph timings use. Not rerun.)
+kernels. (Its runs of 2026-12-07 crashed in graph.replay: the graphs
+outlived the kernels they captured, whose modules unloaded when this
+script dropped its launch functions; torch_backend_gpu.graphed now keeps
+them with the replay, NOTES section 55. Not rerun on a GPU since.)
 
 Question (bench/NOTES.md section 22): cuBLAS's nvjet kernels run these
 shapes at ~0.93 of the tensor peak per clock, sol's at ~0.79. Is the gap

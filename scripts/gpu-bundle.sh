@@ -65,10 +65,20 @@ variants() {
   done
 }
 
-if wanted base; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu "$work/matrix.mlir"
-  "$sol_opt" "$work/matrix.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
-fi
+# One generated part compiled as it is, into OUT (matrix or dynamic), when
+# ONLY wants NAME; ONLY_CASES, when given, is gen-matrix.py's --only:
+#   part NAME OUT "GEN_FLAGS" ['ONLY_CASES' ["OPTIONS"]]
+part() {
+  local name=$1 out=$2 gen_flags=$3 only=${4:-} options=${5:-}
+  wanted "$name" || return 0
+  # shellcheck disable=SC2086  # gen_flags is a list of flags
+  python3 "$root/scripts/gen-matrix.py" --profile=gpu $gen_flags \
+    ${only:+--only="$only"} "$work/part$name.mlir"
+  "$sol_opt" "$work/part$name.mlir" -o /dev/null \
+    --sol-to-ptx="out-dir=$work/$out${options:+ $options}"
+}
+
+part base matrix ""
 # sol-tile sends the large f16/bf16 matmuls to TMA without a cluster; the
 # matmul patterns TMA can take are compiled again as TMA kernels with 2-CTA
 # clusters multicasting B, down to 7 rows and 77 columns (single partial
@@ -175,18 +185,11 @@ variants "" "^${siblings}x${tma_shapes}\$" \
 swap_ab_cases='(mm|mm_residual|mm_bias_gelu_tanh|mm_rowscale_relu|mm_to_f32|mm_two_outputs)_(f16|bf16)'
 variants "" "^${swap_ab_cases}_(1|3|7|16|29)x(77x200|1000x1000|2560x2560|256x7168|130x129)\$" \
   "paths=swap_ab" "_sab:"
-if wanted _sabdyn; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_sab \
-    --only="^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|256x7168)\$" \
-    "$work/matrix-dynamic-sab.mlir"
-  "$sol_opt" "$work/matrix-dynamic-sab.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/dynamic paths=swap_ab,mma_sync"
-fi
+part _sabdyn dynamic "--dynamic --suffix=_sab" \
+  '^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|256x7168)$' \
+  "paths=swap_ab,mma_sync"
 
-if wanted fp8; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 "$work/matrix-fp8.mlir"
-  "$sol_opt" "$work/matrix-fp8.mlir" --sol-to-ptx=out-dir="$work/matrix" -o /dev/null
-fi
+part fp8 matrix "--fp8"
 # Weight-only fp8 on swap_ab at the rows gemv takes too (the planner's
 # pick there may be either path).
 variants "--fp8" '^wmm(_bias_residual)?_(bf16e4m3|f16e5m2)_(tensor|channel)_(1|7|16)x(1000x1024|77x208)$' \
@@ -208,28 +211,18 @@ variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_block_(7|64|129)x(1000x1024|2560x2
   "_blocksk:split-k=3 schedules=pingpong" "_blockskc:split-k=4 schedules=cooperative"
 variants "--fp8" '^qmm(_bias_gelu_tanh)?_e4m3_(block|token)_(7|64|129|4097)x(1000x1024|2560x2560)$' \
   "overwrite-first-k=true paths=wgmma_tma" "_owfp8:"
-if wanted fp8dyn; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --fp8 --dynamic "$work/matrix-fp8-dynamic.mlir"
-  "$sol_opt" "$work/matrix-fp8-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
-fi
+part fp8dyn dynamic "--fp8 --dynamic"
 
 # Dynamic M (docs/dynamic-shapes.md): the matrix's cases with ? for M, one
 # kernel set per group of cases that differ only in M; gpu-check.sh runs
 # each at the Ms its range hints (the static cases' Ms) and its ends.
-if wanted dyn; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic "$work/matrix-dynamic.mlir"
-  "$sol_opt" "$work/matrix-dynamic.mlir" --sol-to-ptx=out-dir="$work/dynamic" -o /dev/null
-fi
+part dyn dynamic "--dynamic"
 # overwrite-first-k on dynamic-M kernel sets (what the torch backend
 # launches): every row of their plan tables, 64-row and 128-row tiles,
 # split K where the rows choose it.
-if wanted _owdyn; then
-  python3 "$root/scripts/gen-matrix.py" --profile=gpu --dynamic --suffix=_owdyn \
-    --only='^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|2560x2560)$' \
-    "$work/matrix-dynamic-ow.mlir"
-  "$sol_opt" "$work/matrix-dynamic-ow.mlir" -o /dev/null \
-    --sol-to-ptx="out-dir=$work/dynamic overwrite-first-k=true"
-fi
+part _owdyn dynamic "--dynamic --suffix=_owdyn" \
+  '^(mm_residual|mm_bias_gelu_tanh|mm_two_outputs)_(f16|bf16)_dynx(77x200|1000x1000|2560x2560)$' \
+  "overwrite-first-k=true"
 
 # Timed workloads: the examples as written (fp16), plus bf16 and 16-token
 # decode variants of the seed o_proj + residual.

@@ -315,15 +315,33 @@ TEST_F(CostModelTest, KTileHandoffsIdleOnlyAnSmItsBlockHoldsAlone) {
   EXPECT_NEAR(estimateCost(work, fastL2, &alone).getTPredUs() -
                   estimateCost(work, fastL2, &shared).getTPredUs(),
               10 * 40 * 0.032, 0.01);
-  // Cooperative 128x256 tiles cover each other's waits.
-  MatmulTiling cooperative =
-      wgmmaTmaTiling(*prefill, 256, 4, ConsumerSchedule::cooperative);
-  MatmulTiling cooperativeShared = cooperative;
-  cooperativeShared.smemBytes = 100000;
-  cooperativeShared.registerBoundBlocksPerSm = 2;
-  EXPECT_NEAR(estimateCost(work, fastL2, &cooperative).getTPredUs(),
-              estimateCost(work, fastL2, &cooperativeShared).getTPredUs(),
-              0.01);
+  // Cooperative 128x256 tiles cover each other's waits; cooperative
+  // 128x128 ones, each warpgroup issuing 64x128 wgmmas, pay as ping-pong
+  // does (the same 10 tiles x 40 K tiles per SM).
+  auto handoffUs = [&](const KernelWork &work, const MatmulTiling &tiling) {
+    MatmulTiling shared = tiling;
+    shared.smemBytes = 100000;
+    shared.registerBoundBlocksPerSm = 2;
+    return estimateCost(work, fastL2, &tiling).getTPredUs() -
+           estimateCost(work, fastL2, &shared).getTPredUs();
+  };
+  EXPECT_NEAR(handoffUs(work, wgmmaTmaTiling(*prefill, 256, 4,
+                                             ConsumerSchedule::cooperative)),
+              0.0, 0.01);
+  MatmulTiling narrow =
+      wgmmaTmaTiling(*prefill, 128, 6, ConsumerSchedule::cooperative);
+  EXPECT_EQ(narrow.tileM, 128);
+  EXPECT_NEAR(handoffUs(work, narrow), 10 * 40 * 0.032, 0.01);
+  // With at most two tiles per SM (256 rows: 40 tiles of 128x128 on 132
+  // SMs, one each) cooperative tiles pay none: the small-M fits priced them
+  // as they are.
+  OwningOpRef<ModuleOp> small = matmul(256, 2560, 2560);
+  ASSERT_TRUE(small);
+  KernelWork smallWork = countOpWork(firstMatmul(*small));
+  EXPECT_NEAR(
+      handoffUs(smallWork,
+                wgmmaTmaTiling(*small, 128, 6, ConsumerSchedule::cooperative)),
+      0.0, 0.01);
 }
 
 TEST_F(CostModelTest, QuadStoresSaveOnTheRowsATileHolds) {

@@ -752,14 +752,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
     // warpgroups on each tile, one tile per block) ran 107.0 at 421.9: 1.11
     // per clock. Shapes with 8.7 to 26 tiles per block kept ping-pong
     // ahead of the 256-row tiles by 10-12 % (same run).
-    int64_t tilesPerBlock = 0;
-    if (tiling) {
+    if (tiling && tiling->pingpong) {
       int64_t blocks = tiling->blocks > 0 ? tiling->blocks : plan.units();
-      tilesPerBlock = llvm::divideCeil(plan.units(), blocks);
-    }
-    if (tiling && tiling->pingpong && tilesPerBlock <= 2) {
-      tTcPred *= kPingPongLoneTileSlowdown;
-      tL2Pred *= kPingPongLoneTileSlowdown;
+      if (llvm::divideCeil(plan.units(), blocks) <= 2) {
+        tTcPred *= kPingPongLoneTileSlowdown;
+        tL2Pred *= kPingPongLoneTileSlowdown;
+      }
     }
     // With more tiles per SM, the tensor cores still idle at each K tile's
     // handoff where no other warpgroup's wgmmas cover the issuing one's wait
@@ -858,12 +856,12 @@ CostAttr mlir::sol::estimateCost(const KernelWork &work, TargetAttr target,
       // Ping-pong: a warpgroup's epilogue runs while the other warpgroup's
       // K loop keeps the tensor cores busy. Each warpgroup's cycle over two
       // tiles is max(2 K loops, K loop + epilogue), so only the epilogue
-      // beyond the K loop shows, half the time, plus the last tile's. On
-      // the H200 ping-pong's per-tile cost measured ~0.3 us (section 23's
-      // K scaling, pair stores). On the H100 wide stores took 40.7 us off
-      // ping-pong 128x128 at the o_proj (218.9 against 178.2, 10 tiles per
-      // SM, bench/NOTES.md section 52), where this hiding leaves at most
-      // 3.5 to take: not priced until one card measures both.
+      // beyond the K loop shows, half the time, plus the last tile's. K
+      // scaling measured ping-pong's per-tile cost at ~0.3 us on the H200
+      // (section 23, pair stores) and ~0.4 us on the H100 (2026-12-07,
+      // bench/NOTES.md section 55, wide stores): hidden. What wide stores
+      // took off ping-pong on the H100 (section 52's 40.7 us) grew with K,
+      // a K-loop cost of the pair epilogue's code, not its stores.
       if (tiling->pingpong && tilesPerBlock > 0) {
         double kLoops = std::max(tTcPred, tL2Pred);
         tEpiloguePred = std::max(0.0, tEpiloguePred - kLoops) / 2 +

@@ -274,3 +274,46 @@ module attributes {sol.target = #sol.target<"h200">} {
     return %0 : tensor<8192x2560xf32>
   }
 }
+
+// -----
+
+// Tiles whose tensor cores idle at each K tile's handoff pay 0.032 us per
+// K tile of every tile an SM runs (kKTileHandoffUs, idlesAtKTileHandoffs;
+// an H100's K scaling, bench/NOTES.md section 55): on the o_proj shape
+// ping-pong 128x128 (10 tiles x 40 K tiles per SM, 12.8 us over its 164.0)
+// and cooperative 128x128, whose warpgroups issue 64x128 wgmmas (12.8 over
+// 172.0); cooperative 128x256 pays none (the first case of the section
+// above, 172.02), nor does a cooperative 128x128 tile alone on its SM (40
+// tiles at 256 rows).
+module attributes {sol.target = #sol.target<"h200">} {
+  // CHECK-LABEL: func.func @pingpong_128_pays_k_tile_handoffs
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 176.83,
+  func.func @pingpong_128_pays_k_tile_handoffs(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [1, 1], stages = 6, split_k = 1, schedule = pingpong>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+      sol.yield %m : tensor<8192x2560xf16>
+    }
+    return %0 : tensor<8192x2560xf16>
+  }
+  // CHECK-LABEL: func.func @cooperative_128_pays_k_tile_handoffs
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 184.82,
+  func.func @cooperative_128_pays_k_tile_handoffs(%x: tensor<8192x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<8192x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<8192x2560xf16>, tensor<2560x2560xf16>) -> tensor<8192x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>} {
+    ^bb0(%a: tensor<8192x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<8192x2560xf16>, tensor<2560x2560xf16> -> tensor<8192x2560xf16>
+      sol.yield %m : tensor<8192x2560xf16>
+    }
+    return %0 : tensor<8192x2560xf16>
+  }
+  // CHECK-LABEL: func.func @cooperative_128_with_one_tile_per_sm_pays_none
+  // CHECK: sol.kernel @k {{.*}}t_pred_us = 20.082,
+  func.func @cooperative_128_with_one_tile_per_sm_pays_none(%x: tensor<256x2560xf16>, %w: tensor<2560x2560xf16>) -> tensor<256x2560xf16> {
+    %0 = sol.kernel @k ins(%x, %w : tensor<256x2560xf16>, tensor<2560x2560xf16>) -> tensor<256x2560xf16> attributes {plan = #sol.plan<path = wgmma_tma, tile = [128, 128, 64], warps = [2, 1], stages = 6, split_k = 1>} {
+    ^bb0(%a: tensor<256x2560xf16>, %b: tensor<2560x2560xf16>):
+      %m = sol.matmul %a, %b transpose_b : tensor<256x2560xf16>, tensor<2560x2560xf16> -> tensor<256x2560xf16>
+      sol.yield %m : tensor<256x2560xf16>
+    }
+    return %0 : tensor<256x2560xf16>
+  }
+}

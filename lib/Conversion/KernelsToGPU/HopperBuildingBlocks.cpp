@@ -79,6 +79,13 @@ static NVVM::WGMMATypes getWgmmaType(Type type) {
   return type.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
+SmallVector<Value> getWgmmaZeroAccs(OpBuilder &b, Location loc, int64_t count,
+                                    int64_t tileN) {
+  Value zero =
+      LLVM::ZeroOp::create(b, loc, getWgmmaAccType(b.getContext(), tileN));
+  return SmallVector<Value>(count, zero);
+}
+
 SmallVector<Value> getWgmmaPoisonAccs(OpBuilder &b, Location loc, int64_t count,
                                       int64_t tileN) {
   Value poison =

@@ -75,6 +75,11 @@ SmallVector<Value> emitWgmmaKTile(OpBuilder &b, Location loc, ValueRange accs,
                                   Type aType, Type bType, bool nMajorB,
                                   bool overwrite = false);
 
+/// `count` zeroed m64n{tileN} accumulators, for a K loop that adds onto
+/// them from its first wgmma.
+SmallVector<Value> getWgmmaZeroAccs(OpBuilder &b, Location loc, int64_t count,
+                                    int64_t tileN);
+
 /// `count` m64n{tileN} accumulators with no value, for a K tile that
 /// overwrites them: no register is written before the first wgmma, so
 /// ptxas need not fence the wgmma pipeline for it (C7519: an injected

@@ -583,19 +583,15 @@ WgmmaTmaEmitter::emitConsumerKLoop(Value consumer, Value laneZero, Value first,
   // Every unit has at least one K tile (a split's K tiles past K are
   // zero-filled, not skipped), so the first can always be peeled.
   bool peel = kernel.options.overwriteFirstK;
-  SmallVector<Value> zeros(
-      l.numAccs,
-      LLVM::ZeroOp::create(b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
-  SmallVector<Value> accInit = zeros;
   // Block-wise promotion sums the scaled partials onto the accumulators
   // with FMAs, not wgmma: those start from zero either way.
+  SmallVector<Value> accInit =
+      peel && !kernel.spec.hasBlockScales()
+          ? getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)
+          : getWgmmaZeroAccs(b, loc, l.numAccs, l.tileN);
   if (peel)
-    accInit = emitConsumerKTile(
-        b, consumer, laneZero, first, mTile, nTile, split, ib.c(0),
-        kernel.spec.hasBlockScales()
-            ? ValueRange(zeros)
-            : ValueRange(getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)),
-        /*overwrite=*/true);
+    accInit = emitConsumerKTile(b, consumer, laneZero, first, mTile, nTile,
+                                split, ib.c(0), accInit, /*overwrite=*/true);
   auto kLoop = scf::ForOp::create(b, loc, ib.c(peel ? 1 : 0), ib.c(l.numK),
                                   ib.c(1), accInit);
   OpBuilder::InsertionGuard guard(b);
@@ -641,12 +637,8 @@ SmallVector<Value> WgmmaTmaEmitter::emitConsumerKTile(
     // registers rather than start from zeroed ones.
     bool overwritePartials = kernel.options.overwriteFirstK;
     SmallVector<Value> partialInit =
-        overwritePartials
-            ? getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)
-            : SmallVector<Value>(
-                  l.numAccs,
-                  LLVM::ZeroOp::create(
-                      b, loc, getWgmmaAccType(b.getContext(), l.tileN)));
+        overwritePartials ? getWgmmaPoisonAccs(b, loc, l.numAccs, l.tileN)
+                          : getWgmmaZeroAccs(b, loc, l.numAccs, l.tileN);
     SmallVector<Value> partials =
         emitWgmmaKTile(b, loc, partialInit, descAs, descB, l.tileN, aType,
                        bType, l.nMajorB, overwritePartials);
